@@ -1,0 +1,89 @@
+/// A chip parsed from an address list, with everything recognition knows,
+/// as owned values.
+public struct ParsedChip: Sendable, Hashable {
+    public var kind: ListItem.Kind
+    /// Byte offsets of the chip's text in the list.
+    public var byteRange: Range<Int>
+    /// The chip's exact source bytes (may be invalid UTF-8).
+    public var raw: [UInt8]
+    /// The display name, decoded; nil when there is none.
+    public var displayName: String?
+    /// The address as typed (`local@domain`), without obsolete white space
+    /// or comments; nil when none could be found.
+    public var address: String?
+    public var localPart: String?
+    public var domain: String?
+    /// The name of the group the chip is in (or, for an empty group, its name).
+    public var group: String?
+    /// Why the chip is in error; nil when it is valid.
+    public var error: ChipError?
+    /// Where in the list the error was found.
+    public var errorOffset: Int?
+    public var warnings: ChipWarnings
+
+    public var isValid: Bool { error == nil }
+    /// The source text, with invalid UTF-8 shown as U+FFFD.
+    public var rawText: String { String(decoding: raw, as: UTF8.self) }
+}
+
+/// Parsing a whole address list at once.
+public enum AddressList {
+    /// Parses an address list into chips.
+    ///
+    /// - Complexity: O(*n*) in the list's length.
+    public static func parse<C: Collection>(
+        _ bytes: C, policy: ValidationPolicy = .standard
+    ) -> [ParsedChip] where C.Element == UInt8 {
+        let array = Array(bytes)
+        return array.withUnsafeBufferPointer { p in
+            var scanner = ListScanner()
+            var list = ListRecognizer(policy: policy)
+            var names = Recognizer(policy: policy)
+            var chips: [ParsedChip] = []
+            let handle: (Segment) -> Void = { segment in
+                list.handle(segment, p, base: 0) { item in
+                    chips.append(materialize(item, p, &names))
+                }
+            }
+            scanner.scan(p, handle)
+            scanner.finish(handle)
+            return chips
+        }
+    }
+
+    /// Parses an address list given as a string.
+    public static func parse(_ text: String, policy: ValidationPolicy = .standard) -> [ParsedChip] {
+        parse(Array(text.utf8), policy: policy)
+    }
+
+    static func materialize(
+        _ item: ListItem, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer
+    ) -> ParsedChip {
+        let r = item.recognition
+        func string(_ range: Range<Int>?) -> String? {
+            guard let range else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: p[range]), as: UTF8.self)
+        }
+        var warnings = r.warnings
+        var name: String?
+        if r.nameRange != nil {
+            var bytes: [UInt8] = []
+            warnings.formUnion(recognizer.appendDisplayName(r, p, into: &bytes))
+            if !bytes.isEmpty { name = String(decoding: bytes, as: UTF8.self) }
+        }
+        var address: String?
+        if r.addressRange != nil {
+            var bytes: [UInt8] = []
+            r.appendAddress(p, into: &bytes)
+            address = String(decoding: bytes, as: UTF8.self)
+        }
+        let raw = Array(UnsafeBufferPointer(rebasing: p[item.byteRange]))
+        return ParsedChip(
+            kind: item.kind, byteRange: item.byteRange, raw: raw,
+            displayName: name, address: address,
+            localPart: string(r.localPartRange), domain: string(r.domainRange),
+            group: item.group.map { String(decoding: $0, as: UTF8.self) },
+            error: r.error, errorOffset: r.error == nil ? nil : r.errorOffset,
+            warnings: warnings)
+    }
+}

@@ -1,0 +1,155 @@
+/// One recognized chip of an address list, as reported by ``ListRecognizer``.
+public struct ListItem: Sendable {
+    public enum Kind: UInt8, Sendable, Hashable {
+        /// A mailbox, valid or in error (see ``recognition``).
+        case mailbox
+        /// A group with no members, such as `undisclosed-recipients:;`.
+        case emptyGroup
+    }
+
+    public var kind: Kind
+    /// Stream offsets of the chip's text (for an empty group, from the
+    /// group's name to its `;`).
+    public var byteRange: Range<Int>
+    /// What recognition found; its ranges are offsets into the buffer that
+    /// was passed to ``ListRecognizer/handle(_:_:base:_:)``.
+    public var recognition: Recognition
+    /// The decoded name of the group the chip is in, as UTF-8.
+    public var group: [UInt8]?
+}
+
+/// Recognizes the segments of one address list as ``ListScanner`` reports
+/// them: tracks groups, and marks addresses that occur twice.
+///
+/// Invariants:
+/// 1. Every `chip` segment gives exactly one item; an empty group gives one.
+/// 2. Memory is bounded: duplicate tracking remembers at most
+///    ``maxTrackedAddresses`` addresses per list.
+public struct ListRecognizer: Sendable {
+    public var recognizer: Recognizer
+    /// How many distinct addresses per list are remembered to find
+    /// duplicates; later ones are not checked.
+    public var maxTrackedAddresses = 100_000
+
+    var groupName: [UInt8]?
+    var groupOpenStart = -1
+    var groupMembers = 0
+    var seen: Set<UInt64> = []
+    var keyScratch: [UInt8] = []
+
+    public init(policy: ValidationPolicy = .standard) {
+        recognizer = Recognizer(policy: policy)
+    }
+
+    public var policy: ValidationPolicy {
+        get { recognizer.policy }
+        set { recognizer.policy = newValue }
+    }
+
+    /// Forgets the list so far (groups and duplicates): call between lists.
+    public mutating func reset() {
+        groupName = nil
+        groupOpenStart = -1
+        groupMembers = 0
+        if !seen.isEmpty { seen.removeAll(keepingCapacity: seen.count < 4096) }
+    }
+
+    /// Handles one segment. `p` holds the stream's bytes from offset
+    /// `base` on and must contain the whole segment, except that an empty
+    /// group's opening may have been dropped when it was too long.
+    ///
+    /// - Complexity: O(*n*) in the segment's length.
+    public mutating func handle(
+        _ segment: Segment, _ p: UnsafeBufferPointer<UInt8>, base: Int, _ emit: (ListItem) -> Void
+    ) {
+        let range = segment.byteRange
+        switch segment.kind {
+        case .chip:
+            let local = (range.lowerBound - base)..<(range.upperBound - base)
+            var r: Recognition
+            if local.lowerBound < 0 || local.upperBound > p.count {
+                // The caller no longer holds the text: only too long a chip
+                // may be dropped.
+                r = Recognition()
+                r.fail(.tooLong, at: local.lowerBound)
+            } else {
+                r = recognizer.recognize(p, local)
+            }
+            if r.error == nil, isDuplicate(r, p) { r.warnings.insert(.duplicate) }
+            if groupOpenStart >= 0 { groupMembers += 1 }
+            emit(ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName))
+        case .groupOpen:
+            var name: [UInt8] = []
+            let local = (range.lowerBound - base)..<(range.upperBound - 1 - base)
+            if local.count <= recognizer.policy.maxChipBytes && local.lowerBound >= 0 && local.upperBound <= p.count {
+                recognizer.appendPhrase(p, local, into: &name)
+            }
+            groupName = name
+            groupOpenStart = range.lowerBound
+            groupMembers = 0
+        case .groupClose:
+            if groupOpenStart >= 0 && groupMembers == 0 {
+                let whole = groupOpenStart..<range.upperBound
+                var r = Recognition()
+                if whole.count > recognizer.policy.maxChipBytes {
+                    r.fail(.tooLong, at: whole.lowerBound - base)
+                }
+                emit(ListItem(kind: .emptyGroup, byteRange: whole, recognition: r, group: groupName))
+            }
+            groupName = nil
+            groupOpenStart = -1
+            groupMembers = 0
+        }
+    }
+
+    /// Whether an equal address was seen before in this list: the local
+    /// part compared exactly (quotes around a plain local part ignored),
+    /// the domain without ASCII case. Compared by a 64-bit hash.
+    mutating func isDuplicate(_ r: Recognition, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        keyScratch.removeAll(keepingCapacity: true)
+        r.appendAddress(p, into: &keyScratch)
+        let hash = AddressKey.hash(keyScratch)
+        if seen.contains(hash) { return true }
+        if seen.count < maxTrackedAddresses { seen.insert(hash) }
+        return false
+    }
+}
+
+/// The comparison key of an address for duplicate detection.
+public enum AddressKey {
+    /// A 64-bit hash of `address` with its domain lower-cased (ASCII) and
+    /// quotes around a local part removed. Deterministic across runs.
+    public static func hash(_ address: [UInt8]) -> UInt64 {
+        // Split at the last `@` (a quoted local part may hold one).
+        var at = address.count - 1
+        while at >= 0 && address[at] != UInt8(ascii: "@") { at -= 1 }
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        @inline(__always) func mix(_ b: UInt8) {
+            h ^= UInt64(b)
+            h &*= 0x0000_0100_0000_01B3
+        }
+        var lo = 0, hi = max(at, 0)
+        if hi - lo >= 2 && address[lo] == UInt8(ascii: "\"") && address[hi - 1] == UInt8(ascii: "\"") {
+            lo += 1
+            hi -= 1
+        }
+        var i = lo
+        while i < hi {
+            var b = address[i]
+            if b == UInt8(ascii: "\\") && i + 1 < hi && lo > 0 {
+                i += 1
+                b = address[i]
+            }
+            mix(b)
+            i += 1
+        }
+        mix(UInt8(ascii: "@"))
+        if at >= 0 {
+            for b in address[(at + 1)...] { mix(ByteClass.lowercased(b)) }
+        }
+        // Final avalanche (SplitMix64's), so nearby keys spread in the set.
+        h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
+        return h ^ (h >> 31)
+    }
+}

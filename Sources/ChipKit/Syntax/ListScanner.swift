@@ -1,0 +1,430 @@
+/// A piece of an address list found by ``ListScanner``.
+///
+/// The scanner partitions its input into segments and the bytes between
+/// them (white space and the separators `,` `;` and line breaks), so the
+/// segments plus those bytes reproduce the input exactly.
+public struct Segment: Sendable, Hashable {
+    public enum Kind: UInt8, Sendable, Hashable {
+        /// The text of one chip: a mailbox, or something that should have
+        /// been one (recognition decides which). Never starts or ends with
+        /// white space.
+        case chip
+        /// The opening of a group, `display-name ":"`, colon included.
+        case groupOpen
+        /// The end of a group: the `;` that closes it, or an empty range
+        /// where the group ends without one (at a line break or the end).
+        case groupClose
+    }
+
+    public var kind: Kind
+    /// Byte offsets in the scanned stream (the first byte ever fed is 0).
+    public var byteRange: Range<Int>
+
+    @inlinable
+    public init(_ kind: Kind, _ byteRange: Range<Int>) {
+        self.kind = kind
+        self.byteRange = byteRange
+    }
+}
+
+/// A resumable scanner that splits an RFC 5322 address list, as a person
+/// types or pastes it, into chip-sized segments.
+///
+/// Feed it bytes in chunks of any size with ``scan(_:_:)`` and call
+/// ``finish(_:)`` at the end of the field or record; the segments are the
+/// same however the input was chunked. The whole state between chunks is
+/// this small value, so a field can keep it after every keystroke.
+///
+/// Separators are `,` and `;` and a line break that is not folding (a line
+/// break followed by a space or tab is folding white space, RFC 5322 §3.2.2).
+/// Inside a quoted string, comment, domain literal or `<…>` a separator is
+/// text, except an unfolded line break, which ends the chip there (the chip
+/// is then reported as unterminated by recognition). A chip also ends:
+/// - at white space after a complete bare address (`a@x.org b@y.org`),
+///   unless what follows is `<`, `(`, `.` or `@`;
+/// - after a complete `<…>` when more text follows (`A <a@x> B <b@y>`),
+///   except a trailing comment.
+///
+/// Invariants:
+/// 1. Segments come in input order, do not overlap, and `chip` segments are
+///    non-empty and neither start nor end with white space.
+/// 2. Feeding the same bytes in any chunking gives the same segments.
+/// 3. Each byte is looked at a bounded number of times: work is linear in
+///    the input, and the state does not grow with it (comment depth is a
+///    counter, never a stack).
+public struct ListScanner: Sendable, Hashable {
+    @usableFromInline
+    enum Context: UInt8, Sendable {
+        case top, quote, comment, literal
+    }
+
+    var context: Context = .top
+    var inAngle = false
+    var escaped = false
+    var inGroup = false
+    var commentDepth = 0
+    /// Offset of the next byte to be fed.
+    public private(set) var offset: Int
+    /// Start of the current chip, or -1.
+    var tokenStart = -1
+    /// End of the last significant byte of the current chip.
+    var tokenEnd = -1
+    /// Count of `@` at the top level outside `<…>`, saturating at 2.
+    var atCount: UInt8 = 0
+    /// The last byte at the top level that was not white space.
+    var lastSignificant: UInt8 = 0
+    /// A `<…>` was closed in this chip.
+    var afterAngle = false
+    /// White space followed a complete bare address; the next byte decides
+    /// whether the chip ends there.
+    var tentativeSplit = false
+    /// Start of a line break whose meaning (folding or separator) depends on
+    /// the next byte, or -1.
+    var pendingBreak = -1
+    var pendingBreakAfterCR = false
+    /// The first bytes of the chip, lower-cased, to recognize `mailto:`.
+    var head: UInt64 = 0
+    var headCount: UInt8 = 0
+    /// Start of the open group's `display-name ":"`, while no chip of the
+    /// group has been reported (an empty group is reported from there).
+    var groupStart = -1
+
+    /// Creates a scanner whose first byte will be at `startOffset`.
+    public init(startOffset: Int = 0) {
+        self.offset = startOffset
+    }
+
+    /// The earliest offset whose bytes a caller must still hold to read the
+    /// segments not yet reported: the start of the current chip, or
+    /// ``offset`` when no chip is open.
+    public var retainOffset: Int {
+        let chip = tokenStart >= 0 ? tokenStart : (pendingBreak >= 0 ? pendingBreak : offset)
+        return groupStart >= 0 ? min(groupStart, chip) : chip
+    }
+
+    /// The start of the chip being read, if one is open.
+    public var openChipStart: Int? { tokenStart >= 0 ? tokenStart : nil }
+
+    /// The start of an open group's name while none of its chips has been
+    /// reported (an empty group would be reported from there).
+    public var openGroupStart: Int? { groupStart >= 0 ? groupStart : nil }
+
+    /// Whether the scanner is inside a quoted string, comment, domain
+    /// literal or angle brackets, where a `,` does not end a chip.
+    public var isNested: Bool { context != .top || inAngle }
+
+    /// Whether the scanner is between the `:` and the end of a group.
+    public var isInGroup: Bool { inGroup }
+
+    /// Whether some text of an unfinished chip has been seen.
+    public var hasOpenChip: Bool { tokenStart >= 0 }
+
+    /// Scans a chunk of bytes, calling `emit` for each segment completed.
+    ///
+    /// - Complexity: O(*n*) in the chunk's length.
+    public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (Segment) -> Void) {
+        scanClassTable.withUnsafeBufferPointer { table in
+            scanChunk(bytes, table, emit)
+        }
+    }
+
+    /// Scans a chunk of bytes given as any collection.
+    ///
+    /// - Complexity: O(*n*) in the chunk's length.
+    public mutating func scan<C: Collection>(_ bytes: C, _ emit: (Segment) -> Void) where C.Element == UInt8 {
+        if let done: Void = bytes.withContiguousStorageIfAvailable({ scan($0, emit) }) {
+            return done
+        }
+        let copy = Array(bytes)
+        copy.withUnsafeBufferPointer { scan($0, emit) }
+    }
+
+    /// Ends the input: reports the last chip and closes an open group.
+    /// The scanner can then be reused for a new list starting at ``offset``.
+    ///
+    /// - Complexity: O(1).
+    public mutating func finish(_ emit: (Segment) -> Void) {
+        if pendingBreak >= 0 {
+            pendingBreak = -1
+            pendingBreakAfterCR = false
+        }
+        endChip(emit)
+        if inGroup {
+            inGroup = false
+            emit(Segment(.groupClose, offset..<offset))
+        }
+        let end = offset
+        self = ListScanner(startOffset: end)
+    }
+
+    // MARK: - The state machine
+
+    @inline(__always)
+    mutating func startChipIfNeeded(at i: Int) {
+        if tokenStart < 0 {
+            tokenStart = i
+            head = 0
+            headCount = 0
+        }
+    }
+
+    mutating func endChip(_ emit: (Segment) -> Void) {
+        if tokenStart >= 0 {
+            emit(Segment(.chip, tokenStart..<tokenEnd))
+            groupStart = -1
+        }
+        tokenStart = -1
+        tokenEnd = -1
+        atCount = 0
+        lastSignificant = 0
+        afterAngle = false
+        tentativeSplit = false
+        context = .top
+        inAngle = false
+        escaped = false
+        commentDepth = 0
+    }
+
+    /// Records the first bytes of a chip to spot a `mailto:` prefix.
+    @inline(__always)
+    mutating func noteHead(_ b: UInt8) {
+        if headCount < 7 {
+            head |= UInt64(ByteClass.lowercased(b)) << (8 * UInt64(headCount))
+            headCount += 1
+        }
+    }
+
+    static let mailtoHead: UInt64 = {
+        var h: UInt64 = 0
+        for (k, b) in "mailto".utf8.enumerated() { h |= UInt64(b) << (8 * UInt64(k)) }
+        return h
+    }()
+
+    /// Whether the chip's bytes so far, all at the top level, are exactly
+    /// a complete bare address: an `@` with text after it that does not end
+    /// in a dot.
+    @inline(__always)
+    var isCompleteBareAddress: Bool {
+        atCount == 1 && !afterAngle && !inAngle && context == .top
+            && lastSignificant != UInt8(ascii: "@") && lastSignificant != UInt8(ascii: ".")
+    }
+
+    mutating func scanChunk(
+        _ p: UnsafeBufferPointer<UInt8>,
+        _ table: UnsafeBufferPointer<ScanClass>,
+        _ emit: (Segment) -> Void
+    ) {
+        let n = p.count
+        var i = 0
+        let base = offset
+        while i < n {
+            let b = p[i]
+            let at = base + i
+
+            if pendingBreak >= 0 {
+                if pendingBreakAfterCR && b == 0x0A {
+                    pendingBreakAfterCR = false
+                    i += 1
+                    continue
+                }
+                if b == 0x20 || b == 0x09 {
+                    // Folding white space: the break belongs to whatever
+                    // context we are in.
+                    pendingBreak = -1
+                    pendingBreakAfterCR = false
+                    if context != .top || inAngle { tokenEnd = at + 1 }
+                    i += 1
+                    continue
+                }
+                // A hard line break: it ends the chip, whatever is open.
+                pendingBreak = -1
+                pendingBreakAfterCR = false
+                endChip(emit)
+                if inGroup {
+                    inGroup = false
+                    groupStart = -1
+                    emit(Segment(.groupClose, at..<at))
+                }
+                // fall through and treat `b` afresh
+            }
+
+            if b == 0x0A || b == 0x0D {
+                pendingBreak = at
+                pendingBreakAfterCR = b == 0x0D
+                i += 1
+                continue
+            }
+
+            switch context {
+            case .quote:
+                tokenEnd = at + 1
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == UInt8(ascii: "\"") {
+                    context = .top
+                    if !inAngle { lastSignificant = b }
+                }
+                i += 1
+                continue
+            case .comment:
+                tokenEnd = at + 1
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == UInt8(ascii: "(") {
+                    commentDepth += 1
+                } else if b == UInt8(ascii: ")") {
+                    commentDepth -= 1
+                    if commentDepth == 0 { context = .top }
+                }
+                i += 1
+                continue
+            case .literal:
+                tokenEnd = at + 1
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == UInt8(ascii: "]") {
+                    context = .top
+                    if !inAngle { lastSignificant = b }
+                }
+                i += 1
+                continue
+            case .top:
+                break
+            }
+
+            if inAngle {
+                tokenEnd = at + 1
+                switch b {
+                case UInt8(ascii: ">"):
+                    inAngle = false
+                    afterAngle = true
+                    lastSignificant = b
+                case UInt8(ascii: "\""):
+                    context = .quote
+                case UInt8(ascii: "("):
+                    context = .comment
+                    commentDepth = 1
+                case UInt8(ascii: "["):
+                    context = .literal
+                default:
+                    break
+                }
+                i += 1
+                continue
+            }
+
+            let cls = table[Int(b)]
+            if cls == .space {
+                if tokenStart >= 0 {
+                    headCount = 7  // `mail to:` is not `mailto:`
+                    if isCompleteBareAddress { tentativeSplit = true }
+                }
+                i += 1
+                continue
+            }
+
+            if tentativeSplit {
+                tentativeSplit = false
+                switch cls {
+                case .openParen, .openAngle:
+                    break  // a comment or `<…>` after the address continues it
+                case .plain where b == UInt8(ascii: "."):
+                    break
+                case .at:
+                    break
+                case .comma, .semicolon:
+                    break  // handled below as a separator
+                default:
+                    endChip(emit)
+                }
+            } else if afterAngle {
+                switch cls {
+                case .openParen, .comma, .semicolon:
+                    break
+                default:
+                    endChip(emit)
+                }
+            }
+
+            switch cls {
+            case .plain:
+                startChipIfNeeded(at: at)
+                var j = i
+                while j < n && table[Int(p[j])] == .plain {
+                    if headCount < 7 { noteHead(p[j]) }
+                    j += 1
+                }
+                lastSignificant = p[j - 1]
+                tokenEnd = base + j
+                i = j
+                continue
+            case .comma:
+                endChip(emit)
+            case .semicolon:
+                endChip(emit)
+                if inGroup {
+                    inGroup = false
+                    groupStart = -1
+                    emit(Segment(.groupClose, at..<at + 1))
+                }
+            case .quote:
+                startChipIfNeeded(at: at)
+                noteHead(b)
+                context = .quote
+                tokenEnd = at + 1
+            case .openParen:
+                startChipIfNeeded(at: at)
+                noteHead(b)
+                context = .comment
+                commentDepth = 1
+                tokenEnd = at + 1
+            case .openAngle:
+                startChipIfNeeded(at: at)
+                noteHead(b)
+                inAngle = true
+                tokenEnd = at + 1
+            case .openBracket:
+                startChipIfNeeded(at: at)
+                noteHead(b)
+                context = .literal
+                tokenEnd = at + 1
+            case .at:
+                startChipIfNeeded(at: at)
+                noteHead(b)
+                if atCount < 2 { atCount += 1 }
+                lastSignificant = b
+                tokenEnd = at + 1
+            case .closeAngle:
+                startChipIfNeeded(at: at)
+                noteHead(b)
+                lastSignificant = b
+                tokenEnd = at + 1
+            case .colon:
+                if tokenStart >= 0 && !inGroup && atCount == 0
+                    && !(headCount == 6 && head == ListScanner.mailtoHead) {
+                    emit(Segment(.groupOpen, tokenStart..<at + 1))
+                    inGroup = true
+                    groupStart = tokenStart
+                    tokenStart = -1
+                    tokenEnd = -1
+                    lastSignificant = 0
+                } else {
+                    startChipIfNeeded(at: at)
+                    noteHead(b)
+                    lastSignificant = b
+                    tokenEnd = at + 1
+                }
+            case .space, .lineBreak:
+                break  // handled above
+            }
+            i += 1
+        }
+        offset = base + n
+    }
+}

@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ChipKit
+
+/// The parsed command line of `chipify`.
+public struct Options: Sendable, Equatable {
+    public var format: OutputFormat = .text
+    public var policy: ValidationPolicy = .standard
+    public var nullTerminated = false
+    public var check = false
+    public var files: [String] = []
+    public var showHelp = false
+    public var showVersion = false
+
+    public init() {}
+}
+
+/// A command-line mistake: reported in three lines, exit status 64.
+public struct UsageError: Error, Equatable, Sendable {
+    public var message: String
+}
+
+/// `chipify`: address lists in, chips out.
+public enum CLI {
+    public static let version = "0.1.0"
+
+    public static let usage =
+        "Usage: chipify [--format text|jsonl|tsv] [--policy strict|standard|lenient] [-z] [--check] [FILE...]"
+
+    public static let help = """
+        chipify: turns address lists into chips.
+
+        \(usage)
+
+        Reads each FILE (or standard input when none is given, or for '-') and treats
+        each record as the text of one To/Cc field. Records end with a newline, or
+        with NUL under -z. Prints one chip per line.
+
+        Options:
+          -f, --format FORMAT  text (default): readable, errors marked ERROR
+                               jsonl: one JSON object per chip
+                               tsv: tab-separated columns, see README
+          -p, --policy POLICY  strict, standard (default) or lenient
+          -z, --null           records end with NUL instead of newline
+              --check          exit with status 1 if any chip is in error
+          -h, --help           show this help
+              --version        show the version
+
+        Exit status: 0 success, 1 an error chip under --check or an unreadable
+        input, 64 a usage error.
+
+        """
+
+    /// Parses the arguments that follow the program name.
+    ///
+    /// - Throws: ``UsageError`` for an unknown option or a bad value.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var i = 0
+        var onlyFiles = false
+        func value(_ name: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            i += 1
+            guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            let arg = arguments[i]
+            if onlyFiles || arg == "-" || !arg.hasPrefix("-") {
+                options.files.append(arg)
+                i += 1
+                continue
+            }
+            var name = arg
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            switch name {
+            case "--":
+                onlyFiles = true
+            case "-f", "--format":
+                let v = try value(name, inline: inline)
+                guard let format = OutputFormat(rawValue: v) else {
+                    throw UsageError(message: "unknown format '\(v)' (expected text, jsonl or tsv)")
+                }
+                options.format = format
+            case "-p", "--policy":
+                let v = try value(name, inline: inline)
+                guard let policy = ValidationPolicy(named: v) else {
+                    throw UsageError(message: "unknown policy '\(v)' (expected strict, standard or lenient)")
+                }
+                options.policy = policy
+            case "-z", "--null":
+                options.nullTerminated = true
+            case "--check":
+                options.check = true
+            case "-h", "--help":
+                options.showHelp = true
+            case "--version":
+                options.showVersion = true
+            default:
+                throw UsageError(message: "unknown option '\(name)'")
+            }
+            if inline != nil && !["--format", "--policy"].contains(name) {
+                throw UsageError(message: "option '\(name)' takes no value")
+            }
+            i += 1
+        }
+        return options
+    }
+
+    /// Runs `chipify` with the arguments after the program name, reading
+    /// standard input from `stdin` and writing to the given descriptors.
+    /// Returns the exit status.
+    public static func main(
+        _ arguments: [String], stdin: Int32 = 0, stdout: Int32 = 1, stderr: Int32 = 2
+    ) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            writeAll(stderr, "Error: \(error.message)\n\(usage)\nSee 'chipify --help'.\n")
+            return 64
+        }
+        if options.showHelp {
+            writeAll(stdout, help)
+            return 0
+        }
+        if options.showVersion {
+            writeAll(stdout, "chipify \(version)\n")
+            return 0
+        }
+        return run(options, stdin: stdin, stdout: stdout, stderr: stderr)
+    }
+
+    /// Processes the inputs named by `options`.
+    public static func run(_ options: Options, stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+        let processor = RecordProcessor(
+            terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy)
+        var writer = ChipWriter(format: options.format, out: OutputBuffer(fd: stdout), policy: options.policy)
+        var totals = RunTotals()
+        var status: Int32 = 0
+        let files = options.files.isEmpty ? ["-"] : options.files
+        for file in files {
+            let fd: Int32
+            if file == "-" {
+                fd = stdin
+            } else {
+                fd = open(file, O_RDONLY)
+                if fd < 0 {
+                    writer.out.flush()
+                    writeAll(stderr, "Error: cannot open '\(file)': \(errorText(errno))\n")
+                    status = 1
+                    continue
+                }
+            }
+            if let failure = processor.run(fd: fd, writer: &writer, totals: &totals) {
+                writer.out.flush()
+                writeAll(stderr, "Error: cannot read '\(file)': \(errorText(failure))\n")
+                status = 1
+            }
+            if fd != stdin { close(fd) }
+        }
+        writer.out.flush()
+        if options.check && totals.errors > 0 && status == 0 { status = 1 }
+        return status
+    }
+
+    /// Runs on bytes in memory and returns what would be written, reading
+    /// at most `readSize` bytes at a time: for tests and for hosts that
+    /// want the formats without a process.
+    public static func render(_ input: [UInt8], options: Options, readSize: Int = 1 << 20) -> [UInt8] {
+        let processor = RecordProcessor(
+            terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy, readSize: readSize)
+        var writer = ChipWriter(format: options.format, out: OutputBuffer(fd: -1), policy: options.policy)
+        var totals = RunTotals()
+        var offset = 0
+        _ = processor.run(read: { p, count in
+            let n = min(count, readSize, input.count - offset)
+            input.withUnsafeBytes { raw in
+                if n > 0 { p.copyMemory(from: raw.baseAddress! + offset, byteCount: n) }
+            }
+            offset += n
+            return n
+        }, writer: &writer, totals: &totals)
+        return writer.out.bytes
+    }
+}

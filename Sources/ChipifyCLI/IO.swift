@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Buffered output to a file descriptor, or to memory when `fd` is -1.
+///
+/// One `write(2)` per flush: per-line `print` is an order of magnitude
+/// slower on Linux.
+struct OutputBuffer {
+    var bytes: [UInt8] = []
+    let fd: Int32
+    /// Set when a write failed (e.g. EPIPE); output stops there.
+    private(set) var failed = false
+
+    init(fd: Int32, capacity: Int = 1 << 20) {
+        self.fd = fd
+        bytes.reserveCapacity(capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ b: UInt8) { bytes.append(b) }
+
+    @inline(__always)
+    mutating func append(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    mutating func append(_ p: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: p)
+    }
+
+    mutating func append(contentsOf a: [UInt8]) {
+        bytes.append(contentsOf: a)
+    }
+
+    mutating func appendDecimal(_ value: Int) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendDecimal(-value)
+            return
+        }
+        if value < 10 {
+            bytes.append(UInt8(truncatingIfNeeded: value) + 0x30)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        var v = value
+        withUnsafeMutableBytes(of: &digits) { d in
+            while v > 0 {
+                d[n] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+                v /= 10
+                n += 1
+            }
+            while n > 0 {
+                n -= 1
+                bytes.append(d[n])
+            }
+        }
+    }
+
+    /// Writes out when more than `threshold` bytes are waiting.
+    @inline(__always)
+    mutating func flushIfNeeded(threshold: Int = 1 << 19) {
+        if bytes.count >= threshold { flush() }
+    }
+
+    mutating func flush() {
+        guard fd >= 0, !bytes.isEmpty else { return }
+        if !failed {
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failed = true
+                        return
+                    }
+                    offset += n
+                }
+            }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Reads a whole file descriptor, retrying on EINTR. Returns the count
+/// read, 0 at the end, or -1 with `errno` set.
+func readSome(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    while true {
+        let n = read(fd, p, count)
+        if n < 0 && errno == EINTR { continue }
+        return n
+    }
+}
+
+/// Writes a string to a file descriptor at once (for messages).
+func writeAll(_ fd: Int32, _ text: String) {
+    var out = OutputBuffer(fd: fd, capacity: text.utf8.count)
+    out.append(text)
+    out.flush()
+}
+
+func errorText(_ code: Int32) -> String {
+    guard let s = strerror(code) else { return "error \(code)" }
+    return String(cString: s)
+}

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ChipKit
+
+/// Counts kept across the inputs of one run.
+struct RunTotals {
+    var records = 0
+    var chips = 0
+    var errors = 0
+}
+
+/// Streams records from a file descriptor through the scanner and
+/// recognizer into a ``ChipWriter``.
+///
+/// Memory is bounded whatever the input: the buffer holds one read plus
+/// the bytes of the chip still open, and a chip longer than
+/// `maxChipBytes` is kept only as its first `maxChipBytes` bytes (it is a
+/// `too-long` error, and its `start`/`end` locate the whole text).
+struct RecordProcessor {
+    let terminator: UInt8
+    let policy: ValidationPolicy
+    let readSize: Int
+
+    init(terminator: UInt8, policy: ValidationPolicy, readSize: Int = 1 << 20) {
+        self.terminator = terminator
+        self.policy = policy
+        self.readSize = max(readSize, 16)
+    }
+
+    /// Processes one file descriptor. Returns nil on success or the
+    /// `errno` of a failed read.
+    func run(fd: Int32, writer: inout ChipWriter, totals: inout RunTotals) -> Int32? {
+        run(read: { readSome(fd, $0, $1) }, writer: &writer, totals: &totals)
+    }
+
+    /// Processes one input given as a read function (`read(2)`'s contract:
+    /// a count, 0 at the end, -1 with `errno` set).
+    func run(
+        read: (UnsafeMutableRawPointer, Int) -> Int, writer: inout ChipWriter, totals: inout RunTotals
+    ) -> Int32? {
+        let maxChip = policy.maxChipBytes
+        let capacity = readSize + maxChip + 16
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        // The first bytes of a chip too long to hold, kept to show it.
+        let prefix = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: maxChip)
+        defer { prefix.deallocate() }
+        var prefixCount = 0
+        var prefixStart = -1
+
+        var len = 0          // valid bytes in buffer
+        var scanPos = 0      // first byte not yet scanned
+        var bufBase = 0      // record offset of buffer[0]
+        var scanner = ListScanner()
+        var list = ListRecognizer(policy: policy)
+        var record = totals.records + 1
+        var index = 0
+        var errors = 0
+        var chips = 0
+        var failure: Int32?
+
+        // Reports one segment of the current record.
+        func handle(_ segment: Segment) {
+            let range = segment.byteRange
+            let view = UnsafeBufferPointer(buffer)
+            var source = view
+            var sourceBase = bufBase
+            var sourceHeld = true
+            if range.lowerBound < bufBase {
+                // The start was dropped: it is in the saved prefix, if anywhere.
+                if prefixStart >= 0 && range.lowerBound >= prefixStart
+                    && range.upperBound <= prefixStart + prefixCount {
+                    source = UnsafeBufferPointer(rebasing: prefix[0..<prefixCount])
+                    sourceBase = prefixStart
+                } else {
+                    sourceHeld = false
+                }
+            }
+            list.handle(segment, source, base: sourceBase) { item in
+                let start = item.byteRange.lowerBound
+                let end = item.byteRange.upperBound
+                var raw: UnsafeBufferPointer<UInt8>
+                var truncated = false
+                var held = sourceHeld && start >= sourceBase
+                if held {
+                    let lo = start - sourceBase
+                    let hi = min(end - sourceBase, lo + maxChip)
+                    raw = UnsafeBufferPointer(rebasing: source[lo..<hi])
+                    truncated = hi < end - sourceBase
+                } else if prefixStart == start {
+                    raw = UnsafeBufferPointer(rebasing: prefix[0..<prefixCount])
+                    truncated = true
+                    held = false
+                } else {
+                    raw = UnsafeBufferPointer(start: nil, count: 0)
+                    truncated = true
+                }
+                if item.recognition.error != nil { errors += 1 }
+                chips += 1
+                writer.write(ChipRecord(
+                    record: record, index: index, item: item,
+                    source: held && !truncated ? source : nil,
+                    raw: raw, truncated: truncated,
+                    sourceStart: start - sourceBase,
+                    start: start, end: end))
+                index += 1
+            }
+        }
+
+        func endRecord() {
+            scanner.finish(handle)
+            scanner = ListScanner()
+            list.reset()
+            record += 1
+            index = 0
+            prefixCount = 0
+            prefixStart = -1
+        }
+
+        var eof = false
+        while !eof {
+            writer.out.flush()
+            if writer.out.failed { break }
+            let n = read(buffer.baseAddress! + len, min(readSize, capacity - len))
+            if n < 0 {
+                failure = errno
+                eof = true
+            } else if n == 0 {
+                eof = true
+            } else {
+                len += n
+            }
+            // Scan every complete record, then the start of the unfinished one.
+            while scanPos < len {
+                let rest = UnsafeRawPointer(buffer.baseAddress! + scanPos)
+                if let hit = memchr(rest, Int32(terminator), len - scanPos) {
+                    let t = scanPos + (UnsafeRawPointer(hit) - rest)
+                    scanner.scan(UnsafeBufferPointer(rebasing: buffer[scanPos..<t]), handle)
+                    endRecord()
+                    scanPos = t + 1
+                    bufBase = -scanPos
+                } else {
+                    scanner.scan(UnsafeBufferPointer(rebasing: buffer[scanPos..<len]), handle)
+                    scanPos = len
+                }
+            }
+            if eof {
+                if scanner.offset > 0 { endRecord() }
+                break
+            }
+            // Keep only what an open chip or group still needs.
+            var keep = scanner.retainOffset
+            if len - (keep - bufBase) > maxChip {
+                let chip = scanner.openChipStart
+                if let chip, len - (chip - bufBase) <= maxChip {
+                    keep = chip
+                } else {
+                    let from = chip ?? keep
+                    if prefixStart != from && from - bufBase >= 0 {
+                        let lo = from - bufBase
+                        prefixCount = min(len, lo + maxChip) - lo
+                        (prefix.baseAddress!).update(from: buffer.baseAddress! + lo, count: prefixCount)
+                        prefixStart = from
+                    }
+                    keep = bufBase + len
+                }
+            }
+            let k = min(max(keep - bufBase, 0), len)
+            if k > 0 {
+                if k < len {
+                    (buffer.baseAddress! + 0).update(from: buffer.baseAddress! + k, count: len - k)
+                }
+                len -= k
+                scanPos -= k
+                bufBase += k
+            }
+        }
+        totals.records = record - 1
+        totals.chips += chips
+        totals.errors += errors
+        return failure
+    }
+}
