@@ -90,7 +90,7 @@ struct ChipWriter {
         out.appendDecimal(c.end)
         if let error = r.error {
             out.append(",\"error\":\"")
-            out.append(error.code)
+            out.append(error.staticCode)
             out.append("\",\"error_at\":")
             out.appendDecimal(c.source == nil ? c.start : c.start + (r.errorOffset - c.sourceStart))
         } else {
@@ -129,7 +129,7 @@ struct ChipWriter {
         out.append(0x09)
         if let group = c.item.group { Escaper.appendEscaped(group, to: &out) }
         out.append(0x09)
-        if let error = r.error { out.append(error.code) }
+        if let error = r.error { out.append(error.staticCode) }
         out.append(0x09)
         var first = true
         warnings.forEachCode { code in
@@ -148,6 +148,31 @@ struct ChipWriter {
 
     // MARK: Text
 
+    /// The name as a person would write it: in quotes (with `"` and `\`
+    /// escaped) when it holds a character that is special in an address.
+    mutating func appendNameForText() {
+        let needsQuotes = name.contains { b in
+            switch b {
+            case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+                 UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "\""), UInt8(ascii: "("),
+                 UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\\"):
+                true
+            default:
+                false
+            }
+        }
+        guard needsQuotes else {
+            Escaper.appendEscaped(name, to: &out)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        for b in name {
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+            out.append(b)
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// `1.1  ok     Ann Lee <ann@x.org>` or `1.2  ERROR  bob@  -- missing-domain: …`.
     mutating func writeText(_ c: ChipRecord, _ warnings: ChipWarnings) {
         let r = c.item.recognition
@@ -159,9 +184,9 @@ struct ChipWriter {
             Escaper.appendEscaped(c.raw, to: &out)
             if c.truncated { out.append("...") }
             out.append("  -- ")
-            out.append(error.code)
+            out.append(error.staticCode)
             out.append(": ")
-            out.append(error.message)
+            out.appendString(error.message)
         } else {
             out.append("  ok     ")
             if c.item.kind == .emptyGroup {
@@ -169,7 +194,7 @@ struct ChipWriter {
             } else if name.isEmpty {
                 Escaper.appendEscaped(address, to: &out)
             } else {
-                Escaper.appendEscaped(name, to: &out)
+                appendNameForText()
                 out.append(" <")
                 Escaper.appendEscaped(address, to: &out)
                 out.append(">")

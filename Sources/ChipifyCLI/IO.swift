@@ -27,7 +27,9 @@ struct OutputBuffer {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func append(_ s: String) {
+    /// Named apart from `append(_: StaticString)`: with both overloads a
+    /// string literal would pick `String`, whose copy is much slower.
+    mutating func appendString(_ s: String) {
         bytes.append(contentsOf: s.utf8)
     }
 
@@ -106,7 +108,7 @@ func readSome(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ count: Int) -> Int {
 /// Writes a string to a file descriptor at once (for messages).
 func writeAll(_ fd: Int32, _ text: String) {
     var out = OutputBuffer(fd: fd, capacity: text.utf8.count)
-    out.append(text)
+    out.appendString(text)
     out.flush()
 }
 

@@ -38,7 +38,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
         case domainTooLong
         case addressTooLong
 
-        var code: String {
+        var staticCode: StaticString {
             switch self {
             case .tooLong: "too-long"
             case .invalidUTF8: "invalid-utf8"
@@ -115,17 +115,19 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     init(_ kind: Kind) { self.kind = kind }
 
     /// The stable reason code, e.g. `missing-domain`.
-    public var code: String { kind.code }
+    public var code: String { "\(kind.staticCode)" }
+    /// The reason code without allocating, for writers on hot paths.
+    public var staticCode: StaticString { kind.staticCode }
     /// A short explanation in English, for people.
     public var message: String { kind.message }
-    public var description: String { kind.code }
+    public var description: String { code }
 
     /// Every reason, in order of precedence.
     public static var allReasons: [ChipError] { Kind.allCases.map(ChipError.init) }
 
     /// The reason with this code, if there is one.
     public init?(code: String) {
-        guard let kind = Kind.allCases.first(where: { $0.code == code }) else { return nil }
+        guard let kind = Kind.allCases.first(where: { "\($0.staticCode)" == code }) else { return nil }
         self.kind = kind
     }
 

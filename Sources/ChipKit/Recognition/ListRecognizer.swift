@@ -51,7 +51,7 @@ public struct ListRecognizer: Sendable {
         groupName = nil
         groupOpenStart = -1
         groupMembers = 0
-        if !seen.isEmpty { seen.removeAll(keepingCapacity: seen.count < 4096) }
+        if !seen.isEmpty { seen.removeAll(keepingCapacity: seen.capacity <= 4096) }
     }
 
     /// Handles one segment. `p` holds the stream's bytes from offset

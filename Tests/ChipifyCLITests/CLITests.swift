@@ -1,0 +1,270 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import ChipifyCLI
+import ChipKit
+
+/// The package root, from this file's path.
+let packageRoot: String = {
+    var path = #filePath
+    for _ in 0..<3 {
+        while !path.isEmpty && !path.hasSuffix("/") { path.removeLast() }
+        path.removeLast()
+    }
+    return path + "/"
+}()
+
+func render(_ text: String, _ arguments: [String] = [], readSize: Int = 1 << 20) -> String {
+    let options = try! CLI.parse(arguments)
+    return String(decoding: CLI.render(Array(text.utf8), options: options, readSize: readSize), as: UTF8.self)
+}
+
+func jsonLines(_ bytes: [UInt8]) -> [[String: JSONValue]] {
+    bytes.split(separator: 0x0A).map { line in
+        guard let o = MiniJSON.object(Array(line)) else {
+            Issue.record("not a JSON object: \(String(decoding: line, as: UTF8.self))")
+            return [:]
+        }
+        return o
+    }
+}
+
+@Suite("chipify as a process")
+struct ProcessTests {
+    @Test func unknownOptionIsAUsageErrorInThreeLines() {
+        let r = runProcess(chipifyPath, ["--bogus"])
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderrText == "Error: unknown option '--bogus'\n\(CLI.usage)\nSee 'chipify --help'.\n")
+    }
+
+    @Test(arguments: [
+        (["--format", "xml"], "Error: unknown format 'xml' (expected text, jsonl or tsv)"),
+        (["--policy=loose"], "Error: unknown policy 'loose' (expected strict, standard or lenient)"),
+        (["--format"], "Error: option '--format' needs a value"),
+        (["--check=yes"], "Error: option '--check' takes no value"),
+    ])
+    func badValuesAreUsageErrors(_ arguments: [String], _ firstLine: String) {
+        let r = runProcess(chipifyPath, arguments)
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderrText == "\(firstLine)\n\(CLI.usage)\nSee 'chipify --help'.\n")
+    }
+
+    @Test func helpAndVersion() {
+        let help = runProcess(chipifyPath, ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdoutText == CLI.help)
+        #expect(help.stderr.isEmpty)
+        let version = runProcess(chipifyPath, ["--version"])
+        #expect(version.stdoutText == "chipify \(CLI.version)\n")
+    }
+
+    @Test func readsStandardInputAndFilesInOrder() {
+        let a = temporaryFile(Array("a@x.org\n".utf8))
+        let b = temporaryFile(Array("b@y.org".utf8))  // no final newline
+        defer { unlink(a); unlink(b) }
+        let r = runProcess(chipifyPath, ["--format", "tsv", a, "-", b], stdinPath: a)
+        #expect(r.status == 0)
+        #expect(r.stdoutText == """
+            1\t0\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
+            2\t0\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
+            3\t0\tmailbox\tvalid\t\tb@y.org\t\t\t\t0\t7\tb@y.org
+
+            """)
+    }
+
+    @Test func missingFileIsReportedAndTheRestProcessed() {
+        let a = temporaryFile(Array("a@x.org\n".utf8))
+        defer { unlink(a) }
+        let r = runProcess(chipifyPath, ["--format=jsonl", "/nonexistent/list.txt", a])
+        #expect(r.status == 1)
+        #expect(r.stderrText == "Error: cannot open '/nonexistent/list.txt': No such file or directory\n")
+        #expect(jsonLines(r.stdout).map { $0["address"]?.text } == ["a@x.org"])
+    }
+
+    @Test func checkFailsOnlyWhenAChipIsInError() {
+        let good = temporaryFile(Array("a@x.org, Ann <b@y.org>\n".utf8))
+        let bad = temporaryFile(Array("a@x.org, b@\n".utf8))
+        defer { unlink(good); unlink(bad) }
+        #expect(runProcess(chipifyPath, ["--check", good]).status == 0)
+        #expect(runProcess(chipifyPath, ["--check", bad]).status == 1)
+        #expect(runProcess(chipifyPath, [bad]).status == 0)
+    }
+
+    /// The sample corpus against recorded output. Re-record with
+    /// `CHIPIFY_RECORD=1 swift test` and review the diff.
+    @Test(arguments: [("text", "txt"), ("jsonl", "jsonl"), ("tsv", "tsv")])
+    func sampleCorpusMatchesGoldenOutput(_ format: String, _ ext: String) {
+        let input = packageRoot + "Corpus/samples/compose.txt"
+        let golden = packageRoot + "Corpus/expected/compose.\(ext)"
+        let r = runProcess(chipifyPath, ["--format", format, input])
+        #expect(r.status == 0)
+        if getenv("CHIPIFY_RECORD") != nil {
+            let fd = open(golden, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = r.stdout.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+            close(fd)
+        }
+        #expect(r.stdoutText == String(decoding: readFile(golden), as: UTF8.self))
+    }
+
+    @Test func hugeRecordStreamsInBoundedMemory() {
+        // 100 MB in one record: an unterminated quote swallows it all.
+        var big = [UInt8]()
+        big.reserveCapacity(100_000_020)
+        big += Array("a@x.org, \"".utf8)
+        big += [UInt8](repeating: UInt8(ascii: "x"), count: 100_000_000)
+        let path = temporaryFile(big)
+        big = []
+        defer { unlink(path) }
+        let r = runProcess(chipifyPath, ["--format", "jsonl", path], measureMemory: true)
+        #expect(r.status == 0)
+        let lines = jsonLines(r.stdout)
+        #expect(lines.count == 2)
+        #expect(lines.last?["error"]?.text == "too-long")
+        #expect(lines.last?["truncated"] == .bool(true))
+        #expect(lines.last?["start"]?.int == 9)
+        #expect(lines.last?["end"]?.int == 100_000_010)
+        #expect(lines.last?["raw"]?.bytes?.count == ValidationPolicy.standard.maxChipBytes)
+        #expect(r.maxRSSKiB < 40_000, "peak RSS \(r.maxRSSKiB) KiB")
+    }
+
+    @Test func manyRecordsAndAddressesStreamInBoundedMemory() {
+        // 20 MB: 400,000 records, and one record of 200,000 chips.
+        var big = [UInt8]()
+        let line = Array("Ann Lee <ann@example.com>, \"Lee, B\" <b@x.org>\n".utf8)
+        for _ in 0..<200_000 { big += line }
+        let long = Array("c@y.org, ".utf8)
+        for _ in 0..<200_000 { big += long }
+        let path = temporaryFile(big)
+        defer { unlink(path) }
+        let r = runProcess(chipifyPath, ["--format", "tsv", path], measureMemory: true)
+        #expect(r.status == 0)
+        var count = 0
+        for b in r.stdout where b == 0x0A { count += 1 }
+        #expect(count == 600_000)
+        #expect(r.maxRSSKiB < 40_000, "peak RSS \(r.maxRSSKiB) KiB")
+    }
+}
+
+@Suite("chipify formats")
+struct FormatTests {
+    @Test func jsonlHasEveryFieldAndRawReproducesTheRecord() {
+        let record = "Team: \"Lee, Ann\" <ann@x.org>, b@; c@z.org (C), undisclosed-recipients:;"
+        let out = CLI.render(Array((record + "\n").utf8), options: try! CLI.parse(["--format", "jsonl"]))
+        let chips = jsonLines(out)
+        #expect(chips.count == 4)
+        let bytes = Array(record.utf8)
+        for (k, c) in chips.enumerated() {
+            #expect(c["record"]?.int == 1)
+            #expect(c["index"]?.int == k)
+            let start = c["start"]!.int!, end = c["end"]!.int!
+            #expect(Array(bytes[start..<end]) == c["raw"]?.bytes)
+            #expect(c["warnings"] != nil)
+        }
+        #expect(chips[0]["name"]?.text == "Lee, Ann")
+        #expect(chips[0]["group"]?.text == "Team")
+        #expect(chips[1]["state"]?.text == "error")
+        #expect(chips[1]["error"]?.text == "missing-domain")
+        #expect(chips[1]["error_at"]?.int == 32)
+        #expect(chips[2]["group"] == nil)
+        #expect(chips[2]["name"]?.text == "C")
+        #expect(chips[2]["error"] == .null)
+        #expect(chips[3]["kind"]?.text == "group")
+        #expect(chips[3]["address"] == .null)
+        #expect(chips[3]["group"]?.text == "undisclosed-recipients")
+    }
+
+    @Test func invalidUTF8AndControlsAreEscapedNeverDropped() {
+        let input: [UInt8] = Array("a".utf8) + [0xFF, 0xC3] + Array("@x.org, \u{1}b@y.org, \"\\\u{7F}\"@z.org\n".utf8)
+        let out = CLI.render(input, options: try! CLI.parse(["--format", "jsonl"]))
+        #expect(!out.contains(0xFF))
+        #expect(!out.contains(0x01))
+        let chips = jsonLines(out)
+        #expect(chips.count == 3)
+        #expect(chips[0]["raw"]?.bytes == [0x61, 0xFF, 0xC3] + Array("@x.org".utf8))
+        #expect(chips[0]["error"]?.text == "invalid-utf8")
+        #expect(chips[1]["raw"]?.bytes == [0x01] + Array("b@y.org".utf8))
+        #expect(chips[1]["error"]?.text == "invalid-character")
+        #expect(chips[2]["error"]?.text == "invalid-character")
+    }
+
+    @Test func nullSeparatedRecordsMayHoldLineBreaks() {
+        let input = Array("a@x.org,\r\n b@y.org\u{0}c@z.org\nd@w.org\u{0}".utf8)
+        let out = CLI.render(input, options: try! CLI.parse(["-z", "--format", "jsonl"]))
+        let chips = jsonLines(out)
+        #expect(chips.map { $0["record"]?.int } == [1, 1, 2, 2])
+        #expect(chips.map { $0["address"]?.text } == ["a@x.org", "b@y.org", "c@z.org", "d@w.org"])
+    }
+
+    @Test func textMarksErrorsAndShowsGroupsAndWarnings() {
+        let out = render("Ann <a@x.org>, b@, Team: c@y.org;\nmailto:d@z.org, d@Z.org\n")
+        #expect(out == """
+            1.1  ok     Ann <a@x.org>
+            1.2  ERROR  b@  -- missing-domain: nothing after the @
+            1.3  ok     c@y.org  [group: Team]
+            2.1  ok     d@z.org  [warning: mailto-prefix]
+            2.2  ok     d@Z.org  [warning: duplicate]
+
+            """)
+    }
+
+    @Test func tsvEscapesTabsAndLineBreaks() {
+        let out = render("\"A\tB\u{0}\" <a@x.org>\n", ["--format", "tsv"])
+        #expect(out == "1\t0\terror\terror\tA B\ta@x.org\t\tinvalid-character\t\t0\t16\t\"A\\tB\\x00\" <a@x.org>\n")
+    }
+
+    /// Output does not depend on how the input arrives.
+    @Test(arguments: [1, 2, 3, 7, 64, 4096])
+    func readSizeDoesNotChangeOutput(readSize: Int) {
+        let sample = String(decoding: readFile(packageRoot + "Corpus/samples/compose.txt"), as: UTF8.self)
+        for format in ["text", "jsonl", "tsv"] {
+            #expect(render(sample, ["--format", format], readSize: readSize) == render(sample, ["--format", format]))
+        }
+    }
+
+    @Test func tooLongChipsKeepTheirStartAndTheRestOfTheRecord() {
+        var policy = ValidationPolicy.standard
+        policy.maxChipBytes = 100
+        let long = String(repeating: "x", count: 1_000)
+        let input = "a@x.org, \(long)@y.org, b@z.org, c@w.org \(String(repeating: " ", count: 500)), d@v.org\n"
+        for readSize in [16, 64, 200, 1 << 20] {
+            var options = Options()
+            options.format = .jsonl
+            options.policy = policy
+            let chips = jsonLines(CLI.render(Array(input.utf8), options: options, readSize: readSize))
+            #expect(chips.map { $0["error"]?.text } == [nil, "too-long", nil, nil, nil], "read size \(readSize)")
+            #expect(chips.map { $0["address"]?.text } == ["a@x.org", nil, "b@z.org", "c@w.org", "d@v.org"])
+            #expect(chips[1]["raw"]?.bytes == Array(long.utf8.prefix(100)))
+            #expect(chips[1]["start"]?.int == 9)
+            #expect(chips[1]["end"]?.int == 1_015)
+        }
+    }
+
+    @Test(arguments: 0..<30)
+    func randomInputsGiveTheSameOutputForAnyReadSize(seed: Int) {
+        var rng = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next() -> Int {
+            rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17
+            return Int(rng >> 1)
+        }
+        let pieces = ["a@x.org", ", ", "\"", "(", ")", "<", ">", "Team:", ";", "\n", " ", "b@", "é", "\u{0}", "\r\n "]
+        var input: [UInt8] = []
+        for _ in 0..<(next() % 200) {
+            if next() % 30 == 0 { input.append(UInt8(truncatingIfNeeded: next())) }
+            input += Array(pieces[next() % pieces.count].utf8)
+        }
+        var options = Options()
+        options.format = .jsonl
+        options.policy.maxChipBytes = 50
+        let whole = CLI.render(input, options: options)
+        let chunked = CLI.render(input, options: options, readSize: 1 + next() % 40)
+        #expect(whole == chunked, "seed \(seed)")
+        for c in jsonLines(whole) where c["truncated"] == nil {
+            #expect(c["raw"]?.bytes?.count == c["end"]!.int! - c["start"]!.int!, "seed \(seed)")
+        }
+    }
+}
