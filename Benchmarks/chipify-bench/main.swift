@@ -3,26 +3,170 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ChipKit
 
-// chipify-bench: the benchmark runner. This first version generates the
-// benchmark corpus; the timed scenarios come with the benchmark harness.
+// chipify-bench: benchmarks for Chipify, and the corpus generator.
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let benchUsage = "Usage: chipify-bench corpus --size SIZE [--seed N]"
+let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] | list"
 
-switch arguments.first {
-case "corpus":
-    exit(runCorpusCommand(arguments.dropFirst()))
-case "-h", "--help":
-    print("""
-        chipify-bench: benchmarks for Chipify.
+let help = """
+    chipify-bench: measures Chipify.
 
-        \(benchUsage)
-        """)
-    exit(0)
-default:
-    let what = arguments.first.map { "unknown command '\($0)'" } ?? "missing command"
-    let message = "Error: \(what)\n\(benchUsage)\nSee 'chipify-bench --help'.\n"
-    _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    \(usage)
+
+    Scenarios (all when none is named):
+      batch/synthetic   scan + recognize a generated corpus (--size, default 20MB), library only
+      batch/corpus      the same on --file PATH
+      cli/jsonl         chipify --format jsonl on the corpus file, in process, output to /dev/null
+      cli/text          chipify --format text
+      cli/tsv           chipify --format tsv
+      cli/summary       chipify --summary
+      memory/chip       allocator bytes per parsed chip (100,000 chips)
+
+    Each scenario runs warm-ups, then samples; prints min, median, p90, p99,
+    max per run, MB/s at the median, and a checksum of the work. --json prints
+    one JSON object per scenario per line. Refuses a debug build unless
+    --allow-debug. 'corpus' writes the deterministic corpus to standard output.
+
+    """
+
+func fail(_ message: String) -> Never {
+    let text = "Error: \(message)\n\(usage)\nSee 'chipify-bench --help'.\n"
+    _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     exit(64)
+}
+
+func say(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+}
+
+let allScenarios = ["batch/synthetic", "batch/corpus", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary", "memory/chip"]
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "corpus" {
+    exit(runCorpusCommand(arguments.dropFirst()))
+}
+if arguments.first == "list" {
+    for s in allScenarios { say(s) }
+    exit(0)
+}
+
+var json = false
+var file: String?
+var size = 20_000_000
+var samples: Int?
+var allowDebug = false
+var chosen: [String] = []
+var i = 0
+while i < arguments.count {
+    let a = arguments[i]
+    func value() -> String {
+        i += 1
+        guard i < arguments.count else { fail("option '\(a)' needs a value") }
+        return arguments[i]
+    }
+    switch a {
+    case "--json": json = true
+    case "--file": file = value()
+    case "--size":
+        let v = value()
+        guard let n = parseSize(v) else { fail("bad size '\(v)'") }
+        size = n
+    case "--samples":
+        let v = value()
+        guard let n = Int(v), n > 0 else { fail("bad sample count '\(v)'") }
+        samples = n
+    case "--allow-debug": allowDebug = true
+    case "-h", "--help":
+        say(help)
+        exit(0)
+    default:
+        if a.hasPrefix("-") { fail("unknown option '\(a)'") }
+        guard allScenarios.contains(a) else { fail("unknown scenario '\(a)' (see 'chipify-bench list')") }
+        chosen.append(a)
+    }
+    i += 1
+}
+
+#if DEBUG
+if !allowDebug {
+    fail("this is a debug build; measure with 'swift run -c release chipify-bench' or pass --allow-debug")
+}
+#endif
+
+if chosen.isEmpty {
+    chosen = allScenarios.filter { $0 != "batch/corpus" || file != nil }
+}
+
+/// Parses 20MB, 1GiB, 5000 and friends.
+func parseSize(_ text: String) -> Int? {
+    let units: [(String, Int)] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10),
+                                  ("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1_000)]
+    for (suffix, factor) in units where text.hasSuffix(suffix) {
+        return Int(text.dropLast(suffix.count)).map { $0 * factor }
+    }
+    return Int(text)
+}
+
+// Setup, not timed: the corpus in memory and, for the CLI, in a file.
+let needsCorpus = chosen.contains { $0 != "memory/chip" }
+var corpus: [UInt8] = []
+var corpusPath = file ?? ""
+if needsCorpus {
+    if let file {
+        guard let bytes = loadFile(file) else { fail("cannot read '\(file)'") }
+        corpus = bytes
+    } else {
+        corpus = generateCorpus(size: size, seed: 1)
+        var template = Array("/tmp/chipify-bench-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { fail("cannot create a temporary file") }
+        corpus.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        close(fd)
+        corpusPath = String(cString: template)
+    }
+}
+defer { if file == nil && !corpusPath.isEmpty { unlink(corpusPath) } }
+
+for name in chosen {
+    let n = samples ?? 10
+    var scenario: Scenario
+    switch name {
+    case "batch/synthetic", "batch/corpus":
+        let bytes = corpus
+        scenario = Scenario(name: name, bytes: bytes.count, warmups: 2, samples: n) { scanAndRecognize(bytes) }
+    case "cli/jsonl", "cli/text", "cli/tsv":
+        let format = String(name.dropFirst(4))
+        let path = corpusPath
+        scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) {
+            runCLI(["--format", format, path])
+        }
+    case "cli/summary":
+        let path = corpusPath
+        scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) {
+            runCLI(["--summary", path])
+        }
+    case "memory/chip":
+        var values: [Double] = []
+        for _ in 0..<max(n / 2, 3) { values.append(bytesPerChip(count: 100_000)) }
+        let stats = Stats(values)
+        let result = Result(name: name, unit: "bytes/chip", stats: stats, bytes: 0, checksum: 100_000)
+        if json {
+            say(report(result, json: true))
+        } else {
+            say("\(name.padding(20)) n=\(stats.count)  median \(formatDouble(stats.median, decimals: 1)) bytes per chip (resident memory growth)")
+        }
+        continue
+    default:
+        fatalError("unreachable")
+    }
+    say(report(measure(scenario), json: json))
 }

@@ -11,6 +11,7 @@ public struct Options: Sendable, Equatable {
     public var policy: ValidationPolicy = .standard
     public var nullTerminated = false
     public var check = false
+    public var summary = false
     public var files: [String] = []
     public var showHelp = false
     public var showVersion = false
@@ -28,7 +29,7 @@ public enum CLI {
     public static let version = "0.1.0"
 
     public static let usage =
-        "Usage: chipify [--format text|jsonl|tsv] [--policy strict|standard|lenient] [-z] [--check] [FILE...]"
+        "Usage: chipify [--format text|jsonl|tsv] [--policy strict|standard|lenient] [-z] [--check] [--summary] [FILE...]"
 
     public static let help = """
         chipify: turns address lists into chips.
@@ -46,6 +47,9 @@ public enum CLI {
           -p, --policy POLICY  strict, standard (default) or lenient
           -z, --null           records end with NUL instead of newline
               --check          exit with status 1 if any chip is in error
+              --summary        print counts instead of chips: records, chips, valid,
+                               errors by reason, warnings by kind, bytes (one JSON
+                               object with --format jsonl)
           -h, --help           show this help
               --version        show the version
 
@@ -99,6 +103,8 @@ public enum CLI {
                 options.nullTerminated = true
             case "--check":
                 options.check = true
+            case "--summary":
+                options.summary = true
             case "-h", "--help":
                 options.showHelp = true
             case "--version":
@@ -142,7 +148,9 @@ public enum CLI {
     public static func run(_ options: Options, stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let processor = RecordProcessor(
             terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy)
-        var writer = ChipWriter(format: options.format, out: OutputBuffer(fd: stdout), policy: options.policy)
+        var writer = ChipWriter(
+            format: options.format, out: OutputBuffer(fd: stdout), policy: options.policy,
+            summarize: options.summary)
         var totals = RunTotals()
         var status: Int32 = 0
         let files = options.files.isEmpty ? ["-"] : options.files
@@ -166,6 +174,9 @@ public enum CLI {
             }
             if fd != stdin { close(fd) }
         }
+        if options.summary {
+            writer.out.appendString(options.format == .jsonl ? writer.summary.json : writer.summary.text)
+        }
         writer.out.flush()
         if options.check && totals.errors > 0 && status == 0 { status = 1 }
         return status
@@ -177,7 +188,9 @@ public enum CLI {
     public static func render(_ input: [UInt8], options: Options, readSize: Int = 1 << 20) -> [UInt8] {
         let processor = RecordProcessor(
             terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy, readSize: readSize)
-        var writer = ChipWriter(format: options.format, out: OutputBuffer(fd: -1), policy: options.policy)
+        var writer = ChipWriter(
+            format: options.format, out: OutputBuffer(fd: -1), policy: options.policy,
+            summarize: options.summary)
         var totals = RunTotals()
         var offset = 0
         _ = processor.run(read: { p, count in
@@ -188,6 +201,9 @@ public enum CLI {
             offset += n
             return n
         }, writer: &writer, totals: &totals)
+        if options.summary {
+            writer.out.appendString(options.format == .jsonl ? writer.summary.json : writer.summary.text)
+        }
         return writer.out.bytes
     }
 }

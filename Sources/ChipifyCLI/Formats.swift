@@ -27,13 +27,17 @@ struct ChipRecord {
 /// buffers so writing a chip allocates nothing in the steady state.
 struct ChipWriter {
     let format: OutputFormat
+    /// Count instead of writing chips (`--summary`).
+    let summarize: Bool
+    var summary = Summary()
     var out: OutputBuffer
     var names: Recognizer
     var name: [UInt8] = []
     var address: [UInt8] = []
 
-    init(format: OutputFormat, out: OutputBuffer, policy: ValidationPolicy) {
+    init(format: OutputFormat, out: OutputBuffer, policy: ValidationPolicy, summarize: Bool = false) {
         self.format = format
+        self.summarize = summarize
         self.out = out
         self.names = Recognizer(policy: policy)
         name.reserveCapacity(256)
@@ -41,6 +45,10 @@ struct ChipWriter {
     }
 
     mutating func write(_ c: ChipRecord) {
+        if summarize {
+            summary.count(c.item.recognition)
+            return
+        }
         name.removeAll(keepingCapacity: true)
         address.removeAll(keepingCapacity: true)
         var warnings = c.item.recognition.warnings

@@ -132,6 +132,7 @@ struct RecordProcessor {
                 eof = true
             } else {
                 len += n
+                writer.summary.bytes += n
             }
             // Scan every complete record, then the start of the unfinished one.
             while scanPos < len {
@@ -178,6 +179,7 @@ struct RecordProcessor {
                 bufBase += k
             }
         }
+        writer.summary.records += record - 1 - totals.records
         totals.records = record - 1
         totals.chips += chips
         totals.errors += errors

@@ -122,6 +122,10 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     public var message: String { kind.message }
     public var description: String { code }
 
+    /// The reason's rank: 0 for the reason reported first when several
+    /// apply. Also its index in ``allReasons``.
+    public var precedence: Int { Int(kind.rawValue) }
+
     /// Every reason, in order of precedence.
     public static var allReasons: [ChipError] { Kind.allCases.map(ChipError.init) }
 
@@ -184,12 +188,21 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     /// charset or bad encoding) and is shown as written.
     public static let undecodedEncodedWord = ChipWarnings(rawValue: 1 << 5)
 
+    /// The domain has no dot (`ann@localhost`): valid RFC 5322, but rarely
+    /// what a person meant to send to.
+    public static let domainMissingDot = ChipWarnings(rawValue: 1 << 6)
+    /// The top-level label is all digits (`ann@192.168.1.1`): an IP address
+    /// should be written as a literal, `ann@[192.168.1.1]`.
+    public static let numericTopLevelDomain = ChipWarnings(rawValue: 1 << 7)
+
     static let table: [(ChipWarnings, StaticString)] = [
         (.obsoleteSyntax, "obsolete-syntax"),
         (.missingAngleBrackets, "missing-angle-brackets"),
         (.mailtoPrefix, "mailto-prefix"),
         (.duplicate, "duplicate"),
         (.undecodedEncodedWord, "undecoded-encoded-word"),
+        (.domainMissingDot, "domain-missing-dot"),
+        (.numericTopLevelDomain, "numeric-tld"),
     ]
 
     /// The stable kebab-case codes of the warnings in this set, in a fixed order.
@@ -201,6 +214,11 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     public func forEachCode(_ body: (StaticString) -> Void) {
         if isEmpty { return }
         for (flag, code) in ChipWarnings.table where contains(flag) { body(code) }
+    }
+
+    /// Every single warning with its code, in ``codes`` order.
+    public static var all: [(warning: ChipWarnings, code: String)] {
+        table.map { ($0.0, "\($0.1)") }
     }
 
     /// The warning with this code, if there is one.

@@ -149,10 +149,15 @@ enum DisplayName {
                 if c == UInt8(ascii: "\\") && j + 1 < hi { j += 1 }
                 j += 1
             }
-            if case .decoded(let words) = EncodedWord.decode(p, i..<j) {
+            switch EncodedWord.decode(p, i..<j) {
+            case .decoded(let words):
                 w.beginText(encoded: true)
                 w.pendingEncoded.append(contentsOf: words)
-            } else {
+            case .undecodable:
+                w.warnings.insert(.undecodedEncodedWord)
+                w.beginText(encoded: false)
+                w.text(p, i..<j, unescape: true)
+            case .notEncoded:
                 w.beginText(encoded: false)
                 w.text(p, i..<j, unescape: true)
             }

@@ -75,6 +75,7 @@ public struct ListRecognizer: Sendable {
             } else {
                 r = recognizer.recognize(p, local)
             }
+            if r.isOnlyComments { return }  // text between addresses, not a chip
             if r.error == nil, isDuplicate(r, p) { r.warnings.insert(.duplicate) }
             if groupOpenStart >= 0 { groupMembers += 1 }
             emit(ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName))
@@ -106,9 +107,14 @@ public struct ListRecognizer: Sendable {
     /// part compared exactly (quotes around a plain local part ignored),
     /// the domain without ASCII case. Compared by a 64-bit hash.
     mutating func isDuplicate(_ r: Recognition, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
-        keyScratch.removeAll(keepingCapacity: true)
-        r.appendAddress(p, into: &keyScratch)
-        let hash = AddressKey.hash(keyScratch)
+        let hash: UInt64
+        if r.addressIsVerbatim, let range = r.addressRange {
+            hash = AddressKey.hash(UnsafeBufferPointer(rebasing: p[range]))
+        } else {
+            keyScratch.removeAll(keepingCapacity: true)
+            r.appendAddress(p, into: &keyScratch)
+            hash = keyScratch.withUnsafeBufferPointer { AddressKey.hash($0) }
+        }
         if seen.contains(hash) { return true }
         if seen.count < maxTrackedAddresses { seen.insert(hash) }
         return false
@@ -120,6 +126,11 @@ public enum AddressKey {
     /// A 64-bit hash of `address` with its domain lower-cased (ASCII) and
     /// quotes around a local part removed. Deterministic across runs.
     public static func hash(_ address: [UInt8]) -> UInt64 {
+        address.withUnsafeBufferPointer { hash($0) }
+    }
+
+    /// The same hash of an address held in a buffer.
+    public static func hash(_ address: UnsafeBufferPointer<UInt8>) -> UInt64 {
         // Split at the last `@` (a quoted local part may hold one).
         var at = address.count - 1
         while at >= 0 && address[at] != UInt8(ascii: "@") { at -= 1 }

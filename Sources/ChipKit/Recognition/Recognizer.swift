@@ -26,6 +26,11 @@ public struct Recognition: Sendable, Hashable {
     /// domain's end; when false (obsolete white space or comments inside),
     /// ``appendAddress(_:into:)`` leaves those out.
     public var addressIsVerbatim = true
+    /// The chip holds nothing but comments and white space, well formed.
+    /// RFC 5322 lets such text stand where an address may be omitted
+    /// (`obs-addr-list`, a `group-list` of CFWS, CFWS after a group's `;`),
+    /// so a list does not make it a chip.
+    public var isOnlyComments = false
 
     public var isValid: Bool { error == nil }
 
@@ -73,11 +78,18 @@ public struct Recognizer: Sendable {
     /// - Complexity: O(*n*) in the chip's length; a chip longer than
     ///   `policy.maxChipBytes` is reported `too-long` in O(1).
     public mutating func recognize(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition {
-        var r = Recognition()
         if range.count > policy.maxChipBytes {
+            var r = Recognition()
             r.fail(.tooLong, at: range.lowerBound)
             return r
         }
+        if let simple = FastPath.recognize(p, range) { return simple }
+        return recognizeInGeneral(p, range)
+    }
+
+    /// The full grammar, for any chip within the size limit.
+    mutating func recognizeInGeneral(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition {
+        var r = Recognition()
         lexemes.removeAll(keepingCapacity: true)
         if let problem = ChipLexer.lex(p, range, into: &lexemes) {
             r.fail(problem.error, at: problem.offset)
@@ -189,6 +201,21 @@ struct MailboxParser {
         var s = 0
         let e = lx.count
         if e == 0 {
+            r.fail(.notAnAddress, at: start)
+            return
+        }
+        var onlyCFWS = true
+        for k in 0..<e {
+            let l = lx[k]
+            if l.kind == .space {
+                // obs-FWS (§4.2): a folded line of white space only.
+                if l.flags.contains(.obsolete) { obsolete(at: l.start) }
+            } else if l.kind != .comment {
+                onlyCFWS = false
+            }
+        }
+        if onlyCFWS {
+            if r.error == nil { r.isOnlyComments = true }
             r.fail(.notAnAddress, at: start)
             return
         }
@@ -408,8 +435,18 @@ struct MailboxParser {
             r.domainRange = lx[domain.lowerBound].start..<lx[domain.upperBound - 1].end
         }
         if local.isEmpty || domain.isEmpty { return }
+        // White space and comments next to the `@` are current syntax
+        // (dot-atom = [CFWS] dot-atom-text [CFWS]); inside the local part
+        // or domain, around dots, they are obsolete (§4.4).
         for k in local.lowerBound..<domain.upperBound where isCFWS(k) {
             r.addressIsVerbatim = false
+            break
+        }
+        for k in local.indices where isCFWS(k) {
+            obsolete(at: lx[k].start)
+            break
+        }
+        for k in domain.indices where isCFWS(k) {
             obsolete(at: lx[k].start)
             break
         }
@@ -571,20 +608,28 @@ struct MailboxParser {
         if expectLabel && lastDot >= 0 && policy.checksGrammar {
             r.fail(.trailingDot, at: lx[lastDot].start)
         }
-        if policy.requiresHostName {
-            if labels < 2 {
-                r.fail(.domainMissingDot, at: firstLexeme.start)
-            } else if lastLabel >= 0 {
-                let tld = lx[lastLabel]
-                var allDigits = true
-                for i in tld.range where !ByteClass.isDigit(p[i]) { allDigits = false; break }
-                if allDigits { r.fail(.numericTopLevelDomain, at: tld.start) }
+        if labels < 2 {
+            dottedDomainProblem(.domainMissingDot, .domainMissingDot, at: firstLexeme.start)
+        } else if lastLabel >= 0 {
+            let tld = lx[lastLabel]
+            var allDigits = true
+            for i in tld.range where !ByteClass.isDigit(p[i]) { allDigits = false; break }
+            if allDigits {
+                dottedDomainProblem(.numericTopLevelDomain, .numericTopLevelDomain, at: tld.start)
             }
         }
         if policy.enforcesLengthLimits && length > 255 {
             r.fail(.domainTooLong, at: firstLexeme.start)
         }
         return length
+    }
+
+    mutating func dottedDomainProblem(_ error: ChipError, _ warning: ChipWarnings, at offset: Int) {
+        if policy.requiresDottedDomain {
+            r.fail(error, at: offset)
+        } else {
+            r.warnings.insert(warning)
+        }
     }
 
     /// Checks one label and returns its length in its ASCII (A-label) form.

@@ -22,9 +22,13 @@ public struct ValidationPolicy: Sendable, Hashable {
     /// each side of the one `@`.
     public var checksGrammar: Bool
     /// Require the domain to be a host name: LDH labels (RFC 5321 §4.1.2,
-    /// RFC 1123) or UTF-8 labels (RFC 6531), at least one dot, a top-level
-    /// label not all digits; domain literals must hold an IPv4 or IPv6 address.
+    /// RFC 1123) or UTF-8 labels (RFC 6531) without a hyphen at either end;
+    /// domain literals must hold an IPv4 or IPv6 address.
     public var requiresHostName: Bool
+    /// Require at least one dot in the domain and a top-level label that is
+    /// not all digits (RFC 3696 §2). When false, a domain without a dot or
+    /// with a numeric top-level label gets a warning instead.
+    public var requiresDottedDomain: Bool
     /// Enforce RFC 5321 §4.5.3.1 limits: local part ≤ 64 octets, domain ≤
     /// 255, label ≤ 63, address ≤ 254.
     public var enforcesLengthLimits: Bool
@@ -38,31 +42,32 @@ public struct ValidationPolicy: Sendable, Hashable {
     public static let strict = ValidationPolicy(
         name: "strict", allowsObsoleteSyntax: false, allowsComments: false,
         allowsUnnecessaryQuotes: false, allowsMissingAngleBrackets: false,
-        checksGrammar: true, requiresHostName: true, enforcesLengthLimits: true,
-        maxChipBytes: 65_536)
+        checksGrammar: true, requiresHostName: true, requiresDottedDomain: true,
+        enforcesLengthLimits: true, maxChipBytes: 65_536)
 
     /// The default: what a compose field should accept. RFC 5322 including
     /// the obsolete forms real headers carry (with a warning), comments,
-    /// RFC 6531/6532 UTF-8, a dotted host name, the RFC 5321 limits, and a
-    /// name typed before a bare address.
+    /// RFC 6531/6532 UTF-8, a host name (a single label such as `localhost`
+    /// or a numeric top-level label is accepted with a warning), the RFC 5321
+    /// limits, and a name typed before a bare address.
     public static let standard = ValidationPolicy(
         name: "standard", allowsObsoleteSyntax: true, allowsComments: true,
         allowsUnnecessaryQuotes: true, allowsMissingAngleBrackets: true,
-        checksGrammar: true, requiresHostName: true, enforcesLengthLimits: true,
-        maxChipBytes: 65_536)
+        checksGrammar: true, requiresHostName: true, requiresDottedDomain: false,
+        enforcesLengthLimits: true, maxChipBytes: 65_536)
 
     /// Anything with one `@` and text on both sides that has no lexical error.
     public static let lenient = ValidationPolicy(
         name: "lenient", allowsObsoleteSyntax: true, allowsComments: true,
         allowsUnnecessaryQuotes: true, allowsMissingAngleBrackets: true,
-        checksGrammar: false, requiresHostName: false, enforcesLengthLimits: false,
-        maxChipBytes: 65_536)
+        checksGrammar: false, requiresHostName: false, requiresDottedDomain: false,
+        enforcesLengthLimits: false, maxChipBytes: 65_536)
 
     public init(
         name: String = "custom", allowsObsoleteSyntax: Bool, allowsComments: Bool,
         allowsUnnecessaryQuotes: Bool, allowsMissingAngleBrackets: Bool,
-        checksGrammar: Bool, requiresHostName: Bool, enforcesLengthLimits: Bool,
-        maxChipBytes: Int
+        checksGrammar: Bool, requiresHostName: Bool, requiresDottedDomain: Bool,
+        enforcesLengthLimits: Bool, maxChipBytes: Int
     ) {
         self.name = name
         self.allowsObsoleteSyntax = allowsObsoleteSyntax
@@ -71,6 +76,7 @@ public struct ValidationPolicy: Sendable, Hashable {
         self.allowsMissingAngleBrackets = allowsMissingAngleBrackets
         self.checksGrammar = checksGrammar
         self.requiresHostName = requiresHostName
+        self.requiresDottedDomain = requiresDottedDomain
         self.enforcesLengthLimits = enforcesLengthLimits
         self.maxChipBytes = maxChipBytes
     }

@@ -42,6 +42,29 @@ let scanClassTable: [ScanClass] = {
     return table
 }()
 
+/// The bytes that end a run of plain text inside each nested context of
+/// the list scanner, as bits of one table: everything else is skipped in a
+/// tight loop. Line breaks stop every context (they may end the chip).
+enum ScanStop {
+    static let quote: UInt8 = 1
+    static let comment: UInt8 = 2
+    static let literal: UInt8 = 4
+    static let angle: UInt8 = 8
+
+    static let table: [UInt8] = {
+        var t = [UInt8](repeating: 0, count: 256)
+        for b in [0x0A, 0x0D] { t[b] = quote | comment | literal | angle }
+        t[Int(UInt8(ascii: "\\"))] |= quote | comment | literal
+        t[Int(UInt8(ascii: "\""))] |= quote | angle
+        t[Int(UInt8(ascii: "("))] |= comment | angle
+        t[Int(UInt8(ascii: ")"))] |= comment
+        t[Int(UInt8(ascii: "]"))] |= literal
+        t[Int(UInt8(ascii: ">"))] |= angle
+        t[Int(UInt8(ascii: "["))] |= angle
+        return t
+    }()
+}
+
 /// Character classes of RFC 5322 §3.2.3, extended to UTF-8 by RFC 6532 §3.2.
 enum ByteClass {
     /// `atext` (RFC 5322 §3.2.3): letters, digits and ``!#$%&'*+-/=?^_`{|}~``.

@@ -93,12 +93,19 @@ enum ChipLexer {
                 switch b {
                 case 0x20, 0x09, 0x0D, 0x0A:
                     var flags: Lexeme.Flags = []
+                    // 0: no line break yet; 1: just after one; 2: after one
+                    // and white space, so a second break means a line of
+                    // white space only (obs-FWS, RFC 5322 §4.2).
+                    var lineState = 0
                     while i < end {
                         let c = p[i]
                         if c == 0x20 || c == 0x09 {
+                            if lineState == 1 { lineState = 2 }
                             i += 1
                         } else if c == 0x0D || c == 0x0A {
                             flags.insert(.lineBreak)
+                            if lineState == 2 { flags.insert(.obsolete) }
+                            if !(c == 0x0A && i > start && p[i - 1] == 0x0D) { lineState = 1 }
                             i += 1
                         } else {
                             break

@@ -124,7 +124,9 @@ public struct ListScanner: Sendable, Hashable {
     /// - Complexity: O(*n*) in the chunk's length.
     public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (Segment) -> Void) {
         scanClassTable.withUnsafeBufferPointer { table in
-            scanChunk(bytes, table, emit)
+            ScanStop.table.withUnsafeBufferPointer { stop in
+                scanChunk(bytes, table, stop, emit)
+            }
         }
     }
 
@@ -212,6 +214,7 @@ public struct ListScanner: Sendable, Hashable {
     mutating func scanChunk(
         _ p: UnsafeBufferPointer<UInt8>,
         _ table: UnsafeBufferPointer<ScanClass>,
+        _ stop: UnsafeBufferPointer<UInt8>,
         _ emit: (Segment) -> Void
     ) {
         let n = p.count
@@ -257,21 +260,33 @@ public struct ListScanner: Sendable, Hashable {
 
             switch context {
             case .quote:
-                tokenEnd = at + 1
                 if escaped {
                     escaped = false
+                } else if stop[Int(b)] & ScanStop.quote == 0 {
+                    // A run of plain quoted text.
+                    var j = i + 1
+                    while j < n && stop[Int(p[j])] & ScanStop.quote == 0 { j += 1 }
+                    tokenEnd = base + j
+                    i = j
+                    continue
                 } else if b == UInt8(ascii: "\\") {
                     escaped = true
                 } else if b == UInt8(ascii: "\"") {
                     context = .top
                     if !inAngle { lastSignificant = b }
                 }
+                tokenEnd = at + 1
                 i += 1
                 continue
             case .comment:
-                tokenEnd = at + 1
                 if escaped {
                     escaped = false
+                } else if stop[Int(b)] & ScanStop.comment == 0 {
+                    var j = i + 1
+                    while j < n && stop[Int(p[j])] & ScanStop.comment == 0 { j += 1 }
+                    tokenEnd = base + j
+                    i = j
+                    continue
                 } else if b == UInt8(ascii: "\\") {
                     escaped = true
                 } else if b == UInt8(ascii: "(") {
@@ -280,18 +295,25 @@ public struct ListScanner: Sendable, Hashable {
                     commentDepth -= 1
                     if commentDepth == 0 { context = .top }
                 }
+                tokenEnd = at + 1
                 i += 1
                 continue
             case .literal:
-                tokenEnd = at + 1
                 if escaped {
                     escaped = false
+                } else if stop[Int(b)] & ScanStop.literal == 0 {
+                    var j = i + 1
+                    while j < n && stop[Int(p[j])] & ScanStop.literal == 0 { j += 1 }
+                    tokenEnd = base + j
+                    i = j
+                    continue
                 } else if b == UInt8(ascii: "\\") {
                     escaped = true
                 } else if b == UInt8(ascii: "]") {
                     context = .top
                     if !inAngle { lastSignificant = b }
                 }
+                tokenEnd = at + 1
                 i += 1
                 continue
             case .top:
@@ -299,6 +321,13 @@ public struct ListScanner: Sendable, Hashable {
             }
 
             if inAngle {
+                if stop[Int(b)] & ScanStop.angle == 0 {
+                    var j = i + 1
+                    while j < n && stop[Int(p[j])] & ScanStop.angle == 0 { j += 1 }
+                    tokenEnd = base + j
+                    i = j
+                    continue
+                }
                 tokenEnd = at + 1
                 switch b {
                 case UInt8(ascii: ">"):

@@ -1,0 +1,73 @@
+import ChipKit
+
+/// Counts for `chipify --summary`: what a run found, without the chips.
+public struct Summary: Sendable, Equatable {
+    public var records = 0
+    public var chips = 0
+    public var valid = 0
+    public var errors = 0
+    /// Error chips by reason, indexed by `ChipError.precedence`.
+    public var errorsByReason = [Int](repeating: 0, count: ChipError.allReasons.count)
+    /// Chips carrying each warning, in `ChipWarnings.all` order.
+    public var warningsByKind = [Int](repeating: 0, count: ChipWarnings.all.count)
+    /// Input bytes read.
+    public var bytes = 0
+
+    public init() {}
+
+    @inline(__always)
+    mutating func count(_ r: Recognition) {
+        chips += 1
+        if let error = r.error {
+            errors += 1
+            errorsByReason[error.precedence] += 1
+        } else {
+            valid += 1
+        }
+        if !r.warnings.isEmpty {
+            for (k, entry) in ChipWarnings.all.enumerated() where r.warnings.contains(entry.warning) {
+                warningsByKind[k] += 1
+            }
+        }
+    }
+
+    /// Adds another summary's counts (for parallel runs).
+    public mutating func add(_ other: Summary) {
+        records += other.records
+        chips += other.chips
+        valid += other.valid
+        errors += other.errors
+        bytes += other.bytes
+        for k in errorsByReason.indices { errorsByReason[k] += other.errorsByReason[k] }
+        for k in warningsByKind.indices { warningsByKind[k] += other.warningsByKind[k] }
+    }
+
+    /// One text block: a `name: value` line per count, reasons and warnings
+    /// indented below their totals, zero counts left out.
+    public var text: String {
+        var lines = [
+            "records: \(records)", "chips: \(chips)", "valid: \(valid)", "errors: \(errors)",
+        ]
+        for (k, reason) in ChipError.allReasons.enumerated() where errorsByReason[k] > 0 {
+            lines.append("  \(reason.code): \(errorsByReason[k])")
+        }
+        lines.append("warnings: \(warningsByKind.reduce(0, +))")
+        for (k, entry) in ChipWarnings.all.enumerated() where warningsByKind[k] > 0 {
+            lines.append("  \(entry.code): \(warningsByKind[k])")
+        }
+        lines.append("bytes: \(bytes)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One JSON object on one line; every reason and warning is present,
+    /// zero or not, so the keys are stable.
+    public var json: String {
+        var s = "{\"records\":\(records),\"chips\":\(chips),\"valid\":\(valid),\"errors\":\(errors)"
+        s += ",\"errors_by_reason\":{"
+        s += ChipError.allReasons.enumerated().map { "\"\($1.code)\":\(errorsByReason[$0])" }.joined(separator: ",")
+        s += "},\"warnings\":{"
+        s += ChipWarnings.all.enumerated().map { "\"\($1.code)\":\(warningsByKind[$0])" }.joined(separator: ",")
+        s += "},\"bytes\":\(bytes)}\n"
+        return s
+    }
+}
