@@ -12,6 +12,9 @@ public struct Options: Sendable, Equatable {
     public var nullTerminated = false
     public var check = false
     public var summary = false
+    public var recordNumbers = true
+    /// Threads for recognition; nil means one per core.
+    public var jobs: Int?
     public var files: [String] = []
     public var showHelp = false
     public var showVersion = false
@@ -28,8 +31,11 @@ public struct UsageError: Error, Equatable, Sendable {
 public enum CLI {
     public static let version = "0.1.0"
 
+    /// The number of online processors, the default for `-j`.
+    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
     public static let usage =
-        "Usage: chipify [--format text|jsonl|tsv] [--policy strict|standard|lenient] [-z] [--check] [--summary] [FILE...]"
+        "Usage: chipify [--format text|jsonl|tsv] [--policy strict|standard|lenient] [-z] [--check] [--summary] [-j N] [--no-record-numbers] [FILE...]"
 
     public static let help = """
         chipify: turns address lists into chips.
@@ -50,6 +56,11 @@ public enum CLI {
               --summary        print counts instead of chips: records, chips, valid,
                                errors by reason, warnings by kind, bytes (one JSON
                                object with --format jsonl)
+          -j, --jobs N         recognize on N threads (default: one per core); the
+                               output is the same, in input order
+              --no-record-numbers
+                               leave record numbers out, so the output of pieces
+                               of the input, joined, equals that of the whole
           -h, --help           show this help
               --version        show the version
 
@@ -105,6 +116,14 @@ public enum CLI {
                 options.check = true
             case "--summary":
                 options.summary = true
+            case "--no-record-numbers":
+                options.recordNumbers = false
+            case "-j", "--jobs":
+                let v = try value(name, inline: inline)
+                guard let n = Int(v), n >= 1, n <= 1024 else {
+                    throw UsageError(message: "bad job count '\(v)' (expected 1 to 1024)")
+                }
+                options.jobs = n
             case "-h", "--help":
                 options.showHelp = true
             case "--version":
@@ -112,7 +131,7 @@ public enum CLI {
             default:
                 throw UsageError(message: "unknown option '\(name)'")
             }
-            if inline != nil && !["--format", "--policy"].contains(name) {
+            if inline != nil && !["--format", "--policy", "--jobs"].contains(name) {
                 throw UsageError(message: "option '\(name)' takes no value")
             }
             i += 1
@@ -151,8 +170,13 @@ public enum CLI {
         var writer = ChipWriter(
             format: options.format, out: OutputBuffer(fd: stdout), policy: options.policy,
             summarize: options.summary)
+        writer.recordNumbers = options.recordNumbers
         var totals = RunTotals()
         var status: Int32 = 0
+        let jobs = options.jobs ?? CLI.coreCount
+        let parallel = ParallelProcessor(
+            jobs: jobs, terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy,
+            format: options.format, summarize: options.summary, recordNumbers: options.recordNumbers)
         let files = options.files.isEmpty ? ["-"] : options.files
         for file in files {
             let fd: Int32
@@ -167,7 +191,15 @@ public enum CLI {
                     continue
                 }
             }
-            if let failure = processor.run(fd: fd, writer: &writer, totals: &totals) {
+            let failed: Int32?
+            if jobs > 1 {
+                failed = parallel.run(
+                    read: { readSome(fd, $0, $1) }, ready: { inputIsReady(fd) },
+                    writer: &writer, totals: &totals)
+            } else {
+                failed = processor.run(fd: fd, writer: &writer, totals: &totals)
+            }
+            if let failure = failed {
                 writer.out.flush()
                 writeAll(stderr, "Error: cannot read '\(file)': \(errorText(failure))\n")
                 status = 1
@@ -185,22 +217,36 @@ public enum CLI {
     /// Runs on bytes in memory and returns what would be written, reading
     /// at most `readSize` bytes at a time: for tests and for hosts that
     /// want the formats without a process.
-    public static func render(_ input: [UInt8], options: Options, readSize: Int = 1 << 20) -> [UInt8] {
+    /// With `options.jobs` above 1, runs the parallel path with pieces of
+    /// `pieceSize` bytes.
+    public static func render(
+        _ input: [UInt8], options: Options, readSize: Int = 1 << 20, pieceSize: Int = 4 << 20
+    ) -> [UInt8] {
         let processor = RecordProcessor(
             terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy, readSize: readSize)
         var writer = ChipWriter(
             format: options.format, out: OutputBuffer(fd: -1), policy: options.policy,
             summarize: options.summary)
+        writer.recordNumbers = options.recordNumbers
         var totals = RunTotals()
         var offset = 0
-        _ = processor.run(read: { p, count in
+        let read = { (p: UnsafeMutableRawPointer, count: Int) -> Int in
             let n = min(count, readSize, input.count - offset)
             input.withUnsafeBytes { raw in
                 if n > 0 { p.copyMemory(from: raw.baseAddress! + offset, byteCount: n) }
             }
             offset += n
             return n
-        }, writer: &writer, totals: &totals)
+        }
+        if let jobs = options.jobs, jobs > 1 {
+            let parallel = ParallelProcessor(
+                jobs: jobs, pieceSize: pieceSize, terminator: options.nullTerminated ? 0 : 0x0A,
+                policy: options.policy, format: options.format, summarize: options.summary,
+                recordNumbers: options.recordNumbers)
+            _ = parallel.run(read: read, ready: { offset < input.count }, writer: &writer, totals: &totals)
+        } else {
+            _ = processor.run(read: read, writer: &writer, totals: &totals)
+        }
         if options.summary {
             writer.out.appendString(options.format == .jsonl ? writer.summary.json : writer.summary.text)
         }

@@ -29,6 +29,9 @@ struct ChipWriter {
     let format: OutputFormat
     /// Count instead of writing chips (`--summary`).
     let summarize: Bool
+    /// Write each chip's record number; off (`--no-record-numbers`) for
+    /// output that does not depend on where the input was split.
+    var recordNumbers = true
     var summary = Summary()
     var out: OutputBuffer
     var names: Recognizer
@@ -75,9 +78,13 @@ struct ChipWriter {
 
     mutating func writeJSON(_ c: ChipRecord, _ warnings: ChipWarnings) {
         let r = c.item.recognition
-        out.append("{\"record\":")
-        out.appendDecimal(c.record)
-        out.append(",\"index\":")
+        if recordNumbers {
+            out.append("{\"record\":")
+            out.appendDecimal(c.record)
+            out.append(",\"index\":")
+        } else {
+            out.append("{\"index\":")
+        }
         out.appendDecimal(c.index)
         out.append(",\"kind\":\"")
         out.append(ChipWriter.kindName(c))
@@ -123,7 +130,7 @@ struct ChipWriter {
     /// (`\t` `\n` `\r` `\\` `\xHH`), so each chip is one line.
     mutating func writeTSV(_ c: ChipRecord, _ warnings: ChipWarnings) {
         let r = c.item.recognition
-        out.appendDecimal(c.record)
+        if recordNumbers { out.appendDecimal(c.record) }
         out.append(0x09)
         out.appendDecimal(c.index)
         out.append(0x09)
@@ -184,8 +191,10 @@ struct ChipWriter {
     /// `1.1  ok     Ann Lee <ann@x.org>` or `1.2  ERROR  bob@  -- missing-domain: …`.
     mutating func writeText(_ c: ChipRecord, _ warnings: ChipWarnings) {
         let r = c.item.recognition
-        out.appendDecimal(c.record)
-        out.append(UInt8(ascii: "."))
+        if recordNumbers {
+            out.appendDecimal(c.record)
+            out.append(UInt8(ascii: "."))
+        }
         out.appendDecimal(c.index + 1)
         if let error = r.error {
             out.append("  ERROR  ")
@@ -233,8 +242,8 @@ struct ChipWriter {
 /// can map back to the original byte.
 enum JSON {
     /// Bytes that can be copied as they are: printable ASCII but `"` and `\`.
-    static let plain: [Bool] = (0..<256).map { b in
-        b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C
+    static let plain = ByteTable { b in
+        b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C ? 1 : 0
     }
 
     static func appendString(_ a: [UInt8], to out: inout OutputBuffer) {
@@ -243,12 +252,13 @@ enum JSON {
 
     static func appendString(_ p: UnsafeBufferPointer<UInt8>, to out: inout OutputBuffer) {
         out.append(0x22)
-        plain.withUnsafeBufferPointer { plain in
+        let plain = JSON.plain
+        do {
             var i = 0
             let n = p.count
             while i < n {
                 var j = i
-                while j < n && plain[Int(p[j])] { j += 1 }
+                while j < n && plain[p[j]] != 0 { j += 1 }
                 if j > i { out.append(UnsafeBufferPointer(rebasing: p[i..<j])) }
                 i = j
                 if i >= n { break }

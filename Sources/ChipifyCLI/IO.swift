@@ -75,23 +75,34 @@ struct OutputBuffer {
         if bytes.count >= threshold { flush() }
     }
 
+    /// Writes `other` after what is buffered, without copying it into the
+    /// buffer when this writes to a file descriptor.
+    mutating func writeThrough(_ other: [UInt8]) {
+        guard fd >= 0 else {
+            bytes.append(contentsOf: other)
+            return
+        }
+        flush()
+        other.withUnsafeBytes { drain($0) }
+    }
+
     mutating func flush() {
         guard fd >= 0, !bytes.isEmpty else { return }
-        if !failed {
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        failed = true
-                        return
-                    }
-                    offset += n
-                }
-            }
-        }
+        bytes.withUnsafeBytes { drain($0) }
         bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes all of `raw`, retrying on EINTR; stops for good on an error.
+    private mutating func drain(_ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while !failed && offset < raw.count {
+            let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno != EINTR { failed = true }
+                continue
+            }
+            offset += n
+        }
     }
 }
 
@@ -115,4 +126,10 @@ func writeAll(_ fd: Int32, _ text: String) {
 func errorText(_ code: Int32) -> String {
     guard let s = strerror(code) else { return "error \(code)" }
     return String(cString: s)
+}
+
+/// Whether `fd` has input (or its end) to read without waiting.
+func inputIsReady(_ fd: Int32) -> Bool {
+    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&p, 1, 0) > 0
 }

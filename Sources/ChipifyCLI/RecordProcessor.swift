@@ -38,8 +38,13 @@ struct RecordProcessor {
 
     /// Processes one input given as a read function (`read(2)`'s contract:
     /// a count, 0 at the end, -1 with `errno` set).
+    ///
+    /// With `leftover`, stops after the first record and hands back, in
+    /// `leftover`, the bytes it read past that record's terminator (nil
+    /// when the input ended first).
     func run(
-        read: (UnsafeMutableRawPointer, Int) -> Int, writer: inout ChipWriter, totals: inout RunTotals
+        read: (UnsafeMutableRawPointer, Int) -> Int, writer: inout ChipWriter, totals: inout RunTotals,
+        leftover: UnsafeMutablePointer<[UInt8]?>? = nil
     ) -> Int32? {
         let maxChip = policy.maxChipBytes
         let capacity = readSize + maxChip + 16
@@ -121,6 +126,7 @@ struct RecordProcessor {
         }
 
         var eof = false
+        var stopped = false
         while !eof {
             writer.out.flush()
             if writer.out.failed { break }
@@ -143,11 +149,18 @@ struct RecordProcessor {
                     endRecord()
                     scanPos = t + 1
                     bufBase = -scanPos
+                    if let leftover {
+                        leftover.pointee = Array(buffer[scanPos..<len])
+                        writer.summary.bytes -= len - scanPos
+                        stopped = true
+                        break
+                    }
                 } else {
                     scanner.scan(UnsafeBufferPointer(rebasing: buffer[scanPos..<len]), handle)
                     scanPos = len
                 }
             }
+            if stopped { break }
             if eof {
                 if scanner.offset > 0 { endRecord() }
                 break

@@ -24,11 +24,7 @@ public struct Summary: Sendable, Equatable {
         } else {
             valid += 1
         }
-        if !r.warnings.isEmpty {
-            for (k, entry) in ChipWarnings.all.enumerated() where r.warnings.contains(entry.warning) {
-                warningsByKind[k] += 1
-            }
-        }
+        r.warnings.forEachIndex { warningsByKind[$0] += 1 }
     }
 
     /// Adds another summary's counts (for parallel runs).

@@ -141,12 +141,14 @@ struct ProcessTests {
         for _ in 0..<200_000 { big += long }
         let path = temporaryFile(big)
         defer { unlink(path) }
-        let r = runProcess(chipifyPath, ["--format", "tsv", path], measureMemory: true)
-        #expect(r.status == 0)
-        var count = 0
-        for b in r.stdout where b == 0x0A { count += 1 }
-        #expect(count == 600_000)
-        #expect(r.maxRSSKiB < 40_000, "peak RSS \(r.maxRSSKiB) KiB")
+        for (jobs, limitKiB) in [("1", 20_000), ("2", 40_000)] {
+            let r = runProcess(chipifyPath, ["--format", "tsv", "-j", jobs, path], measureMemory: true)
+            #expect(r.status == 0)
+            var count = 0
+            for b in r.stdout where b == 0x0A { count += 1 }
+            #expect(count == 600_000)
+            #expect(r.maxRSSKiB < limitKiB, "-j \(jobs): peak RSS \(r.maxRSSKiB) KiB")
+        }
     }
 }
 
@@ -266,5 +268,135 @@ struct FormatTests {
         for c in jsonLines(whole) where c["truncated"] == nil {
             #expect(c["raw"]?.bytes?.count == c["end"]!.int! - c["start"]!.int!, "seed \(seed)")
         }
+    }
+}
+
+@Suite("chipify -j and --summary")
+struct ParallelTests {
+    static let sample = readFile(packageRoot + "Corpus/samples/compose.txt")
+
+    /// A varied input: the sample, random records, a record longer than
+    /// the parallel batch, records without a final newline.
+    static func mixedInput(seed: UInt64) -> [UInt8] {
+        var state = seed | 1
+        func next() -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state >> 1)
+        }
+        var input = sample
+        let pieces = ["a@x.org", ", ", "\"Lee, A\" <l@y.org>", "Team: t@z.org;", "b@", "(c)", "é", "\n", "\n", ";"]
+        for _ in 0..<400 { input += Array(pieces[next() % pieces.count].utf8) }
+        input += [UInt8](repeating: UInt8(ascii: "x"), count: 3_000) + Array("@long.org, c@d.org\n".utf8)
+        for _ in 0..<100 { input += Array(pieces[next() % pieces.count].utf8) }
+        return input
+    }
+
+    @Test(arguments: [(2, 64), (2, 300), (3, 1_000), (4, 4_096)])
+    func parallelOutputEqualsOneThread(jobs: Int, pieceSize: Int) throws {
+        let input = Self.mixedInput(seed: UInt64(jobs * 1_000 + pieceSize))
+        for arguments in [["--format", "jsonl"], ["--format", "tsv"], ["--format", "text"], ["--summary"],
+                          ["--summary", "--format", "jsonl"], ["-z", "--format", "jsonl"]] {
+            var one = try CLI.parse(arguments)
+            one.jobs = 1
+            var many = one
+            many.jobs = jobs
+            let expected = String(decoding: CLI.render(input, options: one), as: UTF8.self)
+            let got = String(decoding: CLI.render(input, options: many, readSize: 1 + pieceSize / 3,
+                                                  pieceSize: pieceSize), as: UTF8.self)
+            #expect(got == expected, "\(arguments) with -j \(jobs), pieces of \(pieceSize)")
+        }
+    }
+
+    @Test func summaryCountsEqualTheChips() throws {
+        let input = Self.mixedInput(seed: 99)
+        let chips = jsonLines(CLI.render(input, options: try CLI.parse(["--format", "jsonl", "-j", "1"])))
+        let summaryLine = CLI.render(input, options: try CLI.parse(["--summary", "--format", "jsonl", "-j", "1"]))
+        let summary = try #require(MiniJSON.object(Array(summaryLine.dropLast())))
+        #expect(summary["chips"]?.int == chips.count)
+        #expect(summary["valid"]?.int == chips.filter { $0["state"]?.text == "valid" }.count)
+        #expect(summary["errors"]?.int == chips.filter { $0["state"]?.text == "error" }.count)
+        #expect(summary["bytes"]?.int == input.count)
+        var records = 0
+        for b in input where b == 0x0A { records += 1 }
+        if input.last != 0x0A { records += 1 }
+        #expect(summary["records"]?.int == records)
+        guard case .object(let byReason)? = summary["errors_by_reason"],
+              case .object(let warnings)? = summary["warnings"] else {
+            Issue.record("missing breakdowns")
+            return
+        }
+        for reason in ChipError.allReasons {
+            let expected = chips.filter { $0["error"]?.text == reason.code }.count
+            #expect(byReason[reason.code]?.int == expected, "\(reason.code)")
+        }
+        for (_, code) in ChipWarnings.all {
+            let expected = chips.filter { c in
+                if case .array(let list)? = c["warnings"] { return list.contains(.string(Array(code.utf8))) }
+                return false
+            }.count
+            #expect(warnings[code]?.int == expected, "\(code)")
+        }
+    }
+
+    @Test func summaryTextBlock() {
+        let out = render("a@x.org, b@, c@y.org, c@Y.org\n\nd@\n", ["--summary"])
+        #expect(out == """
+            records: 3
+            chips: 5
+            valid: 3
+            errors: 2
+              missing-domain: 2
+            warnings: 1
+              duplicate: 1
+            bytes: 34
+
+            """)
+    }
+
+    @Test func withoutRecordNumbersPiecesJoinToTheWhole() throws {
+        let input = Self.mixedInput(seed: 5)
+        let lines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let cut = lines.count / 2
+        let first = Array(lines[..<cut].joined(separator: [0x0A])) + [0x0A]
+        let second = Array(lines[cut...].joined(separator: [0x0A]))
+        for format in ["jsonl", "tsv", "text"] {
+            let options = try CLI.parse(["--format", format, "--no-record-numbers", "-j", "1"])
+            let joined = CLI.render(first, options: options) + CLI.render(second, options: options)
+            #expect(String(decoding: joined, as: UTF8.self)
+                    == String(decoding: CLI.render(input, options: options), as: UTF8.self), "\(format)")
+        }
+    }
+
+    /// The documented recipe: GNU parallel splits the input at line ends and
+    /// runs several chipify processes; joined in order, their output equals
+    /// one process's.
+    @Test func gnuParallelRecipeEqualsOneProcess() {
+        let input = Self.mixedInput(seed: 11) + Self.mixedInput(seed: 12) + Self.mixedInput(seed: 13)
+        let path = temporaryFile(input)
+        defer { unlink(path) }
+        let single = runProcess(chipifyPath, ["--format", "jsonl", "--no-record-numbers", path])
+        let piped = runProcess("/bin/sh", ["-c",
+            "parallel --will-cite --pipe -k --block 2k -j 4 '\(chipifyPath)' --format jsonl --no-record-numbers -j 1"],
+            stdinPath: path)
+        #expect(piped.status == 0, "\(piped.stderrText)")
+        #expect(single.status == 0)
+        #expect(!single.stdout.isEmpty)
+        #expect(piped.stdout.count == single.stdout.count)
+        #expect(piped.stdout == single.stdout, "GNU parallel output differs")
+    }
+
+    @Test func parallelProcessMatchesOneThreadOnALargeInput() {
+        // Larger than one batch of 2 × 1 MiB, so several batches run.
+        var input: [UInt8] = []
+        let block = Self.mixedInput(seed: 3)
+        while input.count < 10_000_000 { input += block }
+        let path = temporaryFile(input)
+        defer { unlink(path) }
+        let one = runProcess(chipifyPath, ["--format", "tsv", "-j", "1", path])
+        let two = runProcess(chipifyPath, ["--format", "tsv", "-j", "2", path])
+        #expect(one.status == 0 && two.status == 0)
+        #expect(one.stdout.count > input.count)
+        #expect(one.stdout.count == two.stdout.count)
+        #expect(one.stdout == two.stdout, "-j 2 output differs from -j 1")
     }
 }

@@ -1,6 +1,6 @@
-/// A small JSON reader for the flat objects `chipify --format jsonl`
-/// writes: strings, numbers, null, booleans and arrays of strings. Strings
-/// decode to bytes, so `\udcXX` escapes of invalid UTF-8 come back as the
+/// A small JSON reader for the objects `chipify --format jsonl` writes:
+/// strings, numbers, null, booleans, arrays and objects. Strings decode
+/// to bytes, so `\udcXX` escapes of invalid UTF-8 come back as the
 /// original byte (PEP 383's convention).
 enum JSONValue: Equatable {
     case string([UInt8])
@@ -8,6 +8,7 @@ enum JSONValue: Equatable {
     case null
     case bool(Bool)
     case array([JSONValue])
+    case object([String: JSONValue])
 
     var bytes: [UInt8]? { if case .string(let b) = self { b } else { nil } }
     var text: String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
@@ -55,6 +56,7 @@ struct MiniJSON {
         guard i < s.count else { return nil }
         switch s[i] {
         case UInt8(ascii: "\""): return parseString()
+        case UInt8(ascii: "{"): return parseObject().map { .object($0) }
         case UInt8(ascii: "n"): return literal("null") ? .null : nil
         case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
         case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil

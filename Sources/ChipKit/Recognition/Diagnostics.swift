@@ -183,27 +183,22 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     public static let mailtoPrefix = ChipWarnings(rawValue: 1 << 2)
     /// The same address occurs earlier in the list (domain compared
     /// without case, local part exactly).
-    public static let duplicate = ChipWarnings(rawValue: 1 << 4)
+    public static let duplicate = ChipWarnings(rawValue: 1 << 3)
     /// An encoded word (RFC 2047) in the name could not be decoded (unknown
     /// charset or bad encoding) and is shown as written.
-    public static let undecodedEncodedWord = ChipWarnings(rawValue: 1 << 5)
+    public static let undecodedEncodedWord = ChipWarnings(rawValue: 1 << 4)
 
     /// The domain has no dot (`ann@localhost`): valid RFC 5322, but rarely
     /// what a person meant to send to.
-    public static let domainMissingDot = ChipWarnings(rawValue: 1 << 6)
+    public static let domainMissingDot = ChipWarnings(rawValue: 1 << 5)
     /// The top-level label is all digits (`ann@192.168.1.1`): an IP address
     /// should be written as a literal, `ann@[192.168.1.1]`.
-    public static let numericTopLevelDomain = ChipWarnings(rawValue: 1 << 7)
+    public static let numericTopLevelDomain = ChipWarnings(rawValue: 1 << 6)
 
-    static let table: [(ChipWarnings, StaticString)] = [
-        (.obsoleteSyntax, "obsolete-syntax"),
-        (.missingAngleBrackets, "missing-angle-brackets"),
-        (.mailtoPrefix, "mailto-prefix"),
-        (.duplicate, "duplicate"),
-        (.undecodedEncodedWord, "undecoded-encoded-word"),
-        (.domainMissingDot, "domain-missing-dot"),
-        (.numericTopLevelDomain, "numeric-tld"),
-    ]
+    /// Every warning with its code; the k-th is the bit `1 << k`.
+    static let table: [(ChipWarnings, StaticString)] = (0..<7).map {
+        (ChipWarnings(rawValue: 1 << UInt32($0)), code(ofIndex: $0))
+    }
 
     /// The stable kebab-case codes of the warnings in this set, in a fixed order.
     public var codes: [String] {
@@ -212,8 +207,31 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
 
     /// Calls `body` with each code in ``codes`` order, without allocating.
     public func forEachCode(_ body: (StaticString) -> Void) {
-        if isEmpty { return }
-        for (flag, code) in ChipWarnings.table where contains(flag) { body(code) }
+        forEachIndex { body(ChipWarnings.code(ofIndex: $0)) }
+    }
+
+    /// Calls `body` with the index (in ``all``) of each warning in the set.
+    /// Each warning is the bit `1 << index`.
+    @inline(__always)
+    public func forEachIndex(_ body: (Int) -> Void) {
+        var bits = rawValue
+        while bits != 0 {
+            body(bits.trailingZeroBitCount)
+            bits &= bits - 1
+        }
+    }
+
+    static func code(ofIndex index: Int) -> StaticString {
+        switch index {
+        case 0: "obsolete-syntax"
+        case 1: "missing-angle-brackets"
+        case 2: "mailto-prefix"
+        case 3: "duplicate"
+        case 4: "undecoded-encoded-word"
+        case 5: "domain-missing-dot"
+        case 6: "numeric-tld"
+        default: "unknown"
+        }
     }
 
     /// Every single warning with its code, in ``codes`` order.

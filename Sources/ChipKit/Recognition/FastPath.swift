@@ -9,9 +9,9 @@ enum FastPath {
     /// Per byte: bit 0 ASCII atext, bit 1 LDH (letter, digit, hyphen),
     /// bit 2 digit, bit 3 plain quoted-string text (printable ASCII but
     /// `"` and `\`).
-    static let classes: [UInt8] = (0..<256).map { b in
+    static let classes = ByteTable { b in
         var c: UInt8 = 0
-        if b < 0x80 && ByteClass.atext[b] { c |= 1 }
+        if b < 0x80 && ByteClass.atext[UInt8(b)] != 0 { c |= 1 }
         if b < 0x80 && (ByteClass.isLetterOrDigit(UInt8(b)) || b == 0x2D) { c |= 2 }
         if b >= 0x30 && b <= 0x39 { c |= 4 }
         if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C { c |= 8 }
@@ -19,14 +19,12 @@ enum FastPath {
     }
 
     static func recognize(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition? {
-        classes.withUnsafeBufferPointer { t in
-            recognize(p, range, t)
-        }
+        recognize(p, range, classes)
     }
 
     @inline(__always)
     static func recognize(
-        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: UnsafeBufferPointer<UInt8>
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable
     ) -> Recognition? {
         let end = range.upperBound
         guard end - range.lowerBound >= 5 else { return nil }
@@ -62,7 +60,7 @@ enum FastPath {
     /// A phrase of unquoted words separated by white space, or one quoted
     /// string of printable text; UTF-8 must be well-formed.
     @inline(__always)
-    static func isSimplePhrase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isSimplePhrase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable) -> Bool {
         var i = range.lowerBound
         let end = range.upperBound
         if p[i] == UInt8(ascii: "\"") {
@@ -70,7 +68,7 @@ enum FastPath {
             i += 1
             while i < end - 1 {
                 let b = p[i]
-                if t[Int(b)] & 8 != 0 { i += 1; continue }
+                if t[b] & 8 != 0 { i += 1; continue }
                 guard b >= 0x80 else { return false }
                 let n = UTF8Bytes.sequenceLength(p, at: i, end: end - 1)
                 if n == 0 { return false }
@@ -81,7 +79,7 @@ enum FastPath {
         var previousSpace = true
         while i < end {
             let b = p[i]
-            if t[Int(b)] & 1 != 0 {
+            if t[b] & 1 != 0 {
                 previousSpace = false
                 i += 1
             } else if b == 0x20 || b == 0x09 {
@@ -104,7 +102,7 @@ enum FastPath {
     /// more labels and a top-level label that is not all digits.
     @inline(__always)
     static func addrSpec(
-        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: UnsafeBufferPointer<UInt8>
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable
     ) -> (Range<Int>, Range<Int>)? {
         var i = range.lowerBound
         let end = range.upperBound
@@ -113,7 +111,7 @@ enum FastPath {
         var previousDot = true
         while i < end {
             let b = p[i]
-            if t[Int(b)] & 1 != 0 {
+            if t[b] & 1 != 0 {
                 previousDot = false
             } else if b == UInt8(ascii: ".") {
                 if previousDot { return nil }
@@ -133,8 +131,8 @@ enum FastPath {
         var tldAllDigits = true
         while true {
             tldAllDigits = true
-            while i < end && t[Int(p[i])] & 2 != 0 {
-                if t[Int(p[i])] & 4 == 0 { tldAllDigits = false }
+            while i < end && t[p[i]] & 2 != 0 {
+                if t[p[i]] & 4 == 0 { tldAllDigits = false }
                 i += 1
             }
             let length = i - labelStart

@@ -541,7 +541,7 @@ struct MailboxParser {
             if b == UInt8(ascii: ".") {
                 if previousDot { return false }
                 previousDot = true
-            } else if ByteClass.atext[Int(b)] {
+            } else if ByteClass.atext[b] != 0 {
                 previousDot = false
             } else {
                 return false

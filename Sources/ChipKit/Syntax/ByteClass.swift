@@ -3,6 +3,27 @@
 // All delimiters are ASCII, and an ASCII byte never occurs inside a
 // multi-byte UTF-8 sequence, so classifying raw bytes is exact.
 
+/// A 256-entry table indexed by byte, built once and never changed or freed.
+///
+/// Hot loops on several threads read these tables for every byte. A global
+/// `[UInt8]` would be retained and released around each use, and those
+/// atomic updates of one shared reference count stop threads from scaling;
+/// a plain pointer costs nothing to share.
+public struct ByteTable: @unchecked Sendable {
+    // `@unchecked Sendable` is safe: the storage is written only in `init`,
+    // before the value can be shared, and is never written or freed after.
+    public let base: UnsafePointer<UInt8>
+
+    public init(_ value: (Int) -> UInt8) {
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for b in 0..<256 { storage[b] = value(b) }
+        base = UnsafePointer(storage)
+    }
+
+    @inline(__always)
+    public subscript(_ byte: UInt8) -> UInt8 { base[Int(byte)] }
+}
+
 /// What a byte means to the list scanner at the top level of a chip.
 ///
 /// Every byte that does not change the scanner's state is `plain`, so the
@@ -24,23 +45,24 @@ enum ScanClass: UInt8, Sendable {
 }
 
 @usableFromInline
-let scanClassTable: [ScanClass] = {
-    var table = [ScanClass](repeating: .plain, count: 256)
-    table[0x20] = .space
-    table[0x09] = .space
-    table[0x0D] = .lineBreak
-    table[0x0A] = .lineBreak
-    table[Int(UInt8(ascii: ","))] = .comma
-    table[Int(UInt8(ascii: ";"))] = .semicolon
-    table[Int(UInt8(ascii: "\""))] = .quote
-    table[Int(UInt8(ascii: "("))] = .openParen
-    table[Int(UInt8(ascii: "<"))] = .openAngle
-    table[Int(UInt8(ascii: ">"))] = .closeAngle
-    table[Int(UInt8(ascii: "@"))] = .at
-    table[Int(UInt8(ascii: ":"))] = .colon
-    table[Int(UInt8(ascii: "["))] = .openBracket
-    return table
-}()
+let scanClassTable = ByteTable { b in
+    let cls: ScanClass
+    switch UInt8(b) {
+    case 0x20, 0x09: cls = .space
+    case 0x0D, 0x0A: cls = .lineBreak
+    case UInt8(ascii: ","): cls = .comma
+    case UInt8(ascii: ";"): cls = .semicolon
+    case UInt8(ascii: "\""): cls = .quote
+    case UInt8(ascii: "("): cls = .openParen
+    case UInt8(ascii: "<"): cls = .openAngle
+    case UInt8(ascii: ">"): cls = .closeAngle
+    case UInt8(ascii: "@"): cls = .at
+    case UInt8(ascii: ":"): cls = .colon
+    case UInt8(ascii: "["): cls = .openBracket
+    default: cls = .plain
+    }
+    return cls.rawValue
+}
 
 /// The bytes that end a run of plain text inside each nested context of
 /// the list scanner, as bits of one table: everything else is skipped in a
@@ -51,18 +73,18 @@ enum ScanStop {
     static let literal: UInt8 = 4
     static let angle: UInt8 = 8
 
-    static let table: [UInt8] = {
-        var t = [UInt8](repeating: 0, count: 256)
-        for b in [0x0A, 0x0D] { t[b] = quote | comment | literal | angle }
-        t[Int(UInt8(ascii: "\\"))] |= quote | comment | literal
-        t[Int(UInt8(ascii: "\""))] |= quote | angle
-        t[Int(UInt8(ascii: "("))] |= comment | angle
-        t[Int(UInt8(ascii: ")"))] |= comment
-        t[Int(UInt8(ascii: "]"))] |= literal
-        t[Int(UInt8(ascii: ">"))] |= angle
-        t[Int(UInt8(ascii: "["))] |= angle
-        return t
-    }()
+    static let table = ByteTable { b in
+        switch UInt8(b) {
+        case 0x0A, 0x0D: quote | comment | literal | angle
+        case UInt8(ascii: "\\"): quote | comment | literal
+        case UInt8(ascii: "\""): quote | angle
+        case UInt8(ascii: "("): comment | angle
+        case UInt8(ascii: ")"): comment
+        case UInt8(ascii: "]"): literal
+        case UInt8(ascii: ">"), UInt8(ascii: "["): angle
+        default: 0
+        }
+    }
 }
 
 /// Character classes of RFC 5322 §3.2.3, extended to UTF-8 by RFC 6532 §3.2.
@@ -70,15 +92,11 @@ enum ByteClass {
     /// `atext` (RFC 5322 §3.2.3): letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
     /// Bytes 0x80–0xFF are treated as `atext` here (RFC 6532 `UTF8-non-ascii`);
     /// whether they form valid UTF-8 is checked separately.
-    static let atext: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(b)] = true }
-        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(b)] = true }
-        for b in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(b)] = true }
-        for b in "!#$%&'*+-/=?^_`{|}~".utf8 { table[Int(b)] = true }
-        for b in 0x80...0xFF { table[b] = true }
-        return table
-    }()
+    /// Non-zero for `atext`.
+    static let atext = ByteTable { b in
+        if b >= 0x80 || isLetterOrDigit(UInt8(b)) { return 1 }
+        return "!#$%&'*+-/=?^_`{|}~".utf8.contains(UInt8(b)) ? 1 : 0
+    }
 
     @inline(__always)
     static func isControl(_ b: UInt8) -> Bool {

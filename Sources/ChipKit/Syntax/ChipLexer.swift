@@ -65,16 +65,17 @@ enum ChipLexer {
         var problem: Problem?
         var i = range.lowerBound
         let end = range.upperBound
-        ByteClass.atext.withUnsafeBufferPointer { atext in
+        let atext = ByteClass.atext
+        do {
             while i < end {
                 let b = p[i]
                 let start = i
-                if atext[Int(b)] {
+                if atext[b] != 0 {
                     var flags: Lexeme.Flags = []
                     while i < end {
                         let c = p[i]
                         if c < 0x80 {
-                            if !atext[Int(c)] { break }
+                            if atext[c] == 0 { break }
                             i += 1
                         } else {
                             flags.insert(.nonASCII)

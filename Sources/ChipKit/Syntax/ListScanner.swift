@@ -123,11 +123,7 @@ public struct ListScanner: Sendable, Hashable {
     ///
     /// - Complexity: O(*n*) in the chunk's length.
     public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (Segment) -> Void) {
-        scanClassTable.withUnsafeBufferPointer { table in
-            ScanStop.table.withUnsafeBufferPointer { stop in
-                scanChunk(bytes, table, stop, emit)
-            }
-        }
+        scanChunk(bytes, scanClassTable, ScanStop.table, emit)
     }
 
     /// Scans a chunk of bytes given as any collection.
@@ -213,8 +209,8 @@ public struct ListScanner: Sendable, Hashable {
 
     mutating func scanChunk(
         _ p: UnsafeBufferPointer<UInt8>,
-        _ table: UnsafeBufferPointer<ScanClass>,
-        _ stop: UnsafeBufferPointer<UInt8>,
+        _ classes: ByteTable,
+        _ stop: ByteTable,
         _ emit: (Segment) -> Void
     ) {
         let n = p.count
@@ -262,10 +258,10 @@ public struct ListScanner: Sendable, Hashable {
             case .quote:
                 if escaped {
                     escaped = false
-                } else if stop[Int(b)] & ScanStop.quote == 0 {
+                } else if stop[b] & ScanStop.quote == 0 {
                     // A run of plain quoted text.
                     var j = i + 1
-                    while j < n && stop[Int(p[j])] & ScanStop.quote == 0 { j += 1 }
+                    while j < n && stop[p[j]] & ScanStop.quote == 0 { j += 1 }
                     tokenEnd = base + j
                     i = j
                     continue
@@ -281,9 +277,9 @@ public struct ListScanner: Sendable, Hashable {
             case .comment:
                 if escaped {
                     escaped = false
-                } else if stop[Int(b)] & ScanStop.comment == 0 {
+                } else if stop[b] & ScanStop.comment == 0 {
                     var j = i + 1
-                    while j < n && stop[Int(p[j])] & ScanStop.comment == 0 { j += 1 }
+                    while j < n && stop[p[j]] & ScanStop.comment == 0 { j += 1 }
                     tokenEnd = base + j
                     i = j
                     continue
@@ -301,9 +297,9 @@ public struct ListScanner: Sendable, Hashable {
             case .literal:
                 if escaped {
                     escaped = false
-                } else if stop[Int(b)] & ScanStop.literal == 0 {
+                } else if stop[b] & ScanStop.literal == 0 {
                     var j = i + 1
-                    while j < n && stop[Int(p[j])] & ScanStop.literal == 0 { j += 1 }
+                    while j < n && stop[p[j]] & ScanStop.literal == 0 { j += 1 }
                     tokenEnd = base + j
                     i = j
                     continue
@@ -321,9 +317,9 @@ public struct ListScanner: Sendable, Hashable {
             }
 
             if inAngle {
-                if stop[Int(b)] & ScanStop.angle == 0 {
+                if stop[b] & ScanStop.angle == 0 {
                     var j = i + 1
-                    while j < n && stop[Int(p[j])] & ScanStop.angle == 0 { j += 1 }
+                    while j < n && stop[p[j]] & ScanStop.angle == 0 { j += 1 }
                     tokenEnd = base + j
                     i = j
                     continue
@@ -348,7 +344,7 @@ public struct ListScanner: Sendable, Hashable {
                 continue
             }
 
-            let cls = table[Int(b)]
+            let cls = ScanClass(rawValue: classes[b]) ?? .plain
             if cls == .space {
                 if tokenStart >= 0 {
                     headCount = 7  // `mail to:` is not `mailto:`
@@ -385,7 +381,7 @@ public struct ListScanner: Sendable, Hashable {
             case .plain:
                 startChipIfNeeded(at: at)
                 var j = i
-                while j < n && table[Int(p[j])] == .plain {
+                while j < n && classes[p[j]] == ScanClass.plain.rawValue {
                     if headCount < 7 { noteHead(p[j]) }
                     j += 1
                 }
