@@ -37,6 +37,7 @@ func scanAndRecognize(_ bytes: [UInt8], policy: ValidationPolicy = .standard) ->
     var checksum: UInt64 = 0
     bytes.withUnsafeBufferPointer { p in
         var list = ListRecognizer(policy: policy)
+        var segments: [Segment] = []
         var start = 0
         let n = p.count
         while start < n {
@@ -48,16 +49,16 @@ func scanAndRecognize(_ bytes: [UInt8], policy: ValidationPolicy = .standard) ->
             }
             let line = UnsafeBufferPointer(rebasing: p[start..<end])
             var scanner = ListScanner()
-            let handle: (Segment) -> Void = { segment in
-                list.handle(segment, line, base: 0) { item in
-                    checksum &+= 1
-                    if let error = item.recognition.error {
-                        checksum = (checksum &* 31) &+ UInt64(error.precedence) &+ UInt64(item.recognition.errorOffset)
-                    }
+            segments.removeAll(keepingCapacity: true)
+            scanner.scan(line) { segments.append($0) }
+            scanner.finish { segments.append($0) }
+            for segment in segments {
+                guard let item = list.handle(segment, line, base: 0) else { continue }
+                checksum &+= 1
+                if let error = item.recognition.error {
+                    checksum = (checksum &* 31) &+ UInt64(error.precedence) &+ UInt64(item.recognition.errorOffset)
                 }
             }
-            scanner.scan(line, handle)
-            scanner.finish(handle)
             list.reset()
             start = end + 1
         }

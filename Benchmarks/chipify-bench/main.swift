@@ -17,10 +17,12 @@ let help = """
     Scenarios (all when none is named):
       batch/synthetic   scan + recognize a generated corpus (--size, default 20MB), library only
       batch/corpus      the same on --file PATH
-      cli/jsonl         chipify --format jsonl on the corpus file, in process, output to /dev/null
-      cli/text          chipify --format text
-      cli/tsv           chipify --format tsv
-      cli/summary       chipify --summary
+      cli/jsonl         chipify -j 1 --format jsonl on the corpus file, in process, output to /dev/null
+      cli/text          chipify -j 1 --format text
+      cli/tsv           chipify -j 1 --format tsv
+      cli/summary       chipify -j 1 --summary
+      parallel/jsonl    chipify --format jsonl on every core (-j = cores)
+      parallel/summary  chipify --summary on every core
       memory/chip       allocator bytes per parsed chip (100,000 chips)
 
     Each scenario runs warm-ups, then samples; prints min, median, p90, p99,
@@ -41,7 +43,10 @@ func say(_ line: String) {
     _ = text.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
 }
 
-let allScenarios = ["batch/synthetic", "batch/corpus", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary", "memory/chip"]
+let allScenarios = [
+    "batch/synthetic", "batch/corpus", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
+    "parallel/jsonl", "parallel/summary", "memory/chip",
+]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "corpus" {
@@ -147,13 +152,17 @@ for name in chosen {
         let format = String(name.dropFirst(4))
         let path = corpusPath
         scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) {
-            runCLI(["--format", format, path])
+            runCLI(["-j", "1", "--format", format, path])
         }
     case "cli/summary":
         let path = corpusPath
         scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) {
-            runCLI(["--summary", path])
+            runCLI(["-j", "1", "--summary", path])
         }
+    case "parallel/jsonl", "parallel/summary":
+        let path = corpusPath
+        let arguments = name == "parallel/jsonl" ? ["--format", "jsonl", path] : ["--summary", path]
+        scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) { runCLI(arguments) }
     case "memory/chip":
         var values: [Double] = []
         for _ in 0..<max(n / 2, 3) { values.append(bytesPerChip(count: 100_000)) }

@@ -38,15 +38,16 @@ public enum AddressList {
         return array.withUnsafeBufferPointer { p in
             var scanner = ListScanner()
             var list = ListRecognizer(policy: policy)
-            var names = Recognizer(policy: policy)
+            var names = Recognizer(policy: policy)  // decodes names for chips
             var chips: [ParsedChip] = []
-            let handle: (Segment) -> Void = { segment in
-                list.handle(segment, p, base: 0) { item in
+            var segments: [Segment] = []
+            scanner.scan(p) { segments.append($0) }
+            scanner.finish { segments.append($0) }
+            for segment in segments {
+                if let item = list.handle(segment, p, base: 0) {
                     chips.append(materialize(item, p, &names))
                 }
             }
-            scanner.scan(p, handle)
-            scanner.finish(handle)
             return chips
         }
     }

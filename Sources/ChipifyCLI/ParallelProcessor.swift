@@ -164,7 +164,7 @@ struct ParallelProcessor: Sendable {
             pieceWriter.out.bytes.removeAll(keepingCapacity: true)
             pieceWriter.summary = Summary()
             var offset = 0
-            let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: max(piece.count, 16))
+            let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: min(max(piece.count, 16), 256 << 10))
             _ = processor.run(read: { p, count in
                 let n = min(count, piece.count - offset)
                 if n > 0 {

@@ -48,82 +48,13 @@ struct RecordProcessor {
     ) -> Int32? {
         let maxChip = policy.maxChipBytes
         let capacity = readSize + maxChip + 16
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
-        defer { buffer.deallocate() }
-        // The first bytes of a chip too long to hold, kept to show it.
-        let prefix = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: maxChip)
-        defer { prefix.deallocate() }
-        var prefixCount = 0
-        var prefixStart = -1
-
+        var state = StreamState(
+            capacity: capacity, maxChip: maxChip, policy: policy, firstRecord: totals.records + 1)
+        defer { state.deallocate() }
+        let buffer = state.buffer
         var len = 0          // valid bytes in buffer
         var scanPos = 0      // first byte not yet scanned
-        var bufBase = 0      // record offset of buffer[0]
-        var scanner = ListScanner()
-        var list = ListRecognizer(policy: policy)
-        var record = totals.records + 1
-        var index = 0
-        var errors = 0
-        var chips = 0
         var failure: Int32?
-
-        // Reports one segment of the current record.
-        func handle(_ segment: Segment) {
-            let range = segment.byteRange
-            let view = UnsafeBufferPointer(buffer)
-            var source = view
-            var sourceBase = bufBase
-            var sourceHeld = true
-            if range.lowerBound < bufBase {
-                // The start was dropped: it is in the saved prefix, if anywhere.
-                if prefixStart >= 0 && range.lowerBound >= prefixStart
-                    && range.upperBound <= prefixStart + prefixCount {
-                    source = UnsafeBufferPointer(rebasing: prefix[0..<prefixCount])
-                    sourceBase = prefixStart
-                } else {
-                    sourceHeld = false
-                }
-            }
-            list.handle(segment, source, base: sourceBase) { item in
-                let start = item.byteRange.lowerBound
-                let end = item.byteRange.upperBound
-                var raw: UnsafeBufferPointer<UInt8>
-                var truncated = false
-                var held = sourceHeld && start >= sourceBase
-                if held {
-                    let lo = start - sourceBase
-                    let hi = min(end - sourceBase, lo + maxChip)
-                    raw = UnsafeBufferPointer(rebasing: source[lo..<hi])
-                    truncated = hi < end - sourceBase
-                } else if prefixStart == start {
-                    raw = UnsafeBufferPointer(rebasing: prefix[0..<prefixCount])
-                    truncated = true
-                    held = false
-                } else {
-                    raw = UnsafeBufferPointer(start: nil, count: 0)
-                    truncated = true
-                }
-                if item.recognition.error != nil { errors += 1 }
-                chips += 1
-                writer.write(ChipRecord(
-                    record: record, index: index, item: item,
-                    source: held && !truncated ? source : nil,
-                    raw: raw, truncated: truncated,
-                    sourceStart: start - sourceBase,
-                    start: start, end: end))
-                index += 1
-            }
-        }
-
-        func endRecord() {
-            scanner.finish(handle)
-            scanner = ListScanner()
-            list.reset()
-            record += 1
-            index = 0
-            prefixCount = 0
-            prefixStart = -1
-        }
 
         var eof = false
         var stopped = false
@@ -145,10 +76,10 @@ struct RecordProcessor {
                 let rest = UnsafeRawPointer(buffer.baseAddress! + scanPos)
                 if let hit = memchr(rest, Int32(terminator), len - scanPos) {
                     let t = scanPos + (UnsafeRawPointer(hit) - rest)
-                    scanner.scan(UnsafeBufferPointer(rebasing: buffer[scanPos..<t]), handle)
-                    endRecord()
+                    state.scan(scanPos..<t, writer: &writer)
+                    state.endRecord(writer: &writer)
                     scanPos = t + 1
-                    bufBase = -scanPos
+                    state.bufBase = -scanPos
                     if let leftover {
                         leftover.pointee = Array(buffer[scanPos..<len])
                         writer.summary.bytes -= len - scanPos
@@ -156,46 +87,159 @@ struct RecordProcessor {
                         break
                     }
                 } else {
-                    scanner.scan(UnsafeBufferPointer(rebasing: buffer[scanPos..<len]), handle)
+                    state.scan(scanPos..<len, writer: &writer)
                     scanPos = len
                 }
             }
             if stopped { break }
             if eof {
-                if scanner.offset > 0 { endRecord() }
+                if state.scanner.offset > 0 { state.endRecord(writer: &writer) }
                 break
             }
-            // Keep only what an open chip or group still needs.
-            var keep = scanner.retainOffset
-            if len - (keep - bufBase) > maxChip {
-                let chip = scanner.openChipStart
-                if let chip, len - (chip - bufBase) <= maxChip {
-                    keep = chip
-                } else {
-                    let from = chip ?? keep
-                    if prefixStart != from && from - bufBase >= 0 {
-                        let lo = from - bufBase
-                        prefixCount = min(len, lo + maxChip) - lo
-                        (prefix.baseAddress!).update(from: buffer.baseAddress! + lo, count: prefixCount)
-                        prefixStart = from
-                    }
-                    keep = bufBase + len
-                }
-            }
-            let k = min(max(keep - bufBase, 0), len)
+            let k = state.compact(len: len)
             if k > 0 {
-                if k < len {
-                    (buffer.baseAddress! + 0).update(from: buffer.baseAddress! + k, count: len - k)
-                }
                 len -= k
                 scanPos -= k
-                bufBase += k
             }
         }
-        writer.summary.records += record - 1 - totals.records
-        totals.records = record - 1
-        totals.chips += chips
-        totals.errors += errors
+        writer.summary.records += state.record - 1 - totals.records
+        totals.records = state.record - 1
+        totals.chips += state.chips
+        totals.errors += state.errors
         return failure
+    }
+}
+
+/// The state of one streaming run, as a value with methods rather than
+/// closures over local variables (which the compiler would box and check
+/// for exclusive access at run time, on every chip).
+struct StreamState {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The first bytes of a chip too long to hold, kept to show it.
+    let prefix: UnsafeMutableBufferPointer<UInt8>
+    let maxChip: Int
+    var prefixCount = 0
+    var prefixStart = -1
+    /// Record offset of buffer[0].
+    var bufBase = 0
+    var scanner = ListScanner()
+    var list: ListRecognizer
+    var segments: [Segment] = []
+    var record: Int
+    var index = 0
+    var errors = 0
+    var chips = 0
+
+    init(capacity: Int, maxChip: Int, policy: ValidationPolicy, firstRecord: Int) {
+        buffer = .allocate(capacity: capacity)
+        prefix = .allocate(capacity: maxChip)
+        self.maxChip = maxChip
+        list = ListRecognizer(policy: policy)
+        record = firstRecord
+    }
+
+    func deallocate() {
+        buffer.deallocate()
+        prefix.deallocate()
+    }
+
+    /// Scans `buffer[range]`, the next bytes of the current record.
+    mutating func scan(_ range: Range<Int>, writer: inout ChipWriter) {
+        var found = segments
+        segments = []
+        found.removeAll(keepingCapacity: true)
+        scanner.scan(UnsafeBufferPointer(rebasing: buffer[range])) { found.append($0) }
+        for segment in found { handle(segment, writer: &writer) }
+        segments = found
+    }
+
+    mutating func endRecord(writer: inout ChipWriter) {
+        var found = segments
+        segments = []
+        found.removeAll(keepingCapacity: true)
+        scanner.finish { found.append($0) }
+        for segment in found { handle(segment, writer: &writer) }
+        segments = found
+        scanner = ListScanner()
+        list.reset()
+        record += 1
+        index = 0
+        prefixCount = 0
+        prefixStart = -1
+    }
+
+    /// Reports one segment of the current record.
+    mutating func handle(_ segment: Segment, writer: inout ChipWriter) {
+        let range = segment.byteRange
+        var source = UnsafeBufferPointer(buffer)
+        var sourceBase = bufBase
+        var sourceHeld = true
+        if range.lowerBound < bufBase {
+            // The start was dropped: it is in the saved prefix, if anywhere.
+            if prefixStart >= 0 && range.lowerBound >= prefixStart
+                && range.upperBound <= prefixStart + prefixCount {
+                source = UnsafeBufferPointer(rebasing: prefix[0..<prefixCount])
+                sourceBase = prefixStart
+            } else {
+                sourceHeld = false
+            }
+        }
+        guard let item = list.handle(segment, source, base: sourceBase) else { return }
+        let start = item.byteRange.lowerBound
+        let end = item.byteRange.upperBound
+        var raw: UnsafeBufferPointer<UInt8>
+        var truncated = false
+        var held = sourceHeld && start >= sourceBase
+        if held {
+            let lo = start - sourceBase
+            let hi = min(end - sourceBase, lo + maxChip)
+            raw = UnsafeBufferPointer(rebasing: source[lo..<hi])
+            truncated = hi < end - sourceBase
+        } else if prefixStart == start {
+            raw = UnsafeBufferPointer(rebasing: prefix[0..<prefixCount])
+            truncated = true
+            held = false
+        } else {
+            raw = UnsafeBufferPointer(start: nil, count: 0)
+            truncated = true
+        }
+        if item.recognition.error != nil { errors += 1 }
+        chips += 1
+        writer.write(ChipRecord(
+            record: record, index: index, item: item,
+            source: held && !truncated ? source : nil,
+            raw: raw, truncated: truncated,
+            sourceStart: start - sourceBase,
+            start: start, end: end))
+        index += 1
+    }
+
+    /// Keeps only what an open chip or group still needs at the front of
+    /// the buffer; returns how many bytes were dropped from the front.
+    mutating func compact(len: Int) -> Int {
+        var keep = scanner.retainOffset
+        if len - (keep - bufBase) > maxChip {
+            let chip = scanner.openChipStart
+            if let chip, len - (chip - bufBase) <= maxChip {
+                keep = chip
+            } else {
+                let from = chip ?? keep
+                if prefixStart != from && from - bufBase >= 0 {
+                    let lo = from - bufBase
+                    prefixCount = min(len, lo + maxChip) - lo
+                    prefix.baseAddress!.update(from: buffer.baseAddress! + lo, count: prefixCount)
+                    prefixStart = from
+                }
+                keep = bufBase + len
+            }
+        }
+        let k = min(max(keep - bufBase, 0), len)
+        if k > 0 {
+            if k < len {
+                buffer.baseAddress!.update(from: buffer.baseAddress! + k, count: len - k)
+            }
+            bufBase += k
+        }
+        return k
     }
 }

@@ -141,7 +141,7 @@ struct ProcessTests {
         for _ in 0..<200_000 { big += long }
         let path = temporaryFile(big)
         defer { unlink(path) }
-        for (jobs, limitKiB) in [("1", 20_000), ("2", 40_000)] {
+        for (jobs, limitKiB) in [("1", 20_000), ("2", 50_000)] {
             let r = runProcess(chipifyPath, ["--format", "tsv", "-j", jobs, path], measureMemory: true)
             #expect(r.status == 0)
             var count = 0

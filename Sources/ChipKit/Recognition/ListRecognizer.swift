@@ -22,7 +22,8 @@ public struct ListItem: Sendable {
 /// them: tracks groups, and marks addresses that occur twice.
 ///
 /// Invariants:
-/// 1. Every `chip` segment gives exactly one item; an empty group gives one.
+/// 1. Every `chip` segment gives exactly one item, except one holding
+///    only comments (``Recognition/isOnlyComments``); an empty group gives one.
 /// 2. Memory is bounded: duplicate tracking remembers at most
 ///    ``maxTrackedAddresses`` addresses per list.
 public struct ListRecognizer: Sendable {
@@ -34,7 +35,7 @@ public struct ListRecognizer: Sendable {
     var groupName: [UInt8]?
     var groupOpenStart = -1
     var groupMembers = 0
-    var seen: Set<UInt64> = []
+    var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
 
     public init(policy: ValidationPolicy = .standard) {
@@ -51,17 +52,18 @@ public struct ListRecognizer: Sendable {
         groupName = nil
         groupOpenStart = -1
         groupMembers = 0
-        if !seen.isEmpty { seen.removeAll(keepingCapacity: seen.capacity <= 4096) }
+        seen.removeAll()
     }
 
-    /// Handles one segment. `p` holds the stream's bytes from offset
-    /// `base` on and must contain the whole segment, except that an empty
-    /// group's opening may have been dropped when it was too long.
+    /// Handles one segment and returns the chip it completes, if any: a
+    /// segment gives at most one. `p` holds the stream's bytes from offset
+    /// `base` on and must contain the whole segment, except that a chip
+    /// longer than `maxChipBytes` may have been dropped (it is `too-long`).
     ///
     /// - Complexity: O(*n*) in the segment's length.
     public mutating func handle(
-        _ segment: Segment, _ p: UnsafeBufferPointer<UInt8>, base: Int, _ emit: (ListItem) -> Void
-    ) {
+        _ segment: Segment, _ p: UnsafeBufferPointer<UInt8>, base: Int
+    ) -> ListItem? {
         let range = segment.byteRange
         switch segment.kind {
         case .chip:
@@ -75,10 +77,10 @@ public struct ListRecognizer: Sendable {
             } else {
                 r = recognizer.recognize(p, local)
             }
-            if r.isOnlyComments { return }  // text between addresses, not a chip
+            if r.isOnlyComments { return nil }  // text between addresses, not a chip
             if r.error == nil, isDuplicate(r, p) { r.warnings.insert(.duplicate) }
             if groupOpenStart >= 0 { groupMembers += 1 }
-            emit(ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName))
+            return ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName)
         case .groupOpen:
             var name: [UInt8] = []
             let local = (range.lowerBound - base)..<(range.upperBound - 1 - base)
@@ -88,18 +90,21 @@ public struct ListRecognizer: Sendable {
             groupName = name
             groupOpenStart = range.lowerBound
             groupMembers = 0
+            return nil
         case .groupClose:
+            var item: ListItem?
             if groupOpenStart >= 0 && groupMembers == 0 {
                 let whole = groupOpenStart..<range.upperBound
                 var r = Recognition()
                 if whole.count > recognizer.policy.maxChipBytes {
                     r.fail(.tooLong, at: whole.lowerBound - base)
                 }
-                emit(ListItem(kind: .emptyGroup, byteRange: whole, recognition: r, group: groupName))
+                item = ListItem(kind: .emptyGroup, byteRange: whole, recognition: r, group: groupName)
             }
             groupName = nil
             groupOpenStart = -1
             groupMembers = 0
+            return item
         }
     }
 
@@ -115,9 +120,64 @@ public struct ListRecognizer: Sendable {
             r.appendAddress(p, into: &keyScratch)
             hash = keyScratch.withUnsafeBufferPointer { AddressKey.hash($0) }
         }
-        if seen.contains(hash) { return true }
-        if seen.count < maxTrackedAddresses { seen.insert(hash) }
-        return false
+        return !seen.insert(hash, limit: maxTrackedAddresses)
+    }
+}
+
+/// A set of 64-bit address hashes, tuned for lists of a few addresses:
+/// the first is kept in a field, and a table (open addressing, linear
+/// probing) is made only from the second on. The hashes are already mixed,
+/// so they index the table directly.
+struct AddressSeenSet: Sendable {
+    var first: UInt64?
+    var table: [UInt64] = []
+    var count = 0
+
+    /// Inserts `hash`; false when it was already there. Stops remembering
+    /// new hashes past `limit`.
+    mutating func insert(_ hash: UInt64, limit: Int) -> Bool {
+        let h = hash == 0 ? 1 : hash  // 0 marks an empty slot
+        guard let f = first else {
+            first = h
+            count = 1
+            return true
+        }
+        if f == h { return false }
+        if table.isEmpty { table = [UInt64](repeating: 0, count: 16) }
+        let mask = table.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while table[i] != 0 {
+            if table[i] == h { return false }
+            i = (i + 1) & mask
+        }
+        if count >= limit { return true }
+        table[i] = h
+        count += 1
+        if count * 2 > table.count { grow() }
+        return true
+    }
+
+    mutating func grow() {
+        let old = table
+        table = [UInt64](repeating: 0, count: old.count * 2)
+        let mask = table.count - 1
+        for h in old where h != 0 {
+            var i = Int(truncatingIfNeeded: h) & mask
+            while table[i] != 0 { i = (i + 1) & mask }
+            table[i] = h
+        }
+    }
+
+    mutating func removeAll() {
+        first = nil
+        if count > 1 {
+            if table.count > 1024 {
+                table = []
+            } else {
+                for i in table.indices { table[i] = 0 }
+            }
+        }
+        count = 0
     }
 }
 
