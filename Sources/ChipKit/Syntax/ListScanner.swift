@@ -381,10 +381,14 @@ public struct ListScanner: Sendable, Hashable {
             case .plain:
                 startChipIfNeeded(at: at)
                 var j = i
-                while j < n && classes[p[j]] == ScanClass.plain.rawValue {
-                    if headCount < 7 { noteHead(p[j]) }
+                while j < n && headCount < 7 && classes[p[j]] == ScanClass.plain.rawValue {
+                    noteHead(p[j])
                     j += 1
                 }
+                // The hot loop: nothing but the table look-up (plain is 0).
+                let table = classes.base
+                let bytes = p.baseAddress!
+                while j < n && table[Int(bytes[j])] == 0 { j += 1 }
                 lastSignificant = p[j - 1]
                 tokenEnd = base + j
                 i = j
