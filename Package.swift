@@ -21,5 +21,6 @@ let package = Package(
         ),
         .testTarget(name: "ChipKitTests", dependencies: ["ChipKit"]),
         .testTarget(name: "ChipifyCLITests", dependencies: ["ChipifyCLI", "ChipKit", "chipify"]),
+        .testTarget(name: "ChipifyBenchTests", dependencies: ["chipify-bench"]),
     ]
 )
