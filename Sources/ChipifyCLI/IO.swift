@@ -106,6 +106,24 @@ struct OutputBuffer {
     }
 }
 
+/// Calls `read` once for at most `count` bytes at `p`. At the end of the
+/// input, or on an error (kept in `failure`), sets `eof`. Returns the
+/// number of bytes read (0 at the end or on an error).
+@inline(__always)
+func readOnce(
+    _ read: (UnsafeMutableRawPointer, Int) -> Int, _ p: UnsafeMutableRawPointer, _ count: Int,
+    eof: inout Bool, failure: inout Int32?
+) -> Int {
+    let n = read(p, count)
+    if n < 0 {
+        failure = errno
+        eof = true
+        return 0
+    }
+    if n == 0 { eof = true }
+    return n
+}
+
 /// Reads a whole file descriptor, retrying on EINTR. Returns the count
 /// read, 0 at the end, or -1 with `errno` set.
 func readSome(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ count: Int) -> Int {

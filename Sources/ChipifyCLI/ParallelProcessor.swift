@@ -64,16 +64,11 @@ struct ParallelProcessor: Sendable {
         while true {
             // Fill the batch while input is there without waiting.
             while !eof && len < capacity {
-                let n = buffer.withUnsafeMutableBytes { read($0.baseAddress! + len, capacity - len) }
-                if n < 0 {
-                    failure = errno
-                    eof = true
-                } else if n == 0 {
-                    eof = true
-                } else {
-                    len += n
-                    writer.summary.bytes += n
+                let n = buffer.withUnsafeMutableBytes {
+                    readOnce(read, $0.baseAddress! + len, capacity - len, eof: &eof, failure: &failure)
                 }
+                len += n
+                writer.summary.bytes += n
                 if !ready() { break }
             }
             // Everything up to the last terminator is whole records.

@@ -61,16 +61,10 @@ struct RecordProcessor {
         while !eof {
             writer.out.flush()
             if writer.out.failed { break }
-            let n = read(buffer.baseAddress! + len, min(readSize, capacity - len))
-            if n < 0 {
-                failure = errno
-                eof = true
-            } else if n == 0 {
-                eof = true
-            } else {
-                len += n
-                writer.summary.bytes += n
-            }
+            let n = readOnce(read, buffer.baseAddress! + len, min(readSize, capacity - len),
+                             eof: &eof, failure: &failure)
+            len += n
+            writer.summary.bytes += n
             // Scan every complete record, then the start of the unfinished one.
             while scanPos < len {
                 let rest = UnsafeRawPointer(buffer.baseAddress! + scanPos)

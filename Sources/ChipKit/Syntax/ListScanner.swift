@@ -207,6 +207,16 @@ public struct ListScanner: Sendable, Hashable {
             && lastSignificant != UInt8(ascii: "@") && lastSignificant != UInt8(ascii: ".")
     }
 
+    /// The index of the first byte at or after `i` whose stop bits meet `mask`.
+    @inline(__always)
+    static func skip(
+        _ p: UnsafeBufferPointer<UInt8>, from i: Int, to n: Int, _ stop: ByteTable, _ mask: UInt8
+    ) -> Int {
+        var j = i
+        while j < n && stop[p[j]] & mask == 0 { j += 1 }
+        return j
+    }
+
     mutating func scanChunk(
         _ p: UnsafeBufferPointer<UInt8>,
         _ classes: ByteTable,
@@ -260,10 +270,8 @@ public struct ListScanner: Sendable, Hashable {
                     escaped = false
                 } else if stop[b] & ScanStop.quote == 0 {
                     // A run of plain quoted text.
-                    var j = i + 1
-                    while j < n && stop[p[j]] & ScanStop.quote == 0 { j += 1 }
-                    tokenEnd = base + j
-                    i = j
+                    i = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.quote)
+                    tokenEnd = base + i
                     continue
                 } else if b == UInt8(ascii: "\\") {
                     escaped = true
@@ -278,10 +286,8 @@ public struct ListScanner: Sendable, Hashable {
                 if escaped {
                     escaped = false
                 } else if stop[b] & ScanStop.comment == 0 {
-                    var j = i + 1
-                    while j < n && stop[p[j]] & ScanStop.comment == 0 { j += 1 }
-                    tokenEnd = base + j
-                    i = j
+                    i = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.comment)
+                    tokenEnd = base + i
                     continue
                 } else if b == UInt8(ascii: "\\") {
                     escaped = true
@@ -298,10 +304,8 @@ public struct ListScanner: Sendable, Hashable {
                 if escaped {
                     escaped = false
                 } else if stop[b] & ScanStop.literal == 0 {
-                    var j = i + 1
-                    while j < n && stop[p[j]] & ScanStop.literal == 0 { j += 1 }
-                    tokenEnd = base + j
-                    i = j
+                    i = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.literal)
+                    tokenEnd = base + i
                     continue
                 } else if b == UInt8(ascii: "\\") {
                     escaped = true
@@ -318,10 +322,8 @@ public struct ListScanner: Sendable, Hashable {
 
             if inAngle {
                 if stop[b] & ScanStop.angle == 0 {
-                    var j = i + 1
-                    while j < n && stop[p[j]] & ScanStop.angle == 0 { j += 1 }
-                    tokenEnd = base + j
-                    i = j
+                    i = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.angle)
+                    tokenEnd = base + i
                     continue
                 }
                 tokenEnd = at + 1
