@@ -94,6 +94,14 @@ public struct ListScanner: Sendable, Hashable {
         self.offset = startOffset
     }
 
+    /// A scanner at `startOffset`, between chips, inside a group (after its
+    /// `name:` and at least one member) when `inGroup`: the state from which
+    /// text typed at that point is scanned again.
+    public init(startOffset: Int, inGroup: Bool) {
+        self.offset = startOffset
+        self.inGroup = inGroup
+    }
+
     /// The earliest offset whose bytes a caller must still hold to read the
     /// segments not yet reported: the start of the current chip, or
     /// ``offset`` when no chip is open.
