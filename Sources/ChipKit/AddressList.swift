@@ -57,8 +57,9 @@ public enum AddressList {
         parse(Array(text.utf8), policy: policy)
     }
 
+    /// Makes the owned chip of an item; `p` holds the stream from offset `base`.
     static func materialize(
-        _ item: ListItem, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer
+        _ item: ListItem, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer, base: Int = 0
     ) -> ParsedChip {
         let r = item.recognition
         func string(_ range: Range<Int>?) -> String? {
@@ -78,7 +79,9 @@ public enum AddressList {
             r.appendAddress(p, into: &bytes)
             address = String(decoding: bytes, as: UTF8.self)
         }
-        let raw = Array(UnsafeBufferPointer(rebasing: p[item.byteRange]))
+        let lo = max(0, item.byteRange.lowerBound - base)
+        let hi = min(p.count, max(lo, item.byteRange.upperBound - base))
+        let raw = Array(UnsafeBufferPointer(rebasing: p[lo..<hi]))
         return ParsedChip(
             kind: item.kind, byteRange: item.byteRange, raw: raw,
             displayName: name, address: address,

@@ -136,18 +136,24 @@ public struct ChipField: Sendable {
     public var renderedText: [UInt8] {
         var out: [UInt8] = []
         var openGroup: String?
+        var needsSeparator = false
         func closeGroup() {
-            if openGroup != nil { out.append(UInt8(ascii: ";")) }
+            if openGroup != nil {
+                out.append(UInt8(ascii: ";"))
+                needsSeparator = true
+            }
             openGroup = nil
         }
         func separate() {
-            if !out.isEmpty && out.last != UInt8(ascii: ":") && out.last != 0x20 { out += Array(", ".utf8) }
+            if needsSeparator { out += Array(", ".utf8) }
+            needsSeparator = false
         }
         for k in 0...order.count {
             if k == text.insertionIndex && !text.pending.isEmpty {
                 closeGroup()
                 separate()
                 out += text.pending
+                needsSeparator = true
             }
             guard k < order.count else { break }
             let c = storage[order[k]]!.content
@@ -155,6 +161,7 @@ public struct ChipField: Sendable {
                 closeGroup()
                 separate()
                 out += c.raw
+                needsSeparator = true
                 continue
             }
             if c.group != openGroup {
@@ -168,6 +175,7 @@ public struct ChipField: Sendable {
                 separate()
             }
             out += c.raw
+            needsSeparator = true
         }
         closeGroup()
         return out
@@ -494,9 +502,12 @@ public struct ChipField: Sendable {
         var changes: [FieldChange] = []
         let before = text
         movePrimitive(from: index, to: to, &changes)
+        // The caret keeps its side of every other chip; a chip landing
+        // right at the caret stays on the side it came from.
         var ins = text.insertionIndex
-        if index < ins { ins -= 1 }
-        if to < ins { ins += 1 }
+        let wasBefore = index < ins
+        if wasBefore { ins -= 1 }
+        if to < ins || (to == ins && wasBefore) { ins += 1 }
         text.insertionIndex = ins
         finishTextChange(from: before, &changes)
         return changes
@@ -615,10 +626,10 @@ public struct ChipField: Sendable {
         text.pending.withUnsafeBufferPointer { p in
             for segment in segments {
                 guard let item = text.list.handle(segment, p, base: text.pendingBase) else { continue }
-                var content = AddressList.materialize(item, p, &names)
+                var content = AddressList.materialize(item, p, &names, base: text.pendingBase)
                 let start = item.byteRange.lowerBound - text.pendingBase
                 content.byteRange = 0..<content.raw.count
-                if let offset = content.errorOffset { content.errorOffset = offset - start }
+                if let offset = content.errorOffset { content.errorOffset = offset - (start) }
                 content.warnings.remove(.duplicate)  // the composer's policy decides
                 var id: ChipID
                 if let editing = text.editing {
