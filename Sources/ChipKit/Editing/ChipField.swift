@@ -37,7 +37,7 @@ public struct ChipField: Sendable {
     var order: [ChipID] = []
     var storage: [ChipID: Chip] = [:]
     var text = TextState()
-    public private(set) var selection: Set<ChipID> = []
+    public internal(set) var selection: Set<ChipID> = []
     var anchor: ChipID?
     var names: Recognizer
     var idPrefix: UInt64

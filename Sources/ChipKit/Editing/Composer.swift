@@ -42,8 +42,8 @@ public struct SendReport: Sendable, Hashable {
 /// 3. The work of an operation does not depend on the number of chips in
 ///    the fields, except operations on all chips (send, select all).
 public struct Composer: Sendable {
-    public private(set) var fields: [ChipField]
-    public private(set) var focusedIndex = 0
+    public internal(set) var fields: [ChipField]
+    public internal(set) var focusedIndex = 0
     public var duplicatePolicy: DuplicatePolicy
     /// Undo steps kept; older ones are forgotten.
     public var maxUndoSteps = 1_000
@@ -85,6 +85,8 @@ public struct Composer: Sendable {
     public func fieldIndex(named name: String) -> Int? { fields.firstIndex { $0.name == name } }
 
     public var canUndo: Bool { !undoStack.isEmpty }
+    /// The number of undo steps held.
+    public var undoStackCount: Int { undoStack.count }
     public var canRedo: Bool { !redoStack.isEmpty }
 
     // MARK: - Operations on the focused field
