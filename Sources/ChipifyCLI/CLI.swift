@@ -42,6 +42,8 @@ public enum CLI {
 
         \(usage)
 
+        chipify replay [--trace] [--keep-going] [SCRIPT]   (see 'chipify replay --help')
+
         Reads each FILE (or standard input when none is given, or for '-') and treats
         each record as the text of one To/Cc field. Records end with a newline, or
         with NUL under -z. Prints one chip per line.
@@ -145,6 +147,9 @@ public enum CLI {
     public static func main(
         _ arguments: [String], stdin: Int32 = 0, stdout: Int32 = 1, stderr: Int32 = 2
     ) -> Int32 {
+        if arguments.first == "replay" {
+            return Replay.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)
+        }
         let options: Options
         do {
             options = try parse(arguments)

@@ -400,3 +400,90 @@ struct ParallelTests {
         #expect(one.stdout == two.stdout, "-j 2 output differs from -j 1")
     }
 }
+
+@Suite("chipify replay")
+struct ReplayTests {
+    /// The replay scripts under Corpus/replay against recorded traces.
+    /// Re-record with `CHIPIFY_RECORD=1 swift test` and review the diff.
+    @Test(arguments: ["typing", "backspace-and-edit", "move-and-duplicates", "send", "invalid-lines"])
+    func scriptsMatchRecordedTraces(_ name: String) {
+        let script = packageRoot + "Corpus/replay/\(name).jsonl"
+        let golden = packageRoot + "Corpus/expected/replay/\(name).out"
+        let r = runProcess(chipifyPath, ["replay", "--trace", "--keep-going", script])
+        if getenv("CHIPIFY_RECORD") != nil {
+            let fd = open(golden, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = r.stdout.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+            close(fd)
+        }
+        #expect(r.stdoutText == String(decoding: readFile(golden), as: UTF8.self))
+        if name == "invalid-lines" {
+            #expect(r.status == 1)
+            #expect(r.stderrText == """
+                chipify replay: line 2: not a JSON object (expected '{')
+                chipify replay: line 3: unknown op "fly"
+                chipify replay: line 4: no chip 7 in field "to" (it has 1)
+                chipify replay: line 5: "type" needs a string "text"
+
+                """)
+        } else {
+            #expect(r.status == 0)
+            #expect(r.stderr.isEmpty)
+        }
+    }
+
+    @Test func withoutKeepGoingTheReplayStopsAtTheFirstBadLine() {
+        let r = runProcess(chipifyPath, ["replay", packageRoot + "Corpus/replay/invalid-lines.jsonl"])
+        #expect(r.status == 1)
+        #expect(r.stderrText == "chipify replay: line 2: not a JSON object (expected '{')\n")
+        let fields = jsonLines(r.stdout)
+        #expect(fields.count == 3)
+        #expect(fields[0]["field"]?.text == "to")
+        guard case .array(let chips)? = fields[0]["chips"] else {
+            Issue.record("no chips")
+            return
+        }
+        #expect(chips.count == 1)
+    }
+
+    @Test func customFieldsAndUsageErrors() {
+        let script = temporaryFile(Array("{\"op\":\"paste\",\"text\":\"a@x.org, \"}\n".utf8))
+        defer { unlink(script) }
+        let r = runProcess(chipifyPath, ["replay", "--fields", "invitees", script])
+        #expect(r.status == 0)
+        #expect(r.stdoutText.hasPrefix("{\"field\":\"invitees\",\"chips\":[{\"id\":"))
+        let bad = runProcess(chipifyPath, ["replay", "--duplicates", "sometimes"])
+        #expect(bad.status == 64)
+        #expect(bad.stderrText == """
+            Error: unknown duplicate policy 'sometimes' (expected allow, warn, reject or merge)
+            \(Replay.usage)
+            See 'chipify replay --help'.
+
+            """)
+    }
+}
+
+@Suite("Replay script reader")
+struct JSONReaderTests {
+    @Test(arguments: [
+        (#"{"op":"type","text":"a\"b\\c\n\u00e9\ud83d\ude00"}"#, "a\"b\\c\né😀"),
+        (#"  { "text" : "x" , "op":"paste" }  "#, "x"),
+    ])
+    func readsStringsWithEscapes(_ json: String, _ text: String) throws {
+        let o = try JSONReader.object(Array(json.utf8))
+        #expect(o["text"] == .string(text))
+    }
+
+    @Test(arguments: [#"{"a":1,"a":2}"#, #"{"a":[1]}"#, #"{"a":"x"} y"#, #"{"a":"\q"}"#, "{\"a\":\"\u{1}\"}", #"{"a""#, "[]"])
+    func refusesWhatIsNotAFlatObject(_ json: String) {
+        #expect(throws: JSONReader.Failure.self) { _ = try JSONReader.object(Array(json.utf8)) }
+    }
+
+    @Test func readsNumbersBooleansAndNull() throws {
+        let o = try JSONReader.object(Array(#"{"chip":3,"at":-1,"extend":true,"toggle":false,"to":null}"#.utf8))
+        #expect(o["chip"] == .number(3))
+        #expect(o["at"] == .number(-1))
+        #expect(o["extend"] == .bool(true))
+        #expect(o["toggle"] == .bool(false))
+        #expect(o["to"] == .null)
+    }
+}

@@ -1,0 +1,145 @@
+/// A small reader for the one-line JSON objects of replay scripts:
+/// string, number, boolean and null values (no nesting needed). Kept here
+/// so the CLI needs no Foundation, whose loading alone would double the
+/// filter's resident memory.
+struct JSONReader {
+    enum Value: Equatable {
+        case string(String)
+        case number(Double)
+        case bool(Bool)
+        case null
+    }
+
+    struct Failure: Error {
+        var message: String
+    }
+
+    let s: [UInt8]
+    var i = 0
+
+    /// Parses one object; keys must not repeat.
+    static func object(_ bytes: [UInt8]) throws(Failure) -> [String: Value] {
+        var r = JSONReader(s: bytes)
+        r.skipSpace()
+        let o = try r.parseObject()
+        r.skipSpace()
+        guard r.i == bytes.count else { throw Failure(message: "text after the object") }
+        return o
+    }
+
+    mutating func skipSpace() {
+        while i < s.count, s[i] == 0x20 || s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D { i += 1 }
+    }
+
+    mutating func expect(_ b: UInt8) throws(Failure) {
+        skipSpace()
+        guard i < s.count, s[i] == b else { throw Failure(message: "expected '\(Character(Unicode.Scalar(b)))'") }
+        i += 1
+    }
+
+    mutating func parseObject() throws(Failure) -> [String: Value] {
+        try expect(UInt8(ascii: "{"))
+        var out: [String: Value] = [:]
+        skipSpace()
+        if i < s.count, s[i] == UInt8(ascii: "}") {
+            i += 1
+            return out
+        }
+        while true {
+            skipSpace()
+            let key = try parseString()
+            try expect(UInt8(ascii: ":"))
+            skipSpace()
+            guard out[key] == nil else { throw Failure(message: "key \"\(key)\" repeats") }
+            out[key] = try parseValue()
+            skipSpace()
+            guard i < s.count else { throw Failure(message: "unterminated object") }
+            if s[i] == UInt8(ascii: "}") {
+                i += 1
+                return out
+            }
+            try expect(UInt8(ascii: ","))
+        }
+    }
+
+    mutating func literal(_ word: StaticString) -> Bool {
+        let w = word.withUTF8Buffer { Array($0) }
+        guard i + w.count <= s.count, Array(s[i..<i + w.count]) == w else { return false }
+        i += w.count
+        return true
+    }
+
+    mutating func parseValue() throws(Failure) -> Value {
+        guard i < s.count else { throw Failure(message: "missing value") }
+        switch s[i] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): if literal("true") { return .bool(true) }
+        case UInt8(ascii: "f"): if literal("false") { return .bool(false) }
+        case UInt8(ascii: "n"): if literal("null") { return .null }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = i
+            i += 1
+            while i < s.count, "0123456789.eE+-".utf8.contains(s[i]) { i += 1 }
+            if let d = Double(String(decoding: s[start..<i], as: UTF8.self)) { return .number(d) }
+        default:
+            break
+        }
+        throw Failure(message: "unsupported value")
+    }
+
+    mutating func parseString() throws(Failure) -> String {
+        guard i < s.count, s[i] == UInt8(ascii: "\"") else { throw Failure(message: "expected a string") }
+        i += 1
+        var out: [UInt8] = []
+        var pendingHigh: UInt32?
+        while i < s.count {
+            let b = s[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                if pendingHigh != nil { appendScalarUTF8(0xFFFD, &out) }
+                return String(decoding: out, as: UTF8.self)
+            }
+            guard b >= 0x20 else { throw Failure(message: "control character in a string") }
+            if b != UInt8(ascii: "\\") {
+                out.append(b)
+                i += 1
+                continue
+            }
+            guard i + 1 < s.count else { break }
+            let e = s[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard i + 4 <= s.count, let v = UInt32(String(decoding: s[i..<i + 4], as: UTF8.self), radix: 16) else {
+                    throw Failure(message: "bad \\u escape")
+                }
+                i += 4
+                if v >= 0xD800 && v < 0xDC00 {
+                    pendingHigh = v
+                    continue
+                }
+                if v >= 0xDC00 && v < 0xE000, let high = pendingHigh {
+                    appendScalarUTF8(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00), &out)
+                    pendingHigh = nil
+                    continue
+                }
+                appendScalarUTF8(v, &out)
+            default:
+                throw Failure(message: "bad escape")
+            }
+            pendingHigh = nil
+        }
+        throw Failure(message: "unterminated string")
+    }
+
+    func appendScalarUTF8(_ v: UInt32, _ out: inout [UInt8]) {
+        let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+        out.append(contentsOf: Array(String(Character(scalar)).utf8))
+    }
+}

@@ -1,0 +1,380 @@
+import ChipKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `chipify replay`: replays a script of edits against a composer and
+/// prints the result, so a bug report can be reproduced exactly and
+/// behaviour can be tested as scripts.
+///
+/// The script is JSON Lines, one operation per line (see README). Chip
+/// indexes are in the focused field.
+public enum Replay {
+    public static let usage =
+        "Usage: chipify replay [--trace] [--keep-going] [--fields a,b,c] [--policy P] [--duplicates D] [SCRIPT]"
+
+    public struct Options: Sendable, Equatable {
+        public var trace = false
+        public var keepGoing = false
+        public var fields = ["to", "cc", "bcc"]
+        public var policy = ValidationPolicy.standard
+        public var duplicates = DuplicatePolicy.warn
+        public var script: String?
+        public var help = false
+    }
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var o = Options()
+        var i = 0
+        func value(_ name: String) throws(UsageError) -> String {
+            i += 1
+            guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            let a = arguments[i]
+            switch a {
+            case "--trace": o.trace = true
+            case "--keep-going": o.keepGoing = true
+            case "-h", "--help": o.help = true
+            case "--fields":
+                let names = try value(a).split(separator: ",").map(String.init)
+                guard !names.isEmpty, Set(names).count == names.count else {
+                    throw UsageError(message: "--fields needs distinct names, separated by commas")
+                }
+                o.fields = names
+            case "--policy":
+                let v = try value(a)
+                guard let p = ValidationPolicy(named: v) else { throw UsageError(message: "unknown policy '\(v)'") }
+                o.policy = p
+            case "--duplicates":
+                let v = try value(a)
+                guard let d = DuplicatePolicy(rawValue: v) else {
+                    throw UsageError(message: "unknown duplicate policy '\(v)' (expected allow, warn, reject or merge)")
+                }
+                o.duplicates = d
+            default:
+                if a.hasPrefix("-") && a != "-" { throw UsageError(message: "unknown option '\(a)'") }
+                guard o.script == nil else { throw UsageError(message: "more than one script") }
+                o.script = a
+            }
+            i += 1
+        }
+        return o
+    }
+
+    public static let help = """
+        chipify replay: replays a script of edits and prints the fields.
+
+        \(usage)
+
+        The script (a file, or standard input) is JSON Lines, one operation per
+        line: focus, type, paste, composition, compositionEnd, backspace, delete,
+        left, right, return, tab, blur, select, edit, remove, move, undo, redo,
+        send. See README.
+
+          --trace          after each operation, print the changes it made
+          --keep-going     go on after an invalid line (exit status still 1)
+          --fields LIST    field names, comma-separated (default to,cc,bcc)
+          --policy P       strict, standard (default) or lenient
+          --duplicates D   allow, warn (default), reject or merge
+
+        """
+
+    /// Runs a replay; returns the exit status.
+    public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            writeAll(stderr, "Error: \(error.message)\n\(usage)\nSee 'chipify replay --help'.\n")
+            return 64
+        }
+        if options.help {
+            writeAll(stdout, help)
+            return 0
+        }
+        let script: [UInt8]
+        if let path = options.script, path != "-" {
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else {
+                writeAll(stderr, "Error: cannot open '\(path)': \(errorText(errno))\n")
+                return 1
+            }
+            script = readAllBytes(fd)
+            close(fd)
+        } else {
+            script = readAllBytes(stdin)
+        }
+        var out = OutputBuffer(fd: stdout)
+        var errors = OutputBuffer(fd: stderr)
+        let status = run(script: script, options: options, out: &out, errors: &errors)
+        out.flush()
+        errors.flush()
+        return status
+    }
+
+    /// Replays `script`, writing results to `out` and line errors to `errors`.
+    static func run(script: [UInt8], options: Options, out: inout OutputBuffer, errors: inout OutputBuffer) -> Int32 {
+        var composer = Composer(fieldNames: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
+        var failed = false
+        var lineNumber = 0
+        for line in script.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
+            do {
+                let op = try Operation(json: Array(line))
+                let result = try op.apply(to: &composer)
+                if options.trace { writeTrace(line: lineNumber, op: op, result: result, composer, &out) }
+            } catch {
+                failed = true
+                errors.appendString("chipify replay: line \(lineNumber): \(error.message)\n")
+                if !options.keepGoing { break }
+            }
+            out.flushIfNeeded()
+        }
+        for field in composer.fields { writeField(field, &out) }
+        return failed ? 1 : 0
+    }
+
+    /// A line that could not be replayed.
+    struct LineError: Error {
+        var message: String
+    }
+
+    struct Result {
+        var changes: [ComposerChange]
+        var send: SendReport?
+    }
+
+    /// One parsed script operation.
+    struct Operation {
+        var op: String
+        var text: String?
+        var field: String?
+        var chip: Int?
+        var extend: Bool?
+        var toggle: Bool?
+        var to: String?
+        var at: Int?
+
+        var name: String { op }
+
+        init(json: [UInt8]) throws(LineError) {
+            let object: [String: JSONReader.Value]
+            do {
+                object = try JSONReader.object(json)
+            } catch {
+                throw LineError(message: "not a JSON object (\(error.message))")
+            }
+            func string(_ key: String) throws(LineError) -> String? {
+                switch object[key] {
+                case nil, .null?: return nil
+                case .string(let s)?: return s
+                default: throw LineError(message: "\"\(key)\" has the wrong type")
+                }
+            }
+            func int(_ key: String) throws(LineError) -> Int? {
+                switch object[key] {
+                case nil, .null?: return nil
+                case .number(let d)? where d == d.rounded() && abs(d) < 1e15: return Int(d)
+                default: throw LineError(message: "\"\(key)\" has the wrong type")
+                }
+            }
+            func bool(_ key: String) throws(LineError) -> Bool? {
+                switch object[key] {
+                case nil, .null?: return nil
+                case .bool(let b)?: return b
+                default: throw LineError(message: "\"\(key)\" has the wrong type")
+                }
+            }
+            guard let op = try string("op") else { throw LineError(message: "no \"op\"") }
+            self.op = op
+            text = try string("text")
+            field = try string("field")
+            chip = try int("chip")
+            extend = try bool("extend")
+            toggle = try bool("toggle")
+            to = try string("to")
+            at = try int("at")
+        }
+
+        func string(_ key: String, _ value: String?) throws(LineError) -> String {
+            guard let value else { throw LineError(message: "\"\(op)\" needs a string \"\(key)\"") }
+            return value
+        }
+
+        func int(_ key: String, _ value: Int?) throws(LineError) -> Int {
+            guard let value else { throw LineError(message: "\"\(op)\" needs a whole number \"\(key)\"") }
+            return value
+        }
+
+        func apply(to c: inout Composer) throws(LineError) -> Result {
+            func chipIndex() throws(LineError) -> Int {
+                let i = try int("chip", chip)
+                guard i >= 0 && i < c.focusedField.count else {
+                    throw LineError(message: "no chip \(i) in field \"\(c.focusedField.name)\" (it has \(c.focusedField.count))")
+                }
+                return i
+            }
+            switch op {
+            case "focus":
+                let f = try string("field", field)
+                guard c.fieldIndex(named: f) != nil else { throw LineError(message: "no field \"\(f)\"") }
+                return Result(changes: c.focus(f))
+            case "type":
+                var changes: [ComposerChange] = []
+                for ch in try string("text", text) { changes += c.type(String(ch)) }
+                return Result(changes: changes)
+            case "paste": return Result(changes: c.paste(try string("text", text)))
+            case "composition": return Result(changes: c.compositionUpdate(try string("text", text)))
+            case "compositionEnd": return Result(changes: c.compositionEnd(try string("text", text)))
+            case "backspace": return Result(changes: c.backspace())
+            case "delete": return Result(changes: c.deleteForward())
+            case "left": return Result(changes: c.moveLeft())
+            case "right": return Result(changes: c.moveRight())
+            case "return", "tab", "blur": return Result(changes: c.commit())
+            case "select":
+                return Result(changes: c.select(try chipIndex(), extend: extend ?? false, toggle: toggle ?? false))
+            case "edit": return Result(changes: c.edit(at: try chipIndex()))
+            case "remove": return Result(changes: c.remove(at: try chipIndex()))
+            case "move":
+                let i = try chipIndex()
+                let at = try int("at", self.at)
+                if let field = to {
+                    guard c.fieldIndex(named: field) != nil else { throw LineError(message: "no field \"\(field)\"") }
+                    return Result(changes: c.move(from: i, toField: field, at: at))
+                }
+                return Result(changes: c.move(from: i, to: at))
+            case "undo": return Result(changes: c.undo())
+            case "redo": return Result(changes: c.redo())
+            case "send":
+                let report = c.send()
+                return Result(changes: report.changes, send: report)
+            default:
+                throw LineError(message: "unknown op \"\(op)\"")
+            }
+        }
+    }
+
+    static func writeTrace(line: Int, op: Operation, result: Result, _ c: Composer, _ out: inout OutputBuffer) {
+        out.append("{\"line\":")
+        out.appendDecimal(line)
+        out.append(",\"op\":")
+        JSON.appendString(Array(op.name.utf8), to: &out)
+        out.append(",\"changes\":[")
+        for (k, change) in result.changes.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            writeChange(change, &out)
+        }
+        out.append("]")
+        if let report = result.send {
+            out.append(report.sent ? ",\"sent\":true" : ",\"sent\":false")
+            out.append(",\"errors\":{")
+            for (k, name) in report.errorChips.keys.sorted().enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                JSON.appendString(Array(name.utf8), to: &out)
+                out.append(":[")
+                out.appendString(report.errorChips[name]!.map { "\($0.rawValue)" }.joined(separator: ","))
+                out.append("]")
+            }
+            out.append("},\"pending\":[")
+            out.appendString(report.fieldsWithPendingText.map { "\"\($0)\"" }.joined(separator: ","))
+            out.append("]")
+        }
+        out.append("}\n")
+    }
+
+    static func writeChange(_ c: ComposerChange, _ out: inout OutputBuffer) {
+        out.append("{\"field\":")
+        JSON.appendString(Array(c.field.utf8), to: &out)
+        func idAt(_ kind: StaticString, _ id: ChipID, _ at: Int) {
+            out.append(",\"change\":\"")
+            out.append(kind)
+            out.append("\",\"id\":")
+            out.appendString("\(id.rawValue)")
+            out.append(",\"at\":")
+            out.appendDecimal(at)
+        }
+        switch c.change {
+        case .inserted(let id, let at): idAt("inserted", id, at)
+        case .removed(let id, let at): idAt("removed", id, at)
+        case .updated(let id, let at): idAt("updated", id, at)
+        case .moved(let id, let from, let to):
+            idAt("moved", id, to)
+            out.append(",\"from\":")
+            out.appendDecimal(from)
+        case .pendingChanged: out.append(",\"change\":\"pending\"")
+        case .selectionChanged: out.append(",\"change\":\"selection\"")
+        case .caretMoved: out.append(",\"change\":\"caret\"")
+        case .refused(let r):
+            out.append(",\"change\":\"refused\",\"reason\":")
+            JSON.appendString(Array(r.reason.rawValue.utf8), to: &out)
+            if let text = r.text {
+                out.append(",\"text\":")
+                JSON.appendString(Array(text.utf8), to: &out)
+            }
+        }
+        out.append("}")
+    }
+
+    static func writeField(_ f: ChipField, _ out: inout OutputBuffer) {
+        out.append("{\"field\":")
+        JSON.appendString(Array(f.name.utf8), to: &out)
+        out.append(",\"chips\":[")
+        for (k, chip) in f.chips.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            let c = chip.content
+            out.append("{\"id\":")
+            out.appendString("\(chip.id.rawValue)")
+            out.append(",\"state\":\"")
+            out.appendString(chip.state.rawValue)
+            out.append(f.isSelected(chip.id) ? "\",\"selected\":true" : "\",\"selected\":false")
+            out.append(",\"name\":")
+            if let name = c.displayName { JSON.appendString(Array(name.utf8), to: &out) } else { out.append("null") }
+            out.append(",\"address\":")
+            if let a = c.address { JSON.appendString(Array(a.utf8), to: &out) } else { out.append("null") }
+            if let g = c.group {
+                out.append(",\"group\":")
+                JSON.appendString(Array(g.utf8), to: &out)
+            }
+            out.append(",\"raw\":")
+            JSON.appendString(c.raw, to: &out)
+            out.append(",\"error\":")
+            if let e = c.error {
+                out.append("\"")
+                out.append(e.staticCode)
+                out.append("\"")
+            } else {
+                out.append("null")
+            }
+            out.append(",\"warnings\":[")
+            var first = true
+            c.warnings.forEachCode { code in
+                out.append(first ? "\"" : ",\"")
+                out.append(code)
+                out.append("\"")
+                first = false
+            }
+            out.append("]}")
+        }
+        out.append("],\"pending\":")
+        JSON.appendString(f.pending, to: &out)
+        out.append("}\n")
+    }
+}
+
+/// Reads a file descriptor to its end.
+func readAllBytes(_ fd: Int32) -> [UInt8] {
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { readSome(fd, $0.baseAddress!, $0.count) }
+        if n <= 0 { break }
+        out.append(contentsOf: chunk[0..<n])
+    }
+    return out
+}
