@@ -104,3 +104,100 @@ func bytesPerChip(count: Int) -> Double {
     let after = residentBytes()
     return Double(after - before) / Double(kept.count)
 }
+
+/// A field holding `count` chips, made untimed.
+func filledField(_ count: Int) -> ChipField {
+    var f = ChipField(name: "to")
+    var text: [UInt8] = []
+    text.reserveCapacity(count * 24)
+    for k in 0..<count { text += Array("user\(k)@example.com, ".utf8) }
+    f.insert(text)
+    precondition(f.count == count)
+    return f
+}
+
+/// Times single operations, one sample each: `prepare` (untimed) then `op`.
+func sampleOperations(
+    samples: Int, warmups: Int, prepare: () -> Void = {}, _ op: () -> UInt64
+) -> (Stats, UInt64) {
+    var checksum: UInt64 = 0
+    var times: [Double] = []
+    times.reserveCapacity(samples)
+    for k in 0..<(warmups + samples) {
+        prepare()
+        let t0 = nowNanoseconds()
+        checksum &+= op()
+        let t1 = nowNanoseconds()
+        if k >= warmups { times.append(Double(t1 - t0)) }
+    }
+    return (Stats(times), checksum)
+}
+
+/// Typing the next address key by key into the focused field of a
+/// composer (undo recording included) holding `chips` chips: each sample
+/// is one keystroke.
+func keystrokeScenario(chips: Int, samples: Int) -> Result {
+    var composer = Composer()
+    if chips > 0 {
+        composer.paste(String(decoding: (0..<chips).flatMap { Array("user\($0)@example.com, ".utf8) }, as: UTF8.self))
+    }
+    precondition(composer.focusedField.count == chips)
+    // Distinct addresses, so no keystroke pays for the duplicate path.
+    var keys: [String] = []
+    for n in 0..<((samples + 200) / 30 + 1) { keys += "Next Person <next.\(n)@example.org>, ".map(String.init) }
+    var k = 0
+    let (stats, checksum) = sampleOperations(samples: samples, warmups: 200) {
+        let changes = composer.type(keys[k])
+        k += 1
+        return UInt64(changes.count)
+    }
+    return Result(name: "keystroke/\(chips)", unit: "ns/keystroke", stats: stats, bytes: 0,
+                  checksum: checksum &+ UInt64(composer.focusedField.count))
+}
+
+/// Pasting about 1 MB of addresses into a field of `chips` chips.
+func pasteScenario(chips: Int, samples: Int) -> Result {
+    var paste: [UInt8] = []
+    var k = 0
+    while paste.count < 1_000_000 {
+        paste += Array("\"Person \(k)\" <p\(k)@example.org>, ".utf8)
+        k += 1
+    }
+    let base = filledField(chips)
+    var field = base
+    let (stats, checksum) = sampleOperations(samples: samples, warmups: 1, prepare: {
+        field = base
+        field.clearSelection()  // no change, but the copy is made before timing
+        field.insert([])
+    }) {
+        let changes = field.insert(paste)
+        return UInt64(changes.count) &+ UInt64(field.count)
+    }
+    return Result(name: chips == 0 ? "paste/1mb" : "paste/1mb-into-\(chips)", unit: "ns", stats: stats,
+                  bytes: paste.count, checksum: checksum)
+}
+
+/// Moving one chip from the front to the back of a field of `chips` chips.
+func moveScenario(chips: Int, samples: Int) -> Result {
+    var field = filledField(chips)
+    let (stats, checksum) = sampleOperations(samples: samples, warmups: 20) {
+        UInt64(field.move(from: 0, to: chips - 1).count)
+    }
+    return Result(name: "move/\(chips)", unit: "ns", stats: stats, bytes: 0, checksum: checksum)
+}
+
+/// Deleting one chip from the middle of a field of `chips` chips, undone
+/// (untimed) before the next sample.
+func deleteScenario(chips: Int, samples: Int) -> Result {
+    var composer = Composer()
+    composer.paste(String(decoding: (0..<chips).flatMap { Array("user\($0)@example.com, ".utf8) }, as: UTF8.self))
+    precondition(composer.focusedField.count == chips)
+    var removed = false
+    let (stats, checksum) = sampleOperations(samples: samples, warmups: 20, prepare: {
+        if removed { composer.undo() }
+    }) {
+        removed = true
+        return UInt64(composer.remove(at: chips / 2).count)
+    }
+    return Result(name: "delete/\(chips)", unit: "ns", stats: stats, bytes: 0, checksum: checksum)
+}

@@ -23,7 +23,14 @@ let help = """
       cli/summary       chipify -j 1 --summary
       parallel/jsonl    chipify --format jsonl on every core (-j = cores)
       parallel/summary  chipify --summary on every core
-      memory/chip       allocator bytes per parsed chip (100,000 chips)
+      memory/chip       resident bytes per parsed chip (100,000 chips)
+      keystroke/10      one keystroke typing the next address into a field of 10 chips
+      keystroke/1000    … of 1,000 chips
+      keystroke/100000  … of 100,000 chips
+      paste/1mb         pasting 1 MB of addresses into an empty field
+      paste/1mb-into-100000  … into a field of 100,000 chips
+      move/100000       moving one chip from the front to the back of 100,000
+      delete/100000     deleting one chip from the middle of 100,000
 
     Each scenario runs warm-ups, then samples; prints min, median, p90, p99,
     max per run, MB/s at the median, and a checksum of the work. --json prints
@@ -46,6 +53,8 @@ func say(_ line: String) {
 let allScenarios = [
     "batch/synthetic", "batch/corpus", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
     "parallel/jsonl", "parallel/summary", "memory/chip",
+    "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
+    "move/100000", "delete/100000",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -115,7 +124,7 @@ func parseSize(_ text: String) -> Int? {
 }
 
 // Setup, not timed: the corpus in memory and, for the CLI, in a file.
-let needsCorpus = chosen.contains { $0 != "memory/chip" }
+let needsCorpus = chosen.contains { $0.hasPrefix("batch/") || $0.hasPrefix("cli/") || $0.hasPrefix("parallel/") }
 var corpus: [UInt8] = []
 var corpusPath = file ?? ""
 if needsCorpus {
@@ -173,6 +182,21 @@ for name in chosen {
         } else {
             say("\(name.padding(20)) n=\(stats.count)  median \(formatDouble(stats.median, decimals: 1)) bytes per chip (resident memory growth)")
         }
+        continue
+    case "keystroke/10", "keystroke/1000", "keystroke/100000":
+        say(report(keystrokeScenario(chips: Int(name.dropFirst(10))!, samples: samples ?? 2_000), json: json))
+        continue
+    case "paste/1mb":
+        say(report(pasteScenario(chips: 0, samples: samples ?? 10), json: json))
+        continue
+    case "paste/1mb-into-100000":
+        say(report(pasteScenario(chips: 100_000, samples: samples ?? 10), json: json))
+        continue
+    case "move/100000":
+        say(report(moveScenario(chips: 100_000, samples: samples ?? 500), json: json))
+        continue
+    case "delete/100000":
+        say(report(deleteScenario(chips: 100_000, samples: samples ?? 500), json: json))
         continue
     default:
         fatalError("unreachable")

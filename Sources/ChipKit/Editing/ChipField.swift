@@ -44,6 +44,9 @@ public struct ChipField: Sendable {
     var nextSerial: UInt64 = 1
     /// Primitive edits since the composer last took them, for undo.
     var journal: [FieldEdit] = []
+    /// Whether edits are journaled: on in a ``Composer``, which takes them
+    /// after each operation; off in a field used alone, so nothing grows.
+    var recordsEdits = false
     /// Bytes fed to the scanner so far: a measure of work, for tests and
     /// benchmarks that bound the cost of a keystroke.
     public private(set) var bytesScanned = 0
@@ -91,6 +94,10 @@ public struct ChipField: Sendable {
         self.names = Recognizer(policy: policy)
         self.idPrefix = idPrefix << 40
         self.text = TextState(policy: policy)
+        // The composer applies the duplicate policy across fields; the
+        // list recognizer need not remember addresses.
+        self.text.list.maxTrackedAddresses = 0
+        self.text.baseList = self.text.list
     }
 
     // MARK: - Reading
@@ -650,14 +657,14 @@ public struct ChipField: Sendable {
     mutating func insertPrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
         order.insert(chip.id, at: index)
         storage[chip.id] = chip
-        journal.append(.insert(chip, at: index))
+        if recordsEdits { journal.append(.insert(chip, at: index)) }
         changes.append(.inserted(chip.id, at: index))
     }
 
     mutating func removePrimitive(at index: Int, _ changes: inout [FieldChange]) {
         let id = order.remove(at: index)
         let chip = storage.removeValue(forKey: id)!
-        journal.append(.remove(chip, at: index))
+        if recordsEdits { journal.append(.remove(chip, at: index)) }
         changes.append(.removed(id, at: index))
     }
 
@@ -665,20 +672,22 @@ public struct ChipField: Sendable {
         let old = storage[order[index]]!
         guard old != chip else { return }
         storage[chip.id] = chip
-        journal.append(.replace(old: old, new: chip, at: index))
+        if recordsEdits { journal.append(.replace(old: old, new: chip, at: index)) }
         changes.append(.updated(chip.id, at: index))
     }
 
     mutating func movePrimitive(from: Int, to: Int, _ changes: inout [FieldChange]) {
         let id = order.remove(at: from)
         order.insert(id, at: to)
-        journal.append(.move(from: from, to: to))
+        if recordsEdits { journal.append(.move(from: from, to: to)) }
         changes.append(.moved(id, from: from, to: to))
     }
 
     mutating func setSelection(_ new: Set<ChipID>, anchor newAnchor: ChipID?, _ changes: inout [FieldChange]) {
         guard new != selection || newAnchor != anchor else { return }
-        journal.append(.selection(old: selection, oldAnchor: anchor, new: new, newAnchor: newAnchor))
+        if recordsEdits {
+            journal.append(.selection(old: selection, oldAnchor: anchor, new: new, newAnchor: newAnchor))
+        }
         let changed = new != selection
         selection = new
         anchor = newAnchor
@@ -688,7 +697,7 @@ public struct ChipField: Sendable {
     /// Records a change of the text state for undo and reports it.
     mutating func finishTextChange(from before: TextState, _ changes: inout [FieldChange]) {
         guard !before.sameVisibleState(as: text) else { return }
-        journal.append(.text(old: before, new: text))
+        if recordsEdits { journal.append(.text(old: before, new: text)) }
         if before.pending != text.pending || before.marked != text.marked { changes.append(.pendingChanged) }
         if before.caret != text.caret || before.insertionIndex != text.insertionIndex {
             changes.append(.caretMoved)

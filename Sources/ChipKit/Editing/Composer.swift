@@ -48,8 +48,25 @@ public struct Composer: Sendable {
     /// Undo steps kept; older ones are forgotten.
     public var maxUndoSteps = 1_000
 
+    struct Step: Sendable {
+        var field: Int
+        var edits: [FieldEdit]
+
+        /// Appends edits; consecutive text edits fold into one, so a long
+        /// typing step keeps two text states, not one per key.
+        mutating func append(_ more: [FieldEdit]) {
+            for edit in more {
+                if case .text(_, let new) = edit, case .text(let old, _)? = edits.last {
+                    edits[edits.count - 1] = .text(old: old, new: new)
+                } else {
+                    edits.append(edit)
+                }
+            }
+        }
+    }
+
     struct Transaction: Sendable {
-        var steps: [(field: Int, edits: [FieldEdit])] = []
+        var steps: [Step] = []
         var focusBefore: Int
         var focusAfter: Int
     }
@@ -73,7 +90,9 @@ public struct Composer: Sendable {
         precondition(!fieldNames.isEmpty, "a composer needs a field")
         precondition(Set(fieldNames).count == fieldNames.count, "field names must differ")
         fields = fieldNames.enumerated().map {
-            ChipField(name: $1, policy: policy, limits: limits, idPrefix: UInt64($0 + 1))
+            var field = ChipField(name: $1, policy: policy, limits: limits, idPrefix: UInt64($0 + 1))
+            field.recordsEdits = true
+            return field
         }
         self.duplicatePolicy = duplicatePolicy
     }
@@ -320,13 +339,16 @@ public struct Composer: Sendable {
         let effective = inSession ? coalescing : coalesce
         if !touched.isEmpty {
             redoStack.removeAll()
-            if let effective, effective == coalescing, var last = undoStack.popLast() {
+            if let effective, effective == coalescing, !undoStack.isEmpty {
+                var last = undoStack.removeLast()
                 for k in touched {
                     let edits = fields[k].takeJournal()
                     if let s = last.steps.indices.last, last.steps[s].field == k {
-                        last.steps[s].edits += edits
+                        last.steps[s].append(edits)
                     } else {
-                        last.steps.append((field: k, edits: edits))
+                        var step = Step(field: k, edits: [])
+                        step.append(edits)
+                        last.steps.append(step)
                     }
                 }
                 last.focusAfter = focusedIndex
@@ -343,7 +365,9 @@ public struct Composer: Sendable {
     mutating func recordTransaction(focusBefore: Int) {
         var t = Transaction(focusBefore: focusBefore, focusAfter: focusedIndex)
         for k in fields.indices where !fields[k].journal.isEmpty {
-            t.steps.append((field: k, edits: fields[k].takeJournal()))
+            var step = Step(field: k, edits: [])
+            step.append(fields[k].takeJournal())
+            t.steps.append(step)
         }
         guard !t.steps.isEmpty else { return }
         undoStack.append(t)
@@ -364,7 +388,7 @@ public struct Composer: Sendable {
             switch c.change {
             case .removed(let id, _):
                 extra += forget(id)
-            case .inserted(let id, _):
+            case .inserted(let id, let insertedAt):
                 guard let chip = fields[k].storage[id], let key = Composer.key(of: chip) else { continue }
                 let holders = keyIndex[key] ?? []
                 if holders.isEmpty || duplicatePolicy == .allow {
@@ -376,7 +400,7 @@ public struct Composer: Sendable {
                     break
                 case .warn:
                     remember(id, key)
-                    extra += setDuplicateWarning(id, true)
+                    extra += setDuplicateWarning(id, true, hint: (k, insertedAt))
                 case .reject, .merge:
                     if duplicatePolicy == .merge, let first = holders.first { extra += mergeName(from: chip, into: first) }
                     guard let at = fields[k].order.firstIndex(of: id) else { continue }
@@ -414,15 +438,20 @@ public struct Composer: Sendable {
         return extra
     }
 
-    mutating func locate(_ id: ChipID) -> (field: Int, index: Int)? {
+    /// Where a chip is. O(1) when `hint` is right (the index an insertion
+    /// just reported); otherwise a scan of the field that holds it.
+    func locate(_ id: ChipID, hint: (field: Int, index: Int)? = nil) -> (field: Int, index: Int)? {
+        if let (k, i) = hint, fields[k].order.indices.contains(i), fields[k].order[i] == id { return (k, i) }
         for k in fields.indices where fields[k].storage[id] != nil {
             if let i = fields[k].order.firstIndex(of: id) { return (k, i) }
         }
         return nil
     }
 
-    mutating func setDuplicateWarning(_ id: ChipID, _ on: Bool) -> [ComposerChange] {
-        guard let (k, i) = locate(id), var chip = fields[k].storage[id], chip.isEditable else { return [] }
+    mutating func setDuplicateWarning(
+        _ id: ChipID, _ on: Bool, hint: (field: Int, index: Int)? = nil
+    ) -> [ComposerChange] {
+        guard let (k, i) = locate(id, hint: hint), var chip = fields[k].storage[id], chip.isEditable else { return [] }
         if on { chip.content.warnings.insert(.duplicate) } else { chip.content.warnings.remove(.duplicate) }
         var fc: [FieldChange] = []
         fields[k].replacePrimitive(chip, at: i, &fc)
