@@ -184,23 +184,24 @@ func visible(_ c: Composer) -> ComposerSnapshot {
 struct ComposerUndoTests {
     enum Op: CaseIterable { case type, paste, backspace, delete, left, right, commit, select, edit, remove, move, moveField, focus, composition }
 
-    static func apply(_ op: Op, _ c: inout Composer, _ rng: inout SplitMix64) {
+    @discardableResult
+    static func apply(_ op: Op, _ c: inout Composer, _ rng: inout SplitMix64) -> [ComposerChange] {
         let n = c.focusedField.count
         switch op {
-        case .type: c.type(["a", "@", ".", "x", ",", " ", "é", "\""][rng.below(8)])
-        case .paste: c.paste(["a@x.org, ", "Ann <b@y.org>, c", "Team: t@z.org;", "\"Lee, A\" <l@x.org>, "][rng.below(4)])
-        case .backspace: c.backspace()
-        case .delete: c.deleteForward()
-        case .left: c.moveLeft()
-        case .right: c.moveRight()
-        case .commit: c.commit()
-        case .select: if n > 0 { c.select(rng.below(n), extend: rng.below(3) == 0, toggle: rng.below(3) == 0) }
-        case .edit: if n > 0 { c.edit(at: rng.below(n)) }
-        case .remove: if n > 0 { c.remove(at: rng.below(n)) }
-        case .move: if n > 1 { c.move(from: rng.below(n), to: rng.below(n)) }
-        case .moveField: if n > 0 { c.move(from: rng.below(n), toField: ["to", "cc", "bcc"][rng.below(3)], at: rng.below(3)) }
-        case .focus: c.focus(["to", "cc", "bcc"][rng.below(3)])
-        case .composition: c.compositionUpdate("あ")
+        case .type: return c.type(["a", "@", ".", "x", ",", " ", "é", "\""][rng.below(8)])
+        case .paste: return c.paste(["a@x.org, ", "Ann <b@y.org>, c", "Team: t@z.org;", "\"Lee, A\" <l@x.org>, "][rng.below(4)])
+        case .backspace: return c.backspace()
+        case .delete: return c.deleteForward()
+        case .left: return c.moveLeft()
+        case .right: return c.moveRight()
+        case .commit: return c.commit()
+        case .select: return n > 0 ? c.select(rng.below(n), extend: rng.below(3) == 0, toggle: rng.below(3) == 0) : []
+        case .edit: return n > 0 ? c.edit(at: rng.below(n)) : []
+        case .remove: return n > 0 ? c.remove(at: rng.below(n)) : []
+        case .move: return n > 1 ? c.move(from: rng.below(n), to: rng.below(n)) : []
+        case .moveField: return n > 0 ? c.move(from: rng.below(n), toField: ["to", "cc", "bcc"][rng.below(3)], at: rng.below(3)) : []
+        case .focus: return c.focus(["to", "cc", "bcc"][rng.below(3)])
+        case .composition: return c.compositionUpdate("あ")
         }
     }
 
@@ -296,6 +297,53 @@ struct SnapshotTests {
         for text in ["{}", "[]", "{\"version\":1}", "{\"version\":1,\"fields\":[{\"name\":1}]}", "not json"] {
             #expect(throws: (any Error).self) {
                 _ = try JSONDecoder().decode(ComposerSnapshot.self, from: Data(text.utf8))
+            }
+        }
+    }
+}
+
+@Suite("Composer change events")
+struct ChangeEventTests {
+    /// A UI that applies the changes one by one, in order, to its own list
+    /// of chips ends with exactly the composer's chips, after every
+    /// operation, undo and redo included.
+    @Test(arguments: 0..<80)
+    func changesReplayedByAUIGiveTheSameChips(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 4242)
+        var c = Composer(duplicatePolicy: [.allow, .warn, .reject, .merge][seed % 4])
+        var mirror: [String: [ChipID]] = ["to": [], "cc": [], "bcc": []]
+        for step in 0..<50 {
+            let changes: [ComposerChange]
+            if rng.below(6) == 0 {
+                changes = rng.below(2) == 0 ? c.undo() : c.redo()
+            } else {
+                let ops = ComposerUndoTests.Op.allCases
+                changes = ComposerUndoTests.apply(ops[rng.below(ops.count)], &c, &rng)
+            }
+            for change in changes {
+                var list = mirror[change.field]!
+                switch change.change {
+                case .inserted(let id, let at):
+                    #expect(at >= 0 && at <= list.count, "seed \(seed) step \(step)")
+                    list.insert(id, at: min(max(at, 0), list.count))
+                case .removed(let id, let at):
+                    #expect(list.indices.contains(at) && list[at] == id, "seed \(seed) step \(step): removed \(id) at \(at)")
+                    if list.indices.contains(at) { list.remove(at: at) }
+                case .moved(let id, let from, let to):
+                    #expect(list.indices.contains(from) && list[from] == id, "seed \(seed) step \(step)")
+                    if list.indices.contains(from) {
+                        list.remove(at: from)
+                        list.insert(id, at: min(to, list.count))
+                    }
+                case .updated(let id, let at):
+                    #expect(list.indices.contains(at) && list[at] == id, "seed \(seed) step \(step): updated \(id) at \(at)")
+                default:
+                    break
+                }
+                mirror[change.field] = list
+            }
+            for f in c.fields {
+                #expect(mirror[f.name]! == f.chips.map(\.id), "seed \(seed) step \(step): field \(f.name)")
             }
         }
     }
