@@ -13,6 +13,11 @@ public struct ParsedChip: Sendable, Hashable, Codable {
     public var address: String?
     public var localPart: String?
     public var domain: String?
+    /// The domain's ASCII form (A-labels), for sending and length checks;
+    /// nil when the chip has no usable domain.
+    public var asciiDomain: String?
+    /// The domain's Unicode form (A-labels decoded), for display.
+    public var unicodeDomain: String?
     /// The name of the group the chip is in (or, for an empty group, its name).
     public var group: String?
     /// Why the chip is in error; nil when it is valid.
@@ -79,6 +84,17 @@ public enum AddressList {
             r.appendAddress(p, into: &bytes)
             address = String(decoding: bytes, as: UTF8.self)
         }
+        var asciiDomain: String?
+        var unicodeDomain: String?
+        if r.error == nil, let d = string(r.domainRange), r.addressIsVerbatim || !d.contains(" ") {
+            if d.hasPrefix("[") {
+                asciiDomain = d
+                unicodeDomain = d
+            } else {
+                asciiDomain = try? IDNA.toASCII(d)
+                unicodeDomain = (try? IDNA.toUnicode(d)) ?? d
+            }
+        }
         let lo = max(0, item.byteRange.lowerBound - base)
         let hi = min(p.count, max(lo, item.byteRange.upperBound - base))
         let raw = Array(UnsafeBufferPointer(rebasing: p[lo..<hi]))
@@ -86,6 +102,7 @@ public enum AddressList {
             kind: item.kind, byteRange: item.byteRange, raw: raw,
             displayName: name, address: address,
             localPart: string(r.localPartRange), domain: string(r.domainRange),
+            asciiDomain: asciiDomain, unicodeDomain: unicodeDomain,
             group: item.group.map { String(decoding: $0, as: UTF8.self) },
             error: r.error, errorOffset: r.error == nil ? nil : r.errorOffset,
             warnings: warnings)

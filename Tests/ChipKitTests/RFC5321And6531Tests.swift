@@ -24,6 +24,13 @@ enum RFC5321Tables {
     // §4.1.2: Domain = sub-domain *("." sub-domain); sub-domain = Let-dig [Ldh-str].
     // The host-name rules apply in strict and standard; lenient checks none.
     static let domains: [RFCRow] = [
+        // RFC 5891 §4.2.3.1: `--` in the 3rd and 4th places only in A-labels;
+        // an A-label must decode (RFC 5890 §2.3.2.1).
+        rfc("5891 §4.2.3.1 reserved hyphens", "ann@ab--cd.test", .standard, "invalid-idn"),
+        rfc("5891 §4.2.3.1 reserved hyphens", "ann@ab--cd.test", .strict, "invalid-idn"),
+        rfc("5890 §2.3.2.1 A-label that decodes", "ann@xn--bcher-kva.test", .strict, .valid),
+        rfc("5890 §2.3.2.1 A-label that does not", "ann@xn--abc!.test", .lenient, .valid),
+        rfc("5892 disallowed symbol in a U-label", "ann@☃.test", .standard, "invalid-idn"),
         rfc("5321 §4.1.2 Domain", "ann@x.test", .strict, .valid, domain: "x.test"),
         rfc("5321 §4.1.2 Let-dig: upper case", "ann@MAIL.X.TEST", .strict, .valid, domain: "MAIL.X.TEST"),
         rfc("5321 §4.1.2 Ldh-str: inner hyphen", "ann@a-b.test", .strict, .valid),
@@ -234,6 +241,7 @@ enum RFC5321Disputed {
         rfc("RFC 3696 §2 TLD not all-numeric; strict", "ann@x.123", .strict, "numeric-tld"),
         rfc("5321 §2.3.5 FQDN; standard warns", "ann@localhost", .standard, .valid, warn: ["domain-missing-dot"]),
         rfc("RFC 3696 §2 TLD not all-numeric; standard warns", "ann@x.123", .standard, .valid, warn: ["numeric-tld"]),
+
     ]
 }
 

@@ -31,6 +31,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
         case invalidDomainLiteral
         case invalidDomainCharacter
         case invalidDomainLabel
+        case invalidInternationalDomain
         case domainMissingDot
         case numericTopLevelDomain
         case localPartTooLong
@@ -64,6 +65,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
             case .invalidDomainLiteral: "invalid-domain-literal"
             case .invalidDomainCharacter: "invalid-domain-character"
             case .invalidDomainLabel: "invalid-domain-label"
+            case .invalidInternationalDomain: "invalid-idn"
             case .domainMissingDot: "domain-missing-dot"
             case .numericTopLevelDomain: "numeric-tld"
             case .localPartTooLong: "local-part-too-long"
@@ -99,6 +101,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
             case .invalidDomainLiteral: "the domain literal is not an IPv4 or IPv6 address"
             case .invalidDomainCharacter: "the domain has a character a host name cannot have"
             case .invalidDomainLabel: "a domain label starts or ends with a hyphen"
+            case .invalidInternationalDomain: "an international domain label that IDNA does not allow"
             case .domainMissingDot: "the domain has no dot"
             case .numericTopLevelDomain: "the top-level domain is all digits"
             case .localPartTooLong: "the part before the @ is longer than 64 bytes"
@@ -159,6 +162,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     public static let invalidDomainLiteral = ChipError(.invalidDomainLiteral)
     public static let invalidDomainCharacter = ChipError(.invalidDomainCharacter)
     public static let invalidDomainLabel = ChipError(.invalidDomainLabel)
+    public static let invalidInternationalDomain = ChipError(.invalidInternationalDomain)
     public static let domainMissingDot = ChipError(.domainMissingDot)
     public static let numericTopLevelDomain = ChipError(.numericTopLevelDomain)
     public static let localPartTooLong = ChipError(.localPartTooLong)

@@ -138,6 +138,10 @@ enum FastPath {
             let length = i - labelStart
             guard length > 0, length <= 63,
                   p[labelStart] != UInt8(ascii: "-"), p[i - 1] != UInt8(ascii: "-") else { return nil }
+            // `ab--…` labels (A-labels among them) are IDNA's business.
+            if length >= 4 && p[labelStart + 2] == UInt8(ascii: "-") && p[labelStart + 3] == UInt8(ascii: "-") {
+                return nil
+            }
             labels += 1
             if i == end { break }
             guard p[i] == UInt8(ascii: ".") else { return nil }

@@ -51,6 +51,61 @@ public enum Punycode {
         return output
     }
 
+    /// Decodes Punycode (without the `xn--` prefix) to Unicode scalars, or
+    /// nil when it is not valid Punycode (RFC 3492 §6.2).
+    ///
+    /// - Complexity: O(*n*²) in the label's length in the worst case.
+    public static func decode(_ input: [UInt8]) -> [UInt32]? {
+        var output: [UInt32] = []
+        var basicEnd = 0
+        if let lastDelimiter = input.lastIndex(of: UInt8(ascii: "-")) {
+            for b in input[..<lastDelimiter] {
+                guard b < 0x80 else { return nil }
+                output.append(UInt32(b))
+            }
+            basicEnd = lastDelimiter + 1
+        }
+        var n = Int(initialN)
+        var i = 0
+        var bias = initialBias
+        var pos = basicEnd
+        while pos < input.count {
+            let oldI = i
+            var w = 1
+            var k = base
+            while true {
+                guard pos < input.count, let d = digitValue(input[pos]) else { return nil }
+                pos += 1
+                let (product, o1) = d.multipliedReportingOverflow(by: w)
+                guard !o1, i <= Int(Int32.max) - product else { return nil }
+                i += product
+                let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+                if d < t { break }
+                let (nw, o2) = w.multipliedReportingOverflow(by: base - t)
+                guard !o2, nw <= Int(Int32.max) else { return nil }
+                w = nw
+                k += base
+            }
+            bias = adapt(i - oldI, output.count + 1, oldI == 0)
+            guard i / (output.count + 1) <= Int(Int32.max) - n else { return nil }
+            n += i / (output.count + 1)
+            i %= output.count + 1
+            guard n <= 0x10FFFF, !(0xD800...0xDFFF).contains(n) else { return nil }
+            output.insert(UInt32(n), at: i)
+            i += 1
+        }
+        return output
+    }
+
+    static func digitValue(_ b: UInt8) -> Int? {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(b - UInt8(ascii: "a"))
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(b - UInt8(ascii: "A"))
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(b - UInt8(ascii: "0")) + 26
+        default: nil
+        }
+    }
+
     static func digit(_ d: Int) -> UInt8 {
         d < 26 ? UInt8(d) + UInt8(ascii: "a") : UInt8(d - 26) + UInt8(ascii: "0")
     }
@@ -66,14 +121,4 @@ public enum Punycode {
         return k + (base - tMin + 1) * d / (d + skew)
     }
 
-    /// The length of the A-label (`xn--` plus Punycode) of a UTF-8 label,
-    /// or nil when it cannot be encoded.
-    static func aLabelLength(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        var scalars: [UInt32] = []
-        for s in String(decoding: UnsafeBufferPointer(rebasing: p[range]), as: UTF8.self).unicodeScalars {
-            scalars.append(s.value)
-        }
-        guard let encoded = encode(scalars) else { return nil }
-        return 4 + encoded.count
-    }
 }

@@ -636,7 +636,21 @@ struct MailboxParser {
     mutating func checkLabel(_ l: Lexeme) -> Int {
         var length = l.end - l.start
         if l.flags.contains(.nonASCII) {
-            if let ascii = Punycode.aLabelLength(p, l.range) { length = ascii }
+            let label = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
+            do {
+                length = try IDNA.asciiLabel(label).utf8.count
+            } catch {
+                if policy.requiresHostName { r.fail(.invalidInternationalDomain, at: l.start) }
+            }
+        } else if policy.requiresHostName && length >= 4
+                    && p[l.start + 2] == UInt8(ascii: "-") && p[l.start + 3] == UInt8(ascii: "-") {
+            // `--` in the third and fourth places: only a valid A-label.
+            let label = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
+            do {
+                _ = try IDNA.asciiLabel(label)
+            } catch {
+                r.fail(.invalidInternationalDomain, at: l.start)
+            }
         }
         if policy.requiresHostName {
             for i in l.range {
