@@ -26,6 +26,27 @@ public struct ParsedChip: Sendable, Hashable, Codable {
     public var errorOffset: Int?
     public var warnings: ChipWarnings
 
+    public init(
+        kind: ListItem.Kind = .mailbox, byteRange: Range<Int> = 0..<0, raw: [UInt8] = [],
+        displayName: String? = nil, address: String? = nil, localPart: String? = nil, domain: String? = nil,
+        asciiDomain: String? = nil, unicodeDomain: String? = nil, group: String? = nil,
+        error: ChipError? = nil, errorOffset: Int? = nil, warnings: ChipWarnings = []
+    ) {
+        self.kind = kind
+        self.byteRange = byteRange
+        self.raw = raw
+        self.displayName = displayName
+        self.address = address
+        self.localPart = localPart
+        self.domain = domain
+        self.asciiDomain = asciiDomain
+        self.unicodeDomain = unicodeDomain
+        self.group = group
+        self.error = error
+        self.errorOffset = errorOffset
+        self.warnings = warnings
+    }
+
     public var isValid: Bool { error == nil }
     /// The source text, with invalid UTF-8 shown as U+FFFD.
     public var rawText: String { String(decoding: raw, as: UTF8.self) }
@@ -84,9 +105,14 @@ public enum AddressList {
             r.appendAddress(p, into: &bytes)
             address = String(decoding: bytes, as: UTF8.self)
         }
+        let lo = max(0, item.byteRange.lowerBound - base)
+        let hi = min(p.count, max(lo, item.byteRange.upperBound - base))
+        let raw = Array(UnsafeBufferPointer(rebasing: p[lo..<hi]))
+        // Both forms of the domain, from the address without obsolete CFWS.
         var asciiDomain: String?
         var unicodeDomain: String?
-        if r.error == nil, let d = string(r.domainRange), r.addressIsVerbatim || !d.contains(" ") {
+        if r.error == nil, let a = address, let at = a.lastIndex(of: "@") {
+            let d = String(a[a.index(after: at)...])
             if d.hasPrefix("[") {
                 asciiDomain = d
                 unicodeDomain = d
@@ -95,9 +121,6 @@ public enum AddressList {
                 unicodeDomain = (try? IDNA.toUnicode(d)) ?? d
             }
         }
-        let lo = max(0, item.byteRange.lowerBound - base)
-        let hi = min(p.count, max(lo, item.byteRange.upperBound - base))
-        let raw = Array(UnsafeBufferPointer(rebasing: p[lo..<hi]))
         return ParsedChip(
             kind: item.kind, byteRange: item.byteRange, raw: raw,
             displayName: name, address: address,

@@ -12,6 +12,8 @@ public struct Options: Sendable, Equatable {
     public var nullTerminated = false
     public var check = false
     public var summary = false
+    /// For `--format header`: UTF-8 stays as is (RFC 6532).
+    public var smtpUTF8 = false
     public var recordNumbers = true
     /// Threads for recognition; nil means one per core.
     public var jobs: Int?
@@ -35,7 +37,7 @@ public enum CLI {
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     public static let usage =
-        "Usage: chipify [--format text|jsonl|tsv] [--policy strict|standard|lenient] [-z] [--check] [--summary] [-j N] [--no-record-numbers] [FILE...]"
+        "Usage: chipify [--format text|jsonl|tsv|header] [--smtputf8] [--policy strict|standard|lenient] [-z] [--check] [--summary] [-j N] [--no-record-numbers] [FILE...]"
 
     public static let help = """
         chipify: turns address lists into chips.
@@ -52,6 +54,10 @@ public enum CLI {
           -f, --format FORMAT  text (default): readable, errors marked ERROR
                                jsonl: one JSON object per chip
                                tsv: tab-separated columns, see README
+                               header: each record as a header value, folded
+                               at 78 with a newline and a space
+              --smtputf8       with header: keep UTF-8 (RFC 6532) instead of
+                               encoded words and A-labels
           -p, --policy POLICY  strict, standard (default) or lenient
           -z, --null           records end with NUL instead of newline
               --check          exit with status 1 if any chip is in error
@@ -103,7 +109,7 @@ public enum CLI {
             case "-f", "--format":
                 let v = try value(name, inline: inline)
                 guard let format = OutputFormat(rawValue: v) else {
-                    throw UsageError(message: "unknown format '\(v)' (expected text, jsonl or tsv)")
+                    throw UsageError(message: "unknown format '\(v)' (expected text, jsonl, tsv or header)")
                 }
                 options.format = format
             case "-p", "--policy":
@@ -118,6 +124,8 @@ public enum CLI {
                 options.check = true
             case "--summary":
                 options.summary = true
+            case "--smtputf8":
+                options.smtpUTF8 = true
             case "--no-record-numbers":
                 options.recordNumbers = false
             case "-j", "--jobs":
@@ -174,14 +182,15 @@ public enum CLI {
             terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy)
         var writer = ChipWriter(
             format: options.format, out: OutputBuffer(fd: stdout), policy: options.policy,
-            summarize: options.summary)
+            summarize: options.summary, smtpUTF8: options.smtpUTF8)
         writer.recordNumbers = options.recordNumbers
         var totals = RunTotals()
         var status: Int32 = 0
         let jobs = options.jobs ?? CLI.coreCount
         let parallel = ParallelProcessor(
             jobs: jobs, terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy,
-            format: options.format, summarize: options.summary, recordNumbers: options.recordNumbers)
+            format: options.format, summarize: options.summary, recordNumbers: options.recordNumbers,
+            smtpUTF8: options.smtpUTF8)
         let files = options.files.isEmpty ? ["-"] : options.files
         for file in files {
             let fd: Int32
@@ -231,7 +240,7 @@ public enum CLI {
             terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy, readSize: readSize)
         var writer = ChipWriter(
             format: options.format, out: OutputBuffer(fd: -1), policy: options.policy,
-            summarize: options.summary)
+            summarize: options.summary, smtpUTF8: options.smtpUTF8)
         writer.recordNumbers = options.recordNumbers
         var totals = RunTotals()
         var offset = 0
@@ -247,7 +256,7 @@ public enum CLI {
             let parallel = ParallelProcessor(
                 jobs: jobs, pieceSize: pieceSize, terminator: options.nullTerminated ? 0 : 0x0A,
                 policy: options.policy, format: options.format, summarize: options.summary,
-                recordNumbers: options.recordNumbers)
+                recordNumbers: options.recordNumbers, smtpUTF8: options.smtpUTF8)
             _ = parallel.run(read: read, ready: { offset < input.count }, writer: &writer, totals: &totals)
         } else {
             _ = processor.run(read: read, writer: &writer, totals: &totals)

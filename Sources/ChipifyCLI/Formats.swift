@@ -3,6 +3,8 @@ import ChipKit
 /// The output formats of `chipify`.
 public enum OutputFormat: String, Sendable, CaseIterable {
     case text, jsonl, tsv
+    /// Each record as an RFC 5322 header value (see ``HeaderWriter``).
+    case header
 }
 
 /// Everything a format needs to write one chip.
@@ -37,10 +39,16 @@ struct ChipWriter {
     var names: Recognizer
     var name: [UInt8] = []
     var address: [UInt8] = []
+    /// For `header`: the record being rendered.
+    var header: HeaderWriter
+    var headerOptions = HeaderOptions(lineBreak: "\n")
 
-    init(format: OutputFormat, out: OutputBuffer, policy: ValidationPolicy, summarize: Bool = false) {
+    init(format: OutputFormat, out: OutputBuffer, policy: ValidationPolicy, summarize: Bool = false,
+         smtpUTF8: Bool = false) {
         self.format = format
         self.summarize = summarize
+        headerOptions.smtpUTF8 = smtpUTF8
+        header = HeaderWriter(options: headerOptions)
         self.out = out
         self.names = Recognizer(policy: policy)
         name.reserveCapacity(256)
@@ -65,8 +73,33 @@ struct ChipWriter {
         case .jsonl: writeJSON(c, warnings)
         case .tsv: writeTSV(c, warnings)
         case .text: writeText(c, warnings)
+        case .header: writeHeaderChip(c)
         }
         out.flushIfNeeded()
+    }
+
+    /// The end of a record: for `header`, its value is finished.
+    mutating func endRecord() {
+        guard format == .header && !summarize else { return }
+        header.finish()
+        out.appendString(header.take())
+        out.append(0x0A)
+        header = HeaderWriter(options: headerOptions)
+        out.flushIfNeeded()
+    }
+
+    mutating func writeHeaderChip(_ c: ChipRecord) {
+        let r = c.item.recognition
+        let chip = ParsedChip(
+            kind: c.item.kind, byteRange: c.start..<c.end, raw: [],
+            displayName: name.isEmpty ? nil : String(decoding: name, as: UTF8.self),
+            address: address.isEmpty ? nil : String(decoding: address, as: UTF8.self),
+            localPart: nil, domain: nil, asciiDomain: nil, unicodeDomain: nil,
+            group: c.item.group.map { String(decoding: $0, as: UTF8.self) },
+            error: c.source == nil && r.error == nil ? .tooLong : r.error,
+            errorOffset: nil, warnings: [])
+        header.add(chip)
+        out.appendString(header.take())
     }
 
     static func kindName(_ c: ChipRecord) -> StaticString {

@@ -22,10 +22,12 @@ struct ParallelProcessor: Sendable {
     let format: OutputFormat
     let summarize: Bool
     let recordNumbers: Bool
+    let smtpUTF8: Bool
 
     init(jobs: Int, pieceSize: Int = 1 << 20, terminator: UInt8, policy: ValidationPolicy,
-         format: OutputFormat, summarize: Bool, recordNumbers: Bool = true) {
+         format: OutputFormat, summarize: Bool, recordNumbers: Bool = true, smtpUTF8: Bool = false) {
         self.recordNumbers = recordNumbers
+        self.smtpUTF8 = smtpUTF8
         self.jobs = max(1, jobs)
         self.pieceSize = max(pieceSize, 64)
         self.terminator = terminator
@@ -53,7 +55,8 @@ struct ParallelProcessor: Sendable {
         var buffer = [UInt8](repeating: 0, count: capacity)
         let slots = ResultSlots(count: jobs) {
             var pieceWriter = ChipWriter(
-                format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy, summarize: summarize)
+                format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy, summarize: summarize,
+                smtpUTF8: smtpUTF8)
             pieceWriter.recordNumbers = recordNumbers
             return PieceResult(writer: pieceWriter)
         }

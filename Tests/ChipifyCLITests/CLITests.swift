@@ -42,7 +42,7 @@ struct ProcessTests {
     }
 
     @Test(arguments: [
-        (["--format", "xml"], "Error: unknown format 'xml' (expected text, jsonl or tsv)"),
+        (["--format", "xml"], "Error: unknown format 'xml' (expected text, jsonl, tsv or header)"),
         (["--policy=loose"], "Error: unknown policy 'loose' (expected strict, standard or lenient)"),
         (["--format"], "Error: option '--format' needs a value"),
         (["--check=yes"], "Error: option '--check' takes no value"),
@@ -97,11 +97,13 @@ struct ProcessTests {
 
     /// The sample corpus against recorded output. Re-record with
     /// `CHIPIFY_RECORD=1 swift test` and review the diff.
-    @Test(arguments: [("text", "txt"), ("jsonl", "jsonl"), ("tsv", "tsv")])
+    @Test(arguments: [("text", "txt"), ("jsonl", "jsonl"), ("tsv", "tsv"), ("header", "header"),
+                      ("header --smtputf8", "header-smtputf8")])
     func sampleCorpusMatchesGoldenOutput(_ format: String, _ ext: String) {
         let input = packageRoot + "Corpus/samples/compose.txt"
         let golden = packageRoot + "Corpus/expected/compose.\(ext)"
-        let r = runProcess(chipifyPath, ["--format", format, input])
+        let args = format.split(separator: " ").map(String.init)
+        let r = runProcess(chipifyPath, ["--format"] + args + [input])
         #expect(r.status == 0)
         if getenv("CHIPIFY_RECORD") != nil {
             let fd = open(golden, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -294,7 +296,8 @@ struct ParallelTests {
     @Test(arguments: [(2, 64), (2, 300), (3, 1_000), (4, 4_096)])
     func parallelOutputEqualsOneThread(jobs: Int, pieceSize: Int) throws {
         let input = Self.mixedInput(seed: UInt64(jobs * 1_000 + pieceSize))
-        for arguments in [["--format", "jsonl"], ["--format", "tsv"], ["--format", "text"], ["--summary"],
+        for arguments in [["--format", "jsonl"], ["--format", "tsv"], ["--format", "text"], ["--format", "header"],
+                          ["--summary"],
                           ["--summary", "--format", "jsonl"], ["-z", "--format", "jsonl"]] {
             var one = try CLI.parse(arguments)
             one.jobs = 1
