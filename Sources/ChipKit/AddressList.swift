@@ -25,13 +25,17 @@ public struct ParsedChip: Sendable, Hashable, Codable {
     /// Where in the list the error was found.
     public var errorOffset: Int?
     public var warnings: ChipWarnings
+    /// With the `likely-typo` warning: the common domain meant, probably.
+    public var suggestedDomain: String?
 
     public init(
         kind: ListItem.Kind = .mailbox, byteRange: Range<Int> = 0..<0, raw: [UInt8] = [],
         displayName: String? = nil, address: String? = nil, localPart: String? = nil, domain: String? = nil,
         asciiDomain: String? = nil, unicodeDomain: String? = nil, group: String? = nil,
-        error: ChipError? = nil, errorOffset: Int? = nil, warnings: ChipWarnings = []
+        error: ChipError? = nil, errorOffset: Int? = nil, warnings: ChipWarnings = [],
+        suggestedDomain: String? = nil
     ) {
+        self.suggestedDomain = suggestedDomain
         self.kind = kind
         self.byteRange = byteRange
         self.raw = raw
@@ -128,6 +132,6 @@ public enum AddressList {
             asciiDomain: asciiDomain, unicodeDomain: unicodeDomain,
             group: item.group.map { String(decoding: $0, as: UTF8.self) },
             error: r.error, errorOffset: r.error == nil ? nil : r.errorOffset,
-            warnings: warnings)
+            warnings: warnings, suggestedDomain: r.suggestedDomain)
     }
 }

@@ -152,7 +152,12 @@ struct ChipWriter {
             out.append("\"")
             first = false
         }
-        out.append("]}\n")
+        out.append("]")
+        if let suggestion = r.suggestedDomain {
+            out.append(",\"suggestion\":")
+            JSON.appendString(Array(suggestion.utf8), to: &out)
+        }
+        out.append("}\n")
     }
 
     // MARK: TSV
@@ -262,6 +267,10 @@ struct ChipWriter {
                 if !first { out.append(", ") }
                 out.append(code)
                 first = false
+            }
+            if let suggestion = r.suggestedDomain {
+                out.append(" -> ")
+                out.appendString(suggestion)
             }
             out.append("]")
         }

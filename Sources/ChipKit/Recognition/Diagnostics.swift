@@ -200,7 +200,16 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     public static let numericTopLevelDomain = ChipWarnings(rawValue: 1 << 6)
 
     /// Every warning with its code; the k-th is the bit `1 << k`.
-    static let table: [(ChipWarnings, StaticString)] = (0..<7).map {
+    /// The name holds an address other than the chip's
+    /// (`"ceo@company.com" <x@elsewhere.example>`).
+    public static let displayNameSpoof = ChipWarnings(rawValue: 1 << 7)
+    /// A domain label or a word of the name mixes Latin with Cyrillic or Greek.
+    public static let mixedScript = ChipWarnings(rawValue: 1 << 8)
+    /// The domain is one or two edits from a common mail domain; the chip's
+    /// `suggestedDomain` says which.
+    public static let likelyTypo = ChipWarnings(rawValue: 1 << 9)
+
+    static let table: [(ChipWarnings, StaticString)] = (0..<10).map {
         (ChipWarnings(rawValue: 1 << UInt32($0)), code(ofIndex: $0))
     }
 
@@ -234,6 +243,9 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
         case 4: "undecoded-encoded-word"
         case 5: "domain-missing-dot"
         case 6: "numeric-tld"
+        case 7: "display-name-spoof"
+        case 8: "mixed-script"
+        case 9: "likely-typo"
         default: "unknown"
         }
     }

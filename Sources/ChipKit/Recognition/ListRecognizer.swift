@@ -37,14 +37,19 @@ public struct ListRecognizer: Sendable {
     var groupMembers = 0
     var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
+    var lookalikes: Lookalikes
 
     public init(policy: ValidationPolicy = .standard) {
         recognizer = Recognizer(policy: policy)
+        lookalikes = Lookalikes(commonDomains: policy.checksLookalikes ? policy.commonDomains : [])
     }
 
     public var policy: ValidationPolicy {
         get { recognizer.policy }
-        set { recognizer.policy = newValue }
+        set {
+            recognizer.policy = newValue
+            lookalikes = Lookalikes(commonDomains: newValue.checksLookalikes ? newValue.commonDomains : [])
+        }
     }
 
     /// Forgets the list so far (groups and duplicates): call between lists.
@@ -78,7 +83,10 @@ public struct ListRecognizer: Sendable {
                 r = recognizer.recognize(p, local)
             }
             if r.isOnlyComments { return nil }  // text between addresses, not a chip
-            if r.error == nil, isDuplicate(r, p) { r.warnings.insert(.duplicate) }
+            if r.error == nil {
+                if isDuplicate(r, p) { r.warnings.insert(.duplicate) }
+                if recognizer.policy.checksLookalikes { lookalikes.check(&r, p, &recognizer) }
+            }
             if groupOpenStart >= 0 { groupMembers += 1 }
             return ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName)
         case .groupOpen:

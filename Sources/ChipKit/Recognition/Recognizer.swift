@@ -31,6 +31,8 @@ public struct Recognition: Sendable, Hashable {
     /// (`obs-addr-list`, a `group-list` of CFWS, CFWS after a group's `;`),
     /// so a list does not make it a chip.
     public var isOnlyComments = false
+    /// With the `likely-typo` warning: the common domain meant, probably.
+    public var suggestedDomain: String?
 
     public var isValid: Bool { error == nil }
 
