@@ -51,7 +51,7 @@ public enum HeaderRenderer {
 
     /// The address to send: as typed (without obsolete white space), the
     /// domain as A-labels unless SMTPUTF8. Nil when it cannot be sent.
-    static func addressText(_ chip: ParsedChip, _ options: HeaderOptions) -> String? {
+    static func addressText(_ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer) -> String? {
         guard let address = chip.address, let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
         let local = String(address[..<at])
         var domain = String(address[address.index(after: at)...])
@@ -64,7 +64,12 @@ public enum HeaderRenderer {
         // Nothing that could break the header: no controls, spaces only
         // inside a quoted local part.
         for b in text.utf8 where b < 0x20 || b == 0x7F { return nil }
-        if text.utf8.contains(0x20) && !local.hasPrefix("\"") { return nil }
+        // Only a well-formed addr-spec goes out: what a lenient policy let
+        // through (`a@b,c`) could otherwise read back as something else.
+        let bytes = Array(text.utf8)
+        let r = checker.recognize(bytes)
+        guard r.isValid, r.nameRange == nil, r.warnings.isDisjoint(with: [.mailtoPrefix, .obsoleteSyntax]),
+              r.localPartRange?.lowerBound == 0, r.domainRange?.upperBound == bytes.count else { return nil }
         return text
     }
 
@@ -205,6 +210,21 @@ public struct HeaderWriter: Sendable {
     var started = false
     var openGroup: String?
     var needsComma = false
+    /// Checks each address is a well-formed addr-spec before it goes out.
+    var checker = Recognizer(policy: HeaderWriter.addrSpecPolicy)
+
+    /// RFC 5322 syntax (RFC 6532 UTF-8 allowed), nothing obsolete, no
+    /// comments; no host-name rules or limits, which are the chip's policy's.
+    static let addrSpecPolicy: ValidationPolicy = {
+        var p = ValidationPolicy.strict
+        p.name = "addr-spec"
+        p.requiresHostName = false
+        p.requiresDottedDomain = false
+        p.enforcesLengthLimits = false
+        p.allowsUnnecessaryQuotes = true
+        p.checksLookalikes = false
+        return p
+    }()
 
     public init(options: HeaderOptions = HeaderOptions()) {
         self.options = options
@@ -228,7 +248,7 @@ public struct HeaderWriter: Sendable {
             needsComma = true
             return true
         }
-        guard let address = HeaderRenderer.addressText(chip, options) else { return false }
+        guard let address = HeaderRenderer.addressText(chip, options, &checker) else { return false }
         if chip.group != openGroup {
             closeGroup()
             separate()

@@ -225,6 +225,10 @@ struct MailboxParser {
         if e - s >= 2, lx[0].kind == .atom, lx[1].kind == .colon, isMailto(lx[0]) {
             r.warnings.insert(.mailtoPrefix)
             s = 2
+            if s == e {
+                r.fail(.notAnAddress, at: lx[1].end)
+                return
+            }
         }
         if let open = first(.openAngle, in: s..<e) {
             parseNameAddr(s..<e, open: open)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the fuzz target with libFuzzer and AddressSanitizer and runs it for
+# SECONDS (default 60) on a seed corpus made from Corpus/samples. A crash
+# input is copied to Fuzz/regressions/, where a test replays it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_TO_RUN="${1:-60}"
+WORK="${FUZZ_WORK:-/tmp/chipify-fuzz}"
+mkdir -p "$WORK/corpus" "$WORK/artifacts"
+swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O \
+    -D CHIPIFY_FUZZ -module-name ChipKitFuzz $(find Sources/ChipKit -name '*.swift') Fuzz/FuzzTarget.swift \
+    -o "$WORK/fuzz-chipkit"
+# Seeds: each sample line, and each regression input.
+n=0
+while IFS= read -r line; do
+    printf '%s' "$line" > "$WORK/corpus/sample-$n"
+    n=$((n + 1))
+done < Corpus/samples/compose.txt
+cp Fuzz/regressions/* "$WORK/corpus/" 2>/dev/null || true
+export SWIFT_BACKTRACE=enable=no
+status=0
+"$WORK/fuzz-chipkit" "$WORK/corpus" -max_total_time="$SECONDS_TO_RUN" -max_len=512 \
+    -artifact_prefix="$WORK/artifacts/" -print_final_stats=1 || status=$?
+if ls "$WORK"/artifacts/crash-* >/dev/null 2>&1; then
+    cp "$WORK"/artifacts/crash-* Fuzz/regressions/
+    echo "fuzz: crash inputs copied to Fuzz/regressions/" >&2
+fi
+exit "$status"
