@@ -530,9 +530,10 @@ struct MailboxParser {
         if quoted > 0 && words > 1 {
             obsolete(at: lx[range.lowerBound].start)  // obs-local-part
         }
-        if quoted == 1 && words == 1 && !policy.allowsUnnecessaryQuotes {
-            let q = lx[range.lowerBound]
-            if isDotAtomText(q.innerRange) && !q.flags.contains(.escapes) {
+        if quoted == 1 && words == 1 && !policy.allowsUnnecessaryQuotes,
+           let k = range.first(where: { lx[$0].kind == .quoted }) {
+            let q = lx[k]
+            if !q.flags.contains(.unterminated) && isDotAtomText(q.innerRange) && !q.flags.contains(.escapes) {
                 r.fail(.unnecessaryQuotes, at: q.start)
             }
         }

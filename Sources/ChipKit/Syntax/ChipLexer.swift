@@ -30,10 +30,12 @@ struct Lexeme: Sendable, Hashable {
     var end: Int
 
     var range: Range<Int> { start..<end }
-    /// The inside of a quoted string, comment or literal.
+    /// The inside of a quoted string, comment or literal (empty for any
+    /// other lexeme).
     var innerRange: Range<Int> {
+        guard kind == .quoted || kind == .comment || kind == .literal, end > start else { return end..<end }
         let closed = !flags.contains(.unterminated)
-        return (start + 1)..<(closed ? end - 1 : end)
+        return (start + 1)..<max(start + 1, closed ? end - 1 : end)
     }
 }
 
