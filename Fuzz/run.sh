@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Builds the fuzz target with libFuzzer and AddressSanitizer and runs it for
-# SECONDS (default 60) on a seed corpus made from Corpus/samples. A crash
-# input is copied to Fuzz/regressions/, where a test replays it.
+# Builds the fuzz target with libFuzzer and AddressSanitizer and runs it on
+# a seed corpus made from Corpus/samples and Fuzz/regressions:
+#   Fuzz/run.sh 300        for 300 seconds, with a random seed (exploring)
+#   Fuzz/run.sh --runs N   N inputs with seed 1: the same run every time (CI)
+# A crash input is copied to Fuzz/regressions/, where a test replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_TO_RUN="${1:-60}"
+LIMIT=(-max_total_time="${1:-60}")
+if [ "${1:-}" = "--runs" ]; then
+    LIMIT=(-runs="${2:?--runs needs a count}" -seed=1)
+fi
 WORK="${FUZZ_WORK:-/tmp/chipify-fuzz}"
+rm -rf "$WORK/corpus" "$WORK/artifacts"
 mkdir -p "$WORK/corpus" "$WORK/artifacts"
 swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O \
     -D CHIPIFY_FUZZ -module-name ChipKitFuzz $(find Sources/ChipKit -name '*.swift') Fuzz/FuzzTarget.swift \
@@ -19,7 +25,7 @@ done < Corpus/samples/compose.txt
 cp Fuzz/regressions/* "$WORK/corpus/" 2>/dev/null || true
 export SWIFT_BACKTRACE=enable=no
 status=0
-"$WORK/fuzz-chipkit" "$WORK/corpus" -max_total_time="$SECONDS_TO_RUN" -max_len=512 \
+"$WORK/fuzz-chipkit" "$WORK/corpus" "${LIMIT[@]}" -max_len=512 \
     -artifact_prefix="$WORK/artifacts/" -print_final_stats=1 || status=$?
 if ls "$WORK"/artifacts/crash-* >/dev/null 2>&1; then
     cp "$WORK"/artifacts/crash-* Fuzz/regressions/
