@@ -490,3 +490,113 @@ struct JSONReaderTests {
         #expect(o["to"] == .null)
     }
 }
+
+/// `chipify` as a process against hostile input: it must exit normally, in
+/// time linear in the input, with bounded memory (peak RSS measured).
+@Suite("Hostile input to chipify", .serialized)
+struct HostileProcessTests {
+    /// Writes `count` copies of `unit` after `head` to a temporary file,
+    /// without holding it all in memory.
+    static func bigFile(head: [UInt8] = [], unit: [UInt8], count: Int, tail: [UInt8] = []) -> String {
+        let path = temporaryFile(head)
+        let fd = open(path, O_WRONLY | O_APPEND)
+        var block: [UInt8] = []
+        let perBlock = max(1, (1 << 20) / max(unit.count, 1))
+        for _ in 0..<min(perBlock, count) { block += unit }
+        var left = count
+        while left > 0 {
+            let n = min(perBlock, left)
+            let bytes = n == perBlock ? block : Array(block[0..<(n * unit.count)])
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+            left -= n
+        }
+        _ = tail.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+        return path
+    }
+
+    static let memoryLimitKiB = 50_000
+
+    @Test func aMillionNestedCommentsAndQuotes() {
+        for unit in ["(", "\"", "<", "[", ")"] {
+            let path = Self.bigFile(unit: Array(unit.utf8), count: 1_000_000, tail: Array("a@x.org, b@y.org\n".utf8))
+            defer { unlink(path) }
+            let r = runProcess(chipifyPath, ["--format", "jsonl", path], measureMemory: true)
+            #expect(r.status == 0, "\(unit)")
+            #expect(r.stderr.isEmpty)
+            let chips = jsonLines(r.stdout)
+            #expect(!chips.isEmpty)
+            #expect(chips.contains { $0["error"]?.text == "too-long" }, "\(unit)")
+            #expect(r.maxRSSKiB < Self.memoryLimitKiB, "\(unit): \(r.maxRSSKiB) KiB")
+        }
+    }
+
+    @Test func aFiveHundredMegabyteRecordWithoutNewline() {
+        let path = Self.bigFile(head: Array("a@x.org, \"".utf8), unit: Array("xxxxxxxxxxxxxxxx".utf8),
+                                count: 500_000_000 / 16)
+        defer { unlink(path) }
+        let r = runProcess(chipifyPath, ["--summary", "--format", "jsonl", path], measureMemory: true)
+        #expect(r.status == 0)
+        let summary = MiniJSON.object(Array(r.stdout.dropLast()))
+        #expect(summary?["records"]?.int == 1)
+        #expect(summary?["chips"]?.int == 2)
+        #expect(summary?["bytes"]?.int == 500_000_010)
+        #expect(r.maxRSSKiB < Self.memoryLimitKiB, "\(r.maxRSSKiB) KiB")
+    }
+
+    @Test func tenMillionEmptyRecords() {
+        let path = Self.bigFile(unit: [0x0A], count: 10_000_000)
+        defer { unlink(path) }
+        let r = runProcess(chipifyPath, ["--summary", path], measureMemory: true)
+        #expect(r.status == 0)
+        #expect(r.stdoutText.hasPrefix("records: 10000000\nchips: 0\n"))
+        #expect(r.maxRSSKiB < Self.memoryLimitKiB, "\(r.maxRSSKiB) KiB")
+    }
+
+    @Test func binaryFilesAndControlBytes() {
+        // The chipify binary itself: megabytes of arbitrary bytes.
+        let r = runProcess(chipifyPath, ["--format", "jsonl", chipifyPath], measureMemory: true)
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: 0x0A)
+        #expect(lines.count > 100)
+        for line in lines.prefix(20_000) { #expect(MiniJSON.object(Array(line)) != nil) }
+        #expect(!r.stdout.contains(0))
+        #expect(r.maxRSSKiB < Self.memoryLimitKiB, "\(r.maxRSSKiB) KiB")
+        // A lone CR (a line break inside the record), NUL, DEL and invalid UTF-8.
+        let odd: [UInt8] = Array("a@x.org\rb@y.org, c\u{0}d@z.org, \u{7F}e@w.org, f".utf8) + [0xFF, 0xFE]
+            + Array("@v.org\n".utf8)
+        let file = temporaryFile(odd)
+        defer { unlink(file) }
+        let o = runProcess(chipifyPath, ["--format", "tsv", file])
+        #expect(o.status == 0)
+        #expect(o.stdoutText == """
+            1\t0\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
+            1\t1\tmailbox\tvalid\t\tb@y.org\t\t\t\t8\t15\tb@y.org
+            1\t2\terror\terror\t\tc\\x00d@z.org\t\tinvalid-character\t\t17\t26\tc\\x00d@z.org
+            1\t3\terror\terror\t\t\\x7fe@w.org\t\tinvalid-character\t\t28\t36\t\\x7fe@w.org
+            1\t4\terror\terror\t\tf\\xff\\xfe@v.org\t\tinvalid-utf8\t\t38\t47\tf\\xff\\xfe@v.org
+
+            """)
+    }
+
+    @Test func mailtoAloneIsAnErrorChipNotACrash() {
+        let file = temporaryFile(Array("mailto:\nmailto:, a@x.org\n".utf8))
+        defer { unlink(file) }
+        let r = runProcess(chipifyPath, ["--format", "jsonl", file])
+        #expect(r.status == 0)
+        #expect(jsonLines(r.stdout).map { $0["error"]?.text } == ["not-an-address", "not-an-address", nil])
+    }
+
+    @Test func injectionThroughTheHeaderFormatIsImpossible() {
+        let input: [UInt8] = Array("\"Evil\r\nBcc: v@x.org\" <a@x.org>, =?UTF-8?Q?x=0D=0ABcc:_v@x.org?= <b@y.org>\n".utf8)
+        let file = temporaryFile(input)
+        defer { unlink(file) }
+        let r = runProcess(chipifyPath, ["-z", "--format", "header", file])
+        #expect(r.status == 0)
+        // Output lines: a value, continuation lines start with a space.
+        for line in r.stdoutText.split(separator: "\n") {
+            #expect(!line.hasPrefix("Bcc"))
+        }
+        #expect(!r.stdout.contains(0x0D))
+    }
+}
