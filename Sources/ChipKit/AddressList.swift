@@ -120,6 +120,10 @@ public enum AddressList {
             if d.hasPrefix("[") {
                 asciiDomain = d
                 unicodeDomain = d
+            } else if IDNA.isPlainASCII(d) {
+                // The common case, without IDNA's work: only lower-casing.
+                asciiDomain = String(decoding: d.utf8.map(ByteClass.lowercased), as: UTF8.self)
+                unicodeDomain = d
             } else {
                 asciiDomain = try? IDNA.toASCII(d)
                 unicodeDomain = (try? IDNA.toUnicode(d)) ?? d

@@ -24,6 +24,24 @@ public enum IDNA {
         case labelTooLong
     }
 
+    /// Whether a domain is ASCII with no A-label, so that its ASCII form is
+    /// itself lower-cased and its Unicode form itself.
+    static func isPlainASCII(_ domain: String) -> Bool {
+        var previous: UInt8 = UInt8(ascii: ".")
+        var utf8 = domain.utf8.makeIterator()
+        var window: UInt32 = 0
+        var atLabelStart = true
+        while let b = utf8.next() {
+            if b >= 0x80 { return false }
+            window = window << 8 | UInt32(ByteClass.lowercased(b))
+            if atLabelStart && previous == UInt8(ascii: ".") { window = UInt32(ByteClass.lowercased(b)) }
+            atLabelStart = b == UInt8(ascii: ".")
+            if window == 0x786E_2D2D { return false }  // "xn--" at a label start
+            previous = b
+        }
+        return true
+    }
+
     /// The ASCII form of a domain: each non-ASCII label as `xn--` +
     /// Punycode, ASCII lower-cased.
     ///
