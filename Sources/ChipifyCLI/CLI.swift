@@ -162,8 +162,7 @@ public enum CLI {
         do {
             options = try parse(arguments)
         } catch {
-            writeAll(stderr, "Error: \(error.message)\n\(usage)\nSee 'chipify --help'.\n")
-            return 64
+            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify --help")
         }
         if options.showHelp {
             writeAll(stdout, help)

@@ -134,6 +134,13 @@ func readSome(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ count: Int) -> Int {
     }
 }
 
+/// Reports a usage error in the three lines of the house style and returns
+/// its exit status, 64.
+func usageFailure(_ fd: Int32, _ message: String, usage: String, helpCommand: String) -> Int32 {
+    writeAll(fd, "Error: \(message)\n\(usage)\nSee '\(helpCommand)'.\n")
+    return 64
+}
+
 /// Writes a string to a file descriptor at once (for messages).
 func writeAll(_ fd: Int32, _ text: String) {
     var out = OutputBuffer(fd: fd, capacity: text.utf8.count)

@@ -89,8 +89,7 @@ public enum Replay {
         do {
             options = try parse(arguments)
         } catch {
-            writeAll(stderr, "Error: \(error.message)\n\(usage)\nSee 'chipify replay --help'.\n")
-            return 64
+            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify replay --help")
         }
         if options.help {
             writeAll(stdout, help)
