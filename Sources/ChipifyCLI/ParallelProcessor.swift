@@ -158,8 +158,7 @@ struct ParallelProcessor: Sendable {
             var pieceTotals = RunTotals()
             pieceTotals.records = starts[k]
             var pieceWriter = results.slots[k].writer
-            results.slots[k].writer.out.bytes = []  // keep the buffer unique
-            pieceWriter.out.bytes.removeAll(keepingCapacity: true)
+            pieceWriter.out.clear()
             pieceWriter.summary = Summary()
             var offset = 0
             let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: min(max(piece.count, 16), 256 << 10))
@@ -181,7 +180,7 @@ struct ParallelProcessor: Sendable {
         }
         for k in 0..<pieces.count {
             let result = results.slots[k]
-            writer.out.writeThrough(result.writer.out.bytes)
+            writer.out.writeThrough(result.writer.out)
             var s = result.writer.summary
             s.bytes = 0  // counted as read
             writer.summary.add(s)
