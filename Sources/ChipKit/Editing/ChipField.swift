@@ -123,6 +123,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*n*) in the number of chips.
     public func index(of id: ChipID) -> Int? { order.firstIndex(of: id) }
 
+    /// Whether the chip is selected. - Complexity: O(1).
     public func isSelected(_ id: ChipID) -> Bool { selection.contains(id) }
 
     /// The text being typed, as bytes.
@@ -455,6 +456,7 @@ public struct ChipField: Sendable {
         return changes
     }
 
+    /// Selects every chip. - Complexity: O(chips).
     @discardableResult
     public mutating func selectAll() -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -462,6 +464,7 @@ public struct ChipField: Sendable {
         return changes
     }
 
+    /// Selects nothing. - Complexity: O(1).
     @discardableResult
     public mutating func clearSelection() -> [FieldChange] {
         var changes: [FieldChange] = []

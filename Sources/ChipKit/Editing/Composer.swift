@@ -83,6 +83,7 @@ public struct Composer: Sendable {
     var keyIndex: [UInt64: [ChipID]] = [:]
     var chipKeys: [ChipID: UInt64] = [:]
 
+    /// A composer with these fields (names must differ), focused on the first.
     public init(
         fieldNames: [String] = ["to", "cc", "bcc"], policy: ValidationPolicy = .standard,
         limits: FieldLimits = FieldLimits(), duplicatePolicy: DuplicatePolicy = .warn
@@ -97,15 +98,20 @@ public struct Composer: Sendable {
         self.duplicatePolicy = duplicatePolicy
     }
 
+    /// The field with the focus, where typing goes.
     public var focusedField: ChipField { fields[focusedIndex] }
 
+    /// The field with this name. - Complexity: O(fields).
     public func field(named name: String) -> ChipField? { fields.first { $0.name == name } }
 
+    /// The index of the field with this name. - Complexity: O(fields).
     public func fieldIndex(named name: String) -> Int? { fields.firstIndex { $0.name == name } }
 
+    /// Whether there is a step to undo.
     public var canUndo: Bool { !undoStack.isEmpty }
     /// The number of undo steps held.
     public var undoStackCount: Int { undoStack.count }
+    /// Whether there is an undone step to redo.
     public var canRedo: Bool { !redoStack.isEmpty }
 
     // MARK: - Operations on the focused field
@@ -141,11 +147,16 @@ public struct Composer: Sendable {
         perform(nil) { $0.insert(text) }
     }
 
+    /// Shows an input method's marked text in the focused field; it never
+    /// makes chips. Part of the current typing step.
     @discardableResult
     public mutating func compositionUpdate(_ text: String) -> [ComposerChange] {
         perform(.typing(field: focusedIndex)) { $0.compositionUpdate(text) }
     }
 
+    /// Types the final text of a composition.
+    ///
+    /// - Complexity: O(*m*) in the text, as ``type(_:)``.
     @discardableResult
     public mutating func compositionEnd(_ text: String) -> [ComposerChange] {
         perform(.typing(field: focusedIndex)) { $0.compositionEnd(text) }
@@ -159,23 +170,38 @@ public struct Composer: Sendable {
         return changes
     }
 
+    /// Backspace in the focused field (see ``ChipField/backspace()``).
+    ///
+    /// - Complexity: O(*p*) in the pending text, or O(*s*) for *s* selected chips
+    ///   removed; not O(chips).
     @discardableResult
     public mutating func backspace() -> [ComposerChange] { perform(nil) { $0.backspace() } }
 
+    /// Forward delete in the focused field (see ``ChipField/deleteForward()``).
     @discardableResult
     public mutating func deleteForward() -> [ComposerChange] { perform(nil) { $0.deleteForward() } }
 
+    /// Moves the caret left; leaving the pending text commits it.
     @discardableResult
     public mutating func moveLeft() -> [ComposerChange] { perform(nil) { $0.moveLeft() } }
 
+    /// Moves the caret right; leaving the pending text commits it.
     @discardableResult
     public mutating func moveRight() -> [ComposerChange] { perform(nil) { $0.moveRight() } }
 
+    /// Selects a chip of the focused field: alone, as a range from the last
+    /// chip selected alone (`extend`), or toggled (`toggle`).
+    ///
+    /// - Complexity: O(1) alone or toggled; O(chips) to find a range's anchor.
     @discardableResult
     public mutating func select(_ index: Int, extend: Bool = false, toggle: Bool = false) -> [ComposerChange] {
         perform(nil) { $0.select(index, extend: extend, toggle: toggle) }
     }
 
+    /// Deletes the chip at `index` of the focused field (not a committed one).
+    ///
+    /// - Complexity: O(chips) for the array move (8 bytes a chip; about 7 µs
+    ///   at 100,000 chips).
     @discardableResult
     public mutating func remove(at index: Int) -> [ComposerChange] { perform(nil) { $0.remove(at: index) } }
 
