@@ -397,9 +397,10 @@ struct MailboxParser {
         let range = trimmed(whole)
         noteComments(in: whole)
         if commentName && r.nameRange == nil {
-            // `addr (Comment Name)`: the last comment with text names it.
+            // `addr (Comment Name)`: the last comment with text after the
+            // address names it; a comment inside the address does not.
             var k = whole.upperBound - 1
-            while k >= whole.lowerBound {
+            while k >= whole.lowerBound && isCFWS(k) {
                 let l = lx[k]
                 if l.kind == .comment, !l.flags.contains(.unterminated),
                    hasText(l.innerRange) {
