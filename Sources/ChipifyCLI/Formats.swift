@@ -96,7 +96,7 @@ struct ChipWriter {
             address: address.isEmpty ? nil : String(decoding: address, as: UTF8.self),
             localPart: nil, domain: nil, asciiDomain: nil, unicodeDomain: nil,
             group: c.item.group.map { String(decoding: $0, as: UTF8.self) },
-            error: c.source == nil && r.error == nil ? .tooLong : r.error,
+            error: r.error,
             errorOffset: nil, warnings: [])
         header.add(chip)
         out.appendString(header.take())

@@ -316,6 +316,8 @@ struct FieldWorkTests {
         f.moveLeft()
         let before = f.bytesScanned
         f.insert("d")
-        #expect(f.bytesScanned - before == "abc@example.ormdg".count - 1)
+        // The whole pending text, "abc@example.ordg", is scanned again, and nothing else.
+        #expect(f.pendingText == "abc@example.ordg")
+        #expect(f.bytesScanned - before == "abc@example.ordg".utf8.count)
     }
 }

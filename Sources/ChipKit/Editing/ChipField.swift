@@ -202,22 +202,30 @@ public struct ChipField: Sendable {
         var changes: [FieldChange] = []
         let before = text
         if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
-        // Dry run: refuse what would overflow a limit, before changing anything.
-        var trial = text
-        trial.pending.insert(contentsOf: bytes, at: trial.caret)
         let atEnd = text.caret == text.pending.count && text.scanned == text.pending.count
-        var trialScanner = atEnd ? trial.scanner : ListScanner(startOffset: trial.pendingBase, inGroup: trial.baseInGroup)
-        var produced = 0
-        let from = atEnd ? text.scanned : 0
-        trialScanner.scan(trial.pending[from...]) { if $0.kind != .groupOpen { produced += 1 } }
-        let remaining = trialScanner.offset - trialScanner.retainOffset
-        if remaining > limits.maxPendingBytes {
-            changes.append(.refused(Refusal(.pendingTooLong)))
-            return changes
-        }
-        if order.count + produced > limits.maxChips {
-            changes.append(.refused(Refusal(.tooManyChips)))
-            return changes
+        // Refuse what would overflow a limit, before changing anything. A
+        // chip takes at least a byte and the pending text can only shrink,
+        // so a keystroke far from the limits needs no dry run.
+        let total = text.pending.count + bytes.count
+        if total > limits.maxPendingBytes || order.count + total > limits.maxChips {
+            var trial = atEnd ? text.scanner : ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup)
+            var produced = 0
+            let count = { (segment: Segment) in if segment.kind != .groupOpen { produced += 1 } }
+            if atEnd {
+                trial.scan(bytes, count)
+            } else {
+                trial.scan(text.pending[..<text.caret], count)
+                trial.scan(bytes, count)
+                trial.scan(text.pending[text.caret...], count)
+            }
+            if trial.offset - trial.retainOffset > limits.maxPendingBytes {
+                changes.append(.refused(Refusal(.pendingTooLong)))
+                return changes
+            }
+            if order.count + produced > limits.maxChips {
+                changes.append(.refused(Refusal(.tooManyChips)))
+                return changes
+            }
         }
         text.pending.insert(contentsOf: bytes, at: text.caret)
         text.caret += bytes.count

@@ -155,18 +155,4 @@ public enum UTF8Bytes {
         }
         return 0
     }
-
-    /// The offset of the first byte that is not part of well-formed UTF-8
-    /// in `range`, or nil when all of it is well-formed.
-    public static func firstInvalid(_ p: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int? {
-        var i = range.lowerBound
-        let end = range.upperBound
-        while i < end {
-            if p[i] < 0x80 { i += 1; continue }
-            let n = sequenceLength(p, at: i, end: end)
-            if n == 0 { return i }
-            i += n
-        }
-        return nil
-    }
 }
