@@ -11,16 +11,28 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "ChipKit"),
+        // The layers, one target each: a layer imports only those below it.
+        .target(name: "ChipSyntax"),
+        .target(name: "ChipRecognition", dependencies: ["ChipSyntax"]),
+        .target(name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition"]),
+        .target(name: "ChipOutput", dependencies: ["ChipSyntax", "ChipRecognition", "ChipEditing"]),
+        .target(name: "ChipKit", dependencies: ["ChipSyntax", "ChipRecognition", "ChipEditing", "ChipOutput"]),
         .target(name: "ChipifyCLI", dependencies: ["ChipKit"]),
         .executableTarget(name: "chipify", dependencies: ["ChipifyCLI"]),
         .executableTarget(
             name: "chipify-bench",
-            dependencies: ["ChipKit", "ChipifyCLI"],
+            dependencies: ["ChipKit", "ChipifyCLI", "ChipTestSupport"],
             path: "Benchmarks/chipify-bench"
         ),
-        .testTarget(name: "ChipKitTests", dependencies: ["ChipKit"]),
-        .testTarget(name: "ChipifyCLITests", dependencies: ["ChipifyCLI", "ChipKit", "chipify"]),
-        .testTarget(name: "ChipifyBenchTests", dependencies: ["chipify-bench"]),
+        // Shared by the tests, the fuzzer and the benchmark: the seeded
+        // generator, file reading, and the invariant verifier.
+        .target(name: "ChipTestSupport", dependencies: ["ChipKit"]),
+        .testTarget(name: "ChipSyntaxTests", dependencies: ["ChipSyntax", "ChipKit", "ChipTestSupport"]),
+        .testTarget(name: "ChipRecognitionTests", dependencies: ["ChipRecognition", "ChipKit", "ChipTestSupport"]),
+        .testTarget(name: "ChipEditingTests", dependencies: ["ChipEditing", "ChipKit", "ChipTestSupport"]),
+        .testTarget(name: "ChipOutputTests", dependencies: ["ChipOutput", "ChipKit", "ChipTestSupport"]),
+        .testTarget(name: "ChipKitTests", dependencies: ["ChipKit", "ChipTestSupport"]),
+        .testTarget(name: "ChipifyCLITests", dependencies: ["ChipifyCLI", "ChipKit", "ChipTestSupport", "chipify"]),
+        .testTarget(name: "ChipifyBenchTests", dependencies: ["chipify-bench", "ChipTestSupport"]),
     ]
 )

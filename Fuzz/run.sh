@@ -13,8 +13,16 @@ fi
 WORK="${FUZZ_WORK:-/tmp/chipify-fuzz}"
 rm -rf "$WORK/corpus" "$WORK/artifacts"
 mkdir -p "$WORK/corpus" "$WORK/artifacts"
-swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O \
-    -D CHIPIFY_FUZZ -module-name ChipKitFuzz $(find Sources/ChipKit -name '*.swift') Fuzz/FuzzTarget.swift \
+# Each layer is compiled as its own module, in the package's order, with
+# the fuzzer's coverage and AddressSanitizer; then the target links them.
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -package-name chipify -I "$WORK" -L "$WORK")
+LIBS=()
+for module in ChipSyntax ChipRecognition ChipEditing ChipOutput ChipKit ChipTestSupport; do
+    swiftc "${FLAGS[@]}" -module-name "$module" -emit-module -emit-module-path "$WORK/$module.swiftmodule" \
+        -emit-library -static -o "$WORK/lib$module.a" "${LIBS[@]}" $(find "Sources/$module" -name '*.swift')
+    LIBS+=(-l"$module")
+done
+swiftc "${FLAGS[@]}" -module-name ChipKitFuzz Fuzz/FuzzTarget.swift $(printf -- '-l%s ' ChipTestSupport ChipKit ChipOutput ChipEditing ChipRecognition ChipSyntax) \
     -o "$WORK/fuzz-chipkit"
 # Seeds: each sample line, and each regression input.
 n=0

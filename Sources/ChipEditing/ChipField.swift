@@ -1,0 +1,783 @@
+import ChipSyntax
+import ChipRecognition
+
+/// Limits of one field, as values: reaching one gives a refusal, never a crash.
+public struct FieldLimits: Sendable, Hashable, Codable {
+    /// Most chips a field holds.
+    public var maxChips: Int
+    /// Most bytes of text being typed (not yet chips).
+    public var maxPendingBytes: Int
+
+    public init(maxChips: Int = 1_000_000, maxPendingBytes: Int = 65_536) {
+        self.maxChips = maxChips
+        self.maxPendingBytes = maxPendingBytes
+    }
+}
+
+/// One recipient field ("To"): ordered chips, the text being typed at the
+/// caret, and a selection.
+///
+/// The caret sits between two chips (``insertionIndex`` chips before it),
+/// inside the pending text at byte offset ``caret``. Typing inserts at the
+/// caret; the same resumable ``ListScanner`` that reads files turns text
+/// into chips as soon as a separator ends one, so what is left pending is
+/// only the chip being typed.
+///
+/// Every operation returns the ``FieldChange``s it made.
+///
+/// Invariants:
+/// 1. `0 <= insertionIndex <= count` and `0 <= caret <= pending.count`.
+/// 2. The pending text never holds a complete chip followed by a separator.
+/// 3. Chip identities are unique and survive every operation but deletion.
+/// 4. Typing at the end of the pending text scans only the new bytes; any
+///    other edit rescans at most the pending text: the work of a keystroke
+///    does not depend on the number of chips.
+public struct ChipField: Sendable {
+    public let name: String
+    public var policy: ValidationPolicy
+    public var limits: FieldLimits
+
+    var order: [ChipID] = []
+    var storage: [ChipID: Chip] = [:]
+    var text = TextState()
+    public internal(set) var selection: Set<ChipID> = []
+    var anchor: ChipID?
+    var names: Recognizer
+    var idPrefix: UInt64
+    var nextSerial: UInt64 = 1
+    /// Primitive edits since the composer last took them, for undo.
+    var journal: [FieldEdit] = []
+    /// Whether edits are journaled: on in a ``Composer``, which takes them
+    /// after each operation; off in a field used alone, so nothing grows.
+    var recordsEdits = false
+    /// Bytes fed to the scanner so far: a measure of work, for tests and
+    /// benchmarks that bound the cost of a keystroke.
+    package private(set) var bytesScanned = 0
+
+    /// Everything about the text being typed. Saved whole for undo: it is
+    /// bounded by `maxPendingBytes`, whatever the number of chips.
+    struct TextState: Sendable {
+        var pending: [UInt8] = []
+        /// Scanner offset of `pending[0]`.
+        var pendingBase = 0
+        var caret = 0
+        var insertionIndex = 0
+        var marked: [UInt8] = []
+        var scanner = ListScanner()
+        /// Bytes of `pending` the scanner has seen.
+        var scanned = 0
+        var list: ListRecognizer
+        /// The scanner and list state at `pending[0]`, to rescan from.
+        var baseInGroup = false
+        var baseList: ListRecognizer
+        /// The chip being edited: the first chip its text gives keeps its
+        /// identity and group.
+        var editing: ChipID?
+        var editingGroup: String?
+
+        init(policy: ValidationPolicy = .standard) {
+            list = ListRecognizer(policy: policy)
+            baseList = list
+        }
+
+        func sameVisibleState(as other: TextState) -> Bool {
+            pending == other.pending && caret == other.caret && insertionIndex == other.insertionIndex
+                && marked == other.marked && pendingBase == other.pendingBase && scanner == other.scanner
+                && editing == other.editing
+        }
+    }
+
+    /// Creates an empty field. `idPrefix` keeps identities unique across
+    /// the fields of a composer.
+    public init(name: String, policy: ValidationPolicy = .standard, limits: FieldLimits = FieldLimits(),
+                idPrefix: UInt64 = 0) {
+        self.name = name
+        self.policy = policy
+        self.limits = limits
+        self.names = Recognizer(policy: policy)
+        self.idPrefix = idPrefix << 40
+        self.text = TextState(policy: policy)
+        // The composer applies the duplicate policy across fields; the
+        // list recognizer need not remember addresses.
+        self.text.list.maxTrackedAddresses = 0
+        self.text.baseList = self.text.list
+    }
+
+    // MARK: - Reading
+
+    /// The number of chips.
+    public var count: Int { order.count }
+
+    /// The chips in order.
+    ///
+    /// - Complexity: O(*n*) in the number of chips.
+    public var chips: [Chip] { order.map { storage[$0]! } }
+
+    /// The chip at `index`.
+    ///
+    /// - Complexity: O(1).
+    public subscript(index: Int) -> Chip { storage[order[index]]! }
+
+    /// The chip with this identity, if the field holds it.
+    public func chip(_ id: ChipID) -> Chip? { storage[id] }
+
+    /// The index of the chip with this identity.
+    ///
+    /// - Complexity: O(*n*) in the number of chips.
+    public func index(of id: ChipID) -> Int? { order.firstIndex(of: id) }
+
+    /// Whether the chip is selected. - Complexity: O(1).
+    public func isSelected(_ id: ChipID) -> Bool { selection.contains(id) }
+
+    /// The text being typed, as bytes.
+    public var pending: [UInt8] { text.pending }
+    /// The text being typed, invalid UTF-8 shown as U+FFFD.
+    public var pendingText: String { String(decoding: text.pending, as: UTF8.self) }
+    /// The marked (uncommitted) text of an input method.
+    public var markedText: String { String(decoding: text.marked, as: UTF8.self) }
+    /// Chips before the caret.
+    public var insertionIndex: Int { text.insertionIndex }
+    /// Byte offset of the caret in the pending text.
+    public var caret: Int { text.caret }
+
+    /// The field as text: chips' source text (group members inside their
+    /// group's `name: …;`), joined by `, `, with the pending text at the caret.
+    ///
+    /// - Complexity: O(*n*) in the text's length.
+    public var renderedText: [UInt8] {
+        var out: [UInt8] = []
+        var openGroup: String?
+        var needsSeparator = false
+        func closeGroup() {
+            if openGroup != nil {
+                out.append(UInt8(ascii: ";"))
+                needsSeparator = true
+            }
+            openGroup = nil
+        }
+        func separate() {
+            if needsSeparator { out += Array(", ".utf8) }
+            needsSeparator = false
+        }
+        for k in 0...order.count {
+            if k == text.insertionIndex && !text.pending.isEmpty {
+                closeGroup()
+                separate()
+                out += text.pending
+                needsSeparator = true
+            }
+            guard k < order.count else { break }
+            let c = storage[order[k]]!.content
+            if c.kind == .emptyGroup {
+                closeGroup()
+                separate()
+                out += c.raw
+                needsSeparator = true
+                continue
+            }
+            if c.group != openGroup {
+                closeGroup()
+                separate()
+                if let g = c.group {
+                    out += Array("\(g): ".utf8)
+                    openGroup = g
+                }
+            } else {
+                separate()
+            }
+            out += c.raw
+            needsSeparator = true
+        }
+        closeGroup()
+        return out
+    }
+
+    // MARK: - Typing
+
+    /// Inserts text at the caret, as typed or pasted. Complete chips become
+    /// chips at once; the rest stays pending.
+    ///
+    /// - Complexity: O(*m*) for *m* bytes typed at the end of the pending
+    ///   text, else O(*m* + *p*) for *p* pending bytes; never O(chips).
+    @discardableResult
+    public mutating func insert(_ bytes: [UInt8]) -> [FieldChange] {
+        guard !bytes.isEmpty else { return [] }
+        var changes: [FieldChange] = []
+        let before = text
+        if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        let atEnd = text.caret == text.pending.count && text.scanned == text.pending.count
+        // Refuse what would overflow a limit, before changing anything. A
+        // chip takes at least a byte and the pending text can only shrink,
+        // so a keystroke far from the limits needs no dry run.
+        let total = text.pending.count + bytes.count
+        if total > limits.maxPendingBytes || order.count + total > limits.maxChips {
+            var trial = atEnd ? text.scanner : ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup)
+            var produced = 0
+            let count = { (segment: Segment) in if segment.kind != .groupOpen { produced += 1 } }
+            if atEnd {
+                trial.scan(bytes, count)
+            } else {
+                trial.scan(text.pending[..<text.caret], count)
+                trial.scan(bytes, count)
+                trial.scan(text.pending[text.caret...], count)
+            }
+            if trial.offset - trial.retainOffset > limits.maxPendingBytes {
+                changes.append(.refused(Refusal(.pendingTooLong)))
+                return changes
+            }
+            if order.count + produced > limits.maxChips {
+                changes.append(.refused(Refusal(.tooManyChips)))
+                return changes
+            }
+        }
+        text.pending.insert(contentsOf: bytes, at: text.caret)
+        text.caret += bytes.count
+        if !atEnd { resetScanner() }
+        feed(&changes)
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    /// Inserts a string at the caret.
+    @discardableResult
+    public mutating func insert(_ string: String) -> [FieldChange] { insert(Array(string.utf8)) }
+
+    /// Shows an input method's marked text. It is never scanned, so it
+    /// never makes chips.
+    @discardableResult
+    public mutating func compositionUpdate(_ marked: String) -> [FieldChange] {
+        let bytes = Array(marked.utf8)
+        guard bytes != text.marked else { return [] }
+        let before = text
+        text.marked = bytes
+        var changes: [FieldChange] = []
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    /// Ends a composition: the final text is typed at the caret.
+    @discardableResult
+    public mutating func compositionEnd(_ final: String) -> [FieldChange] {
+        var changes: [FieldChange] = []
+        if !text.marked.isEmpty {
+            let before = text
+            text.marked = []
+            finishTextChange(from: before, &changes)
+        }
+        changes += insert(Array(final.utf8))
+        return changes
+    }
+
+    /// Turns all pending text into chips (blur, Return, Tab). Marked text
+    /// is committed first. Does nothing when there is no text.
+    @discardableResult
+    public mutating func commit() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        if !text.marked.isEmpty {
+            let marked = text.marked
+            let before = text
+            text.marked = []
+            finishTextChange(from: before, &changes)
+            changes += insert(marked)
+        }
+        guard !text.pending.isEmpty || text.scanner.hasOpenChip else { return changes }
+        let before = text
+        if order.count + 1 > limits.maxChips && text.scanner.hasOpenChip {
+            changes.append(.refused(Refusal(.tooManyChips)))
+            return changes
+        }
+        feed(&changes)
+        var segments: [Segment] = []
+        text.scanner.finish { segments.append($0) }
+        emit(segments, &changes)
+        text.pendingBase = text.scanner.offset
+        text.pending = []
+        text.caret = 0
+        text.scanned = 0
+        text.list.reset()
+        text.baseInGroup = false
+        text.baseList = text.list
+        text.editing = nil
+        text.editingGroup = nil
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    // MARK: - Deleting
+
+    /// Backspace: deletes the selection; else the grapheme cluster before
+    /// the caret; else selects the chip before the caret (a second
+    /// backspace then deletes it).
+    @discardableResult
+    public mutating func backspace() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        if !selection.isEmpty { return removeSelection() }
+        if text.caret > 0 {
+            let before = text
+            let n = ChipField.lastClusterLength(text.pending[..<text.caret])
+            text.pending.removeSubrange((text.caret - n)..<text.caret)
+            text.caret -= n
+            resetScanner()
+            feed(&changes)
+            finishTextChange(from: before, &changes)
+        } else if text.insertionIndex > 0 {
+            let id = order[text.insertionIndex - 1]
+            setSelection([id], anchor: id, &changes)
+        }
+        return changes
+    }
+
+    /// Forward delete: the mirror of ``backspace()``.
+    @discardableResult
+    public mutating func deleteForward() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        if !selection.isEmpty { return removeSelection() }
+        if text.caret < text.pending.count {
+            let before = text
+            let n = ChipField.firstClusterLength(text.pending[text.caret...])
+            text.pending.removeSubrange(text.caret..<(text.caret + n))
+            resetScanner()
+            feed(&changes)
+            finishTextChange(from: before, &changes)
+        } else if text.insertionIndex < order.count {
+            let id = order[text.insertionIndex]
+            setSelection([id], anchor: id, &changes)
+        }
+        return changes
+    }
+
+    /// Deletes the chip at `index` (not a committed one).
+    @discardableResult
+    public mutating func remove(at index: Int) -> [FieldChange] {
+        guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
+        guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
+        var changes: [FieldChange] = []
+        let before = text
+        let id = order[index]
+        if selection.contains(id) {
+            var s = selection
+            s.remove(id)
+            setSelection(s, anchor: anchor == id ? nil : anchor, &changes)
+        }
+        removePrimitive(at: index, &changes)
+        if index < text.insertionIndex { text.insertionIndex -= 1 }
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    /// Deletes the selected chips (committed ones stay, with a refusal).
+    @discardableResult
+    public mutating func removeSelection() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        let before = text
+        let selected = selection
+        setSelection([], anchor: nil, &changes)
+        var refusedAny = false
+        // From the end, so each index is right when applied in order.
+        for index in order.indices.reversed() where selected.contains(order[index]) {
+            if !storage[order[index]]!.isEditable {
+                refusedAny = true
+                continue
+            }
+            removePrimitive(at: index, &changes)
+            if index < text.insertionIndex { text.insertionIndex -= 1 }
+        }
+        if refusedAny { changes.append(.refused(Refusal(.chipCommitted))) }
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    // MARK: - Caret and selection
+
+    /// Moves the caret one grapheme cluster left, or past the chip before it.
+    /// Leaving pending text commits it first, as a blur would.
+    @discardableResult
+    public mutating func moveLeft() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        if text.caret > 0 {
+            let before = text
+            text.caret -= ChipField.lastClusterLength(text.pending[..<text.caret])
+            finishTextChange(from: before, &changes)
+            return changes
+        }
+        changes += commit()
+        if text.insertionIndex > 0 {
+            let before = text
+            text.insertionIndex -= 1
+            resetScannerForNewPlace()
+            finishTextChange(from: before, &changes)
+        }
+        return changes
+    }
+
+    /// Moves the caret one grapheme cluster right, or past the chip after it.
+    @discardableResult
+    public mutating func moveRight() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        if text.caret < text.pending.count {
+            let before = text
+            text.caret += ChipField.firstClusterLength(text.pending[text.caret...])
+            finishTextChange(from: before, &changes)
+            return changes
+        }
+        let hadText = !text.pending.isEmpty
+        changes += commit()
+        if text.insertionIndex < order.count && !hadText {
+            let before = text
+            text.insertionIndex += 1
+            resetScannerForNewPlace()
+            finishTextChange(from: before, &changes)
+        }
+        return changes
+    }
+
+    /// Puts the caret before the chip at `index` (or at the end).
+    @discardableResult
+    public mutating func moveCaret(toChipIndex index: Int) -> [FieldChange] {
+        var changes = commit()
+        let target = max(0, min(index, order.count))
+        if target != text.insertionIndex {
+            let before = text
+            text.insertionIndex = target
+            resetScannerForNewPlace()
+            finishTextChange(from: before, &changes)
+        }
+        return changes
+    }
+
+    /// Selects the chip at `index`: alone, or extending a range from the
+    /// last chip selected alone (shift), or toggling it (command).
+    @discardableResult
+    public mutating func select(_ index: Int, extend: Bool = false, toggle: Bool = false) -> [FieldChange] {
+        guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
+        var changes: [FieldChange] = []
+        let id = order[index]
+        if extend, let a = anchor, let from = order.firstIndex(of: a) {
+            let range = min(from, index)...max(from, index)
+            setSelection(Set(order[range]), anchor: a, &changes)
+        } else if toggle {
+            var s = selection
+            if s.contains(id) { s.remove(id) } else { s.insert(id) }
+            setSelection(s, anchor: id, &changes)
+        } else {
+            setSelection([id], anchor: id, &changes)
+        }
+        return changes
+    }
+
+    /// Selects every chip. - Complexity: O(chips).
+    @discardableResult
+    public mutating func selectAll() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        setSelection(Set(order), anchor: order.first, &changes)
+        return changes
+    }
+
+    /// Selects nothing. - Complexity: O(1).
+    @discardableResult
+    public mutating func clearSelection() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        setSelection([], anchor: nil, &changes)
+        return changes
+    }
+
+    // MARK: - Editing and moving chips
+
+    /// Turns the chip at `index` back into pending text at its place, its
+    /// exact source text, caret at the end. Committing it again keeps its
+    /// identity (and group) if it is still one chip.
+    @discardableResult
+    public mutating func edit(at index: Int) -> [FieldChange] {
+        guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
+        guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
+        let id = order[index]
+        var changes = commit()
+        guard let at = order.firstIndex(of: id) else { return changes }
+        let before = text
+        if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        let chip = storage[id]!
+        removePrimitive(at: at, &changes)
+        text.insertionIndex = at
+        text.pending = chip.content.raw
+        text.caret = chip.content.raw.count
+        text.editing = id
+        text.editingGroup = chip.content.group
+        text.list.reset()
+        text.baseList = text.list
+        text.baseInGroup = false
+        resetScanner()
+        feed(&changes)
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    /// Moves the chip at `index` to `destination` (its index afterwards).
+    @discardableResult
+    public mutating func move(from index: Int, to destination: Int) -> [FieldChange] {
+        guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
+        guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
+        let to = max(0, min(destination, order.count - 1))
+        guard to != index else { return [] }
+        var changes: [FieldChange] = []
+        let before = text
+        movePrimitive(from: index, to: to, &changes)
+        // The caret keeps its side of every other chip; a chip landing
+        // right at the caret stays on the side it came from.
+        var ins = text.insertionIndex
+        let wasBefore = index < ins
+        if wasBefore { ins -= 1 }
+        if to < ins || (to == ins && wasBefore) { ins += 1 }
+        text.insertionIndex = ins
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    /// Moves the selected chips, in their order, so the first lands at
+    /// `destination` in the field without them.
+    @discardableResult
+    public mutating func moveSelection(to destination: Int) -> [FieldChange] {
+        let ids = order.filter { selection.contains($0) && storage[$0]!.isEditable }
+        guard !ids.isEmpty else { return [] }
+        var changes: [FieldChange] = []
+        let target = max(0, min(destination, order.count - ids.count))
+        for (k, id) in ids.enumerated() {
+            let from = order.firstIndex(of: id)!
+            changes += move(from: from, to: target + k)
+        }
+        return changes
+    }
+
+    // MARK: - Internals
+
+    /// The number of bytes of the last grapheme cluster of `bytes` (one
+    /// byte when they are not valid UTF-8).
+    static func lastClusterLength(_ bytes: ArraySlice<UInt8>) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        // A cluster is rarely long; look at a bounded tail, widened if the
+        // whole tail is one cluster.
+        var window = 64
+        while true {
+            let start = max(bytes.startIndex, bytes.endIndex - window)
+            guard let s = String(validating: bytes[start...], as: UTF8.self), let last = s.last else {
+                if start == bytes.startIndex { return 1 }
+                window *= 4
+                continue
+            }
+            let n = last.utf8.count
+            if n < bytes.endIndex - start || start == bytes.startIndex { return n }
+            window *= 4
+        }
+    }
+
+    /// The number of bytes of the first grapheme cluster of `bytes`.
+    static func firstClusterLength(_ bytes: ArraySlice<UInt8>) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        var window = 64
+        while true {
+            let end = min(bytes.endIndex, bytes.startIndex + window)
+            // Cut at a scalar boundary: drop continuation bytes at the end.
+            var cut = end
+            while cut > bytes.startIndex && cut < bytes.endIndex && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+            guard cut > bytes.startIndex, let s = String(validating: bytes[bytes.startIndex..<cut], as: UTF8.self),
+                  let first = s.first else {
+                if end == bytes.endIndex { return 1 }
+                window *= 4
+                continue
+            }
+            let n = first.utf8.count
+            if n < cut - bytes.startIndex || cut == bytes.endIndex { return n }
+            window *= 4
+        }
+    }
+
+    mutating func makeID() -> ChipID {
+        defer { nextSerial += 1 }
+        return ChipID(rawValue: idPrefix | nextSerial)
+    }
+
+    /// Rescans the pending text from its start (after an edit inside it).
+    mutating func resetScanner() {
+        text.scanner = ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup)
+        text.scanned = 0
+        text.list = text.baseList
+    }
+
+    /// A fresh scanning context for an empty pending text at a new place.
+    mutating func resetScannerForNewPlace() {
+        text.pendingBase = text.scanner.offset
+        text.scanner = ListScanner(startOffset: text.pendingBase)
+        text.scanned = 0
+        text.list.reset()
+        text.baseList = text.list
+        text.baseInGroup = false
+    }
+
+    /// Scans the pending bytes not yet seen; chips completed become chips
+    /// at the caret, and their text leaves the pending text.
+    mutating func feed(_ changes: inout [FieldChange]) {
+        var segments: [Segment] = []
+        let from = text.scanned
+        bytesScanned += text.pending.count - from
+        text.scanner.scan(text.pending[from...]) { segments.append($0) }
+        text.scanned = text.pending.count
+        emit(segments, &changes)
+        // Drop the text of completed chips and separators.
+        let retain = text.scanner.retainOffset
+        let drop = min(max(retain - text.pendingBase, 0), text.pending.count)
+        if drop > 0 {
+            text.pending.removeFirst(drop)
+            text.caret = max(0, text.caret - drop)
+            text.scanned -= drop
+            text.pendingBase += drop
+        }
+        if drop > 0 || !segments.isEmpty {
+            // The state to rescan from is the one at the new pending start.
+            let groupOpenerPending = text.scanner.openGroupStart == text.pendingBase
+            text.baseInGroup = text.scanner.isInGroup && !groupOpenerPending
+            text.baseList = text.list
+            if groupOpenerPending { text.baseList.reset() }
+        }
+    }
+
+    /// Makes chips of scanned segments, inserted at the caret.
+    mutating func emit(_ segments: [Segment], _ changes: inout [FieldChange]) {
+        guard !segments.isEmpty else { return }
+        text.pending.withUnsafeBufferPointer { p in
+            for segment in segments {
+                guard let item = text.list.handle(segment, p, base: text.pendingBase) else { continue }
+                var content = AddressList.materialize(item, p, &names, base: text.pendingBase)
+                let start = item.byteRange.lowerBound - text.pendingBase
+                content.byteRange = 0..<content.raw.count
+                if let offset = content.errorOffset { content.errorOffset = offset - (start) }
+                content.warnings.remove(.duplicate)  // the composer's policy decides
+                var id: ChipID
+                if let editing = text.editing {
+                    id = editing
+                    if content.group == nil { content.group = text.editingGroup }
+                    text.editing = nil
+                    text.editingGroup = nil
+                } else {
+                    id = makeID()
+                }
+                if storage[id] != nil { id = makeID() }
+                insertPrimitive(Chip(id: id, content: content), at: text.insertionIndex, &changes)
+                text.insertionIndex += 1
+            }
+        }
+    }
+
+    mutating func insertPrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
+        order.insert(chip.id, at: index)
+        storage[chip.id] = chip
+        if recordsEdits { journal.append(.insert(chip, at: index)) }
+        changes.append(.inserted(chip.id, at: index))
+    }
+
+    mutating func removePrimitive(at index: Int, _ changes: inout [FieldChange]) {
+        let id = order.remove(at: index)
+        let chip = storage.removeValue(forKey: id)!
+        if recordsEdits { journal.append(.remove(chip, at: index)) }
+        changes.append(.removed(id, at: index))
+    }
+
+    mutating func replacePrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
+        let old = storage[order[index]]!
+        guard old != chip else { return }
+        storage[chip.id] = chip
+        if recordsEdits { journal.append(.replace(old: old, new: chip, at: index)) }
+        changes.append(.updated(chip.id, at: index))
+    }
+
+    mutating func movePrimitive(from: Int, to: Int, _ changes: inout [FieldChange]) {
+        let id = order.remove(at: from)
+        order.insert(id, at: to)
+        if recordsEdits { journal.append(.move(from: from, to: to)) }
+        changes.append(.moved(id, from: from, to: to))
+    }
+
+    mutating func setSelection(_ new: Set<ChipID>, anchor newAnchor: ChipID?, _ changes: inout [FieldChange]) {
+        guard new != selection || newAnchor != anchor else { return }
+        if recordsEdits {
+            journal.append(.selection(old: selection, oldAnchor: anchor, new: new, newAnchor: newAnchor))
+        }
+        let changed = new != selection
+        selection = new
+        anchor = newAnchor
+        if changed { changes.append(.selectionChanged) }
+    }
+
+    /// Records a change of the text state for undo and reports it.
+    mutating func finishTextChange(from before: TextState, _ changes: inout [FieldChange]) {
+        guard !before.sameVisibleState(as: text) else { return }
+        if recordsEdits { journal.append(.text(old: before, new: text)) }
+        if before.pending != text.pending || before.marked != text.marked { changes.append(.pendingChanged) }
+        if before.caret != text.caret || before.insertionIndex != text.insertionIndex {
+            changes.append(.caretMoved)
+        }
+    }
+}
+
+/// A primitive, invertible edit of a field, the unit of undo.
+enum FieldEdit: Sendable {
+    case insert(Chip, at: Int)
+    case remove(Chip, at: Int)
+    case replace(old: Chip, new: Chip, at: Int)
+    case move(from: Int, to: Int)
+    case text(old: ChipField.TextState, new: ChipField.TextState)
+    case selection(old: Set<ChipID>, oldAnchor: ChipID?, new: Set<ChipID>, newAnchor: ChipID?)
+
+    var inverse: FieldEdit {
+        switch self {
+        case .insert(let c, let at): .remove(c, at: at)
+        case .remove(let c, let at): .insert(c, at: at)
+        case .replace(let old, let new, let at): .replace(old: new, new: old, at: at)
+        case .move(let from, let to): .move(from: to, to: from)
+        case .text(let old, let new): .text(old: new, new: old)
+        case .selection(let o, let oa, let n, let na): .selection(old: n, oldAnchor: na, new: o, newAnchor: oa)
+        }
+    }
+}
+
+extension ChipField {
+    /// Applies primitive edits (for undo: the inverses, in reverse order)
+    /// without journaling them, and returns the changes.
+    mutating func apply(_ edits: [FieldEdit]) -> [FieldChange] {
+        var changes: [FieldChange] = []
+        for edit in edits {
+            switch edit {
+            case .insert(let chip, let at):
+                order.insert(chip.id, at: at)
+                storage[chip.id] = chip
+                changes.append(.inserted(chip.id, at: at))
+            case .remove(let chip, let at):
+                order.remove(at: at)
+                storage.removeValue(forKey: chip.id)
+                changes.append(.removed(chip.id, at: at))
+            case .replace(_, let new, let at):
+                storage[new.id] = new
+                changes.append(.updated(new.id, at: at))
+            case .move(let from, let to):
+                let id = order.remove(at: from)
+                order.insert(id, at: to)
+                changes.append(.moved(id, from: from, to: to))
+            case .text(let old, let new):
+                text = new
+                if old.pending != new.pending || old.marked != new.marked { changes.append(.pendingChanged) }
+                if old.caret != new.caret || old.insertionIndex != new.insertionIndex { changes.append(.caretMoved) }
+            case .selection(_, _, let new, let newAnchor):
+                selection = new
+                anchor = newAnchor
+                changes.append(.selectionChanged)
+            }
+        }
+        return changes
+    }
+
+    /// Takes the journal (primitive edits since the last call).
+    mutating func takeJournal() -> [FieldEdit] {
+        defer { journal = [] }
+        return journal
+    }
+}

@@ -1,0 +1,323 @@
+import ChipSyntax
+import ChipRecognition
+
+/// How to render chips as a header field's value.
+public struct HeaderOptions: Sendable, Hashable {
+    /// The message goes out with SMTPUTF8 (RFC 6531/6532): UTF-8 stays as
+    /// is in names and addresses. Otherwise non-ASCII names become RFC 2047
+    /// encoded words and domains their A-labels, and a chip whose local
+    /// part is not ASCII cannot be sent and is left out.
+    public var smtpUTF8 = false
+    /// Lines are folded before this many characters where a fold is allowed.
+    public var foldAt = 78
+    /// Characters already on the first line (`To: ` is 4).
+    public var firstLineUsed = 0
+    /// What folding inserts before the space that starts a continuation line.
+    public var lineBreak = "\r\n"
+
+    public init(smtpUTF8: Bool = false, foldAt: Int = 78, firstLineUsed: Int = 0, lineBreak: String = "\r\n") {
+        self.smtpUTF8 = smtpUTF8
+        self.foldAt = foldAt
+        self.firstLineUsed = firstLineUsed
+        self.lineBreak = lineBreak
+    }
+}
+
+/// A rendered header value and what could not be rendered.
+public struct HeaderValue: Sendable, Hashable {
+    /// The value, folded with `lineBreak` + space; no other line break,
+    /// no NUL or other control character, no line over 998 bytes.
+    public var text: String
+    /// Indexes of chips left out: chips in error, and without SMTPUTF8,
+    /// chips whose local part is not ASCII.
+    public var omitted: [Int]
+}
+
+/// Chips to an RFC 5322 address-list, safe to put in a header: minimal
+/// quoting, encoded words where needed, folding at allowed points only.
+///
+/// Invariant: whatever the chips hold (hosts may build them), the output
+/// cannot end the header early or start another: control characters in
+/// names fold to spaces, and a chip whose address holds one is omitted.
+public enum HeaderRenderer {
+    /// Renders chips in order; consecutive chips of one group share its
+    /// `name: …;`, and an empty group renders as `name:;`.
+    ///
+    /// - Complexity: O(*n*) in the total length of the chips.
+    public static func render(_ chips: [ParsedChip], options: HeaderOptions = HeaderOptions()) -> HeaderValue {
+        var writer = HeaderWriter(options: options)
+        var omitted: [Int] = []
+        for (index, chip) in chips.enumerated() where !writer.add(chip) { omitted.append(index) }
+        writer.finish()
+        return HeaderValue(text: writer.text, omitted: omitted)
+    }
+
+    /// The address to send: as typed (without obsolete white space), the
+    /// domain as A-labels unless SMTPUTF8. Nil when it cannot be sent.
+    static func addressText(_ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer) -> String? {
+        guard let address = chip.address, let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        let local = String(address[..<at])
+        var domain = String(address[address.index(after: at)...])
+        if !options.smtpUTF8 {
+            guard local.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return nil }
+            domain = ascii
+        }
+        let text = local + "@" + domain
+        // Nothing that could break the header: no controls, spaces only
+        // inside a quoted local part.
+        for b in text.utf8 where b < 0x20 || b == 0x7F { return nil }
+        // Only a well-formed addr-spec goes out: what a lenient policy let
+        // through (`a@b,c`) could otherwise read back as something else.
+        let bytes = Array(text.utf8)
+        let r = checker.recognize(bytes)
+        guard r.isValid, r.nameRange == nil, r.warnings.isDisjoint(with: [.mailtoPrefix, .obsoleteSyntax]),
+              r.localPartRange?.lowerBound == 0, r.domainRange?.upperBound == bytes.count else { return nil }
+        return text
+    }
+
+    /// A display name (or group name) as the words of an RFC 5322 phrase:
+    /// atoms when they can be, else a quoted string, else encoded words.
+    static func phraseWords(_ name: String, _ options: HeaderOptions) -> [String] {
+        // Controls fold to spaces; white space runs fold to one space.
+        var cleaned: [Unicode.Scalar] = []
+        var space = false
+        for s in name.unicodeScalars {
+            let v = s.value
+            if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) || s == " " || s == "\u{2028}" || s == "\u{2029}" {
+                space = !cleaned.isEmpty
+                continue
+            }
+            if space { cleaned.append(" ") }
+            space = false
+            cleaned.append(s)
+        }
+        guard !cleaned.isEmpty else { return [] }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: cleaned)
+        let ascii = cleaned.allSatisfy(\.isASCII)
+        if !ascii && !options.smtpUTF8 { return encodedWords(text) }
+        let parts = text.split(separator: " ").map(String.init)
+        // A word too long to fold around would make too long a line.
+        if parts.contains(where: { $0.utf8.count > 70 }) {
+            return ascii || !options.smtpUTF8 ? encodedWords(text) : quotedWords(text)
+        }
+        let atoms = parts.allSatisfy { part in
+            part.unicodeScalars.allSatisfy { s in
+                s.isASCII ? ByteClass.atext[UInt8(s.value)] != 0 : options.smtpUTF8
+            }
+        }
+        // `=?…?=` would be read back as an encoded word: quote it.
+        if atoms && !text.contains("=?") { return parts }
+        return quotedWords(text)
+    }
+
+    /// A quoted string, split at its spaces so it can fold there (folding
+    /// white space inside a quoted string unfolds to the same space).
+    static func quotedWords(_ text: String) -> [String] {
+        var escaped = ""
+        for ch in text.unicodeScalars {
+            if ch == "\"" || ch == "\\" { escaped.unicodeScalars.append("\\") }
+            escaped.unicodeScalars.append(ch)
+        }
+        var parts = escaped.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        parts[0] = "\"" + parts[0]
+        parts[parts.count - 1] += "\""
+        return parts
+    }
+
+    /// RFC 2047 encoded words for a phrase, UTF-8, B or Q whichever is
+    /// shorter, each at most 75 characters and never splitting a character.
+    static func encodedWords(_ text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        var qLength = 0, bytes = 0
+        for s in scalars {
+            for b in String(s).utf8 {
+                bytes += 1
+                qLength += isQSafe(b) ? 1 : 3
+            }
+        }
+        let useB = (bytes + 2) / 3 * 4 < qLength
+        let prefix = useB ? "=?UTF-8?B?" : "=?UTF-8?Q?"
+        let room = 75 - prefix.utf8.count - 2
+        var words: [String] = []
+        var chunk: [UInt8] = []
+        var chunkLength = 0
+        func flush() {
+            guard !chunk.isEmpty else { return }
+            words.append(prefix + (useB ? base64(chunk) : qEncode(chunk)) + "?=")
+            chunk = []
+            chunkLength = 0
+        }
+        for s in scalars {
+            let b = Array(String(s).utf8)
+            let cost = useB ? 0 : b.reduce(0) { $0 + (isQSafe($1) ? 1 : 3) }
+            let fits = useB ? (chunk.count + b.count + 2) / 3 * 4 <= room : chunkLength + cost <= room
+            if !fits { flush() }
+            chunk += b
+            chunkLength += cost
+        }
+        flush()
+        return words
+    }
+
+    /// Bytes a Q-encoded word in a phrase may carry as they are (RFC 2047 §5(3)).
+    static func isQSafe(_ b: UInt8) -> Bool {
+        ByteClass.isLetterOrDigit(b) || b == UInt8(ascii: "!") || b == UInt8(ascii: "*")
+            || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "/") || b == 0x20
+    }
+
+    static func qEncode(_ bytes: [UInt8]) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in bytes {
+            if b == 0x20 {
+                out.append(UInt8(ascii: "_"))
+            } else if isQSafe(b) {
+                out.append(b)
+            } else {
+                out += [UInt8(ascii: "="), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            let b0 = UInt32(bytes[i])
+            let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
+            let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0
+            let v = b0 << 16 | b1 << 8 | b2
+            out.append(alphabet[Int(v >> 18 & 63)])
+            out.append(alphabet[Int(v >> 12 & 63)])
+            out.append(i + 1 < bytes.count ? alphabet[Int(v >> 6 & 63)] : UInt8(ascii: "="))
+            out.append(i + 2 < bytes.count ? alphabet[Int(v & 63)] : UInt8(ascii: "="))
+            i += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Renders chips one at a time into a header value, in constant memory:
+/// what is done so far is in ``text`` (take it with ``take()``), except the
+/// last word, which may still get a `,` `;` or `:`.
+public struct HeaderWriter: Sendable {
+    public let options: HeaderOptions
+    /// Rendered text not yet taken.
+    public private(set) var text = ""
+    var lastWord: String?
+    var line: Int
+    var started = false
+    var openGroup: String?
+    var needsComma = false
+    /// Checks each address is a well-formed addr-spec before it goes out.
+    var checker = Recognizer(policy: HeaderWriter.addrSpecPolicy)
+
+    /// RFC 5322 syntax (RFC 6532 UTF-8 allowed), nothing obsolete, no
+    /// comments; no host-name rules or limits, which are the chip's policy's.
+    static let addrSpecPolicy: ValidationPolicy = {
+        var p = ValidationPolicy.strict
+        p.name = "addr-spec"
+        p.requiresHostName = false
+        p.requiresDottedDomain = false
+        p.enforcesLengthLimits = false
+        p.allowsUnnecessaryQuotes = true
+        p.checksLookalikes = false
+        return p
+    }()
+
+    public init(options: HeaderOptions = HeaderOptions()) {
+        self.options = options
+        self.line = options.firstLineUsed
+    }
+
+    /// Adds a chip; false when it cannot be rendered (an error chip, a
+    /// non-ASCII local part without SMTPUTF8, an address with controls).
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    @discardableResult
+    public mutating func add(_ chip: ParsedChip) -> Bool {
+        guard chip.isValid else { return false }
+        if chip.kind == .emptyGroup {
+            closeGroup()
+            separate()
+            var phrase = HeaderRenderer.phraseWords(chip.group ?? "", options)
+            if phrase.isEmpty { phrase = ["\"\""] }
+            phrase[phrase.count - 1] += ":;"
+            for w in phrase { word(w) }
+            needsComma = true
+            return true
+        }
+        guard let address = HeaderRenderer.addressText(chip, options, &checker) else { return false }
+        if chip.group != openGroup {
+            closeGroup()
+            separate()
+            if let g = chip.group {
+                var phrase = HeaderRenderer.phraseWords(g, options)
+                if phrase.isEmpty { phrase = ["\"\""] }
+                phrase[phrase.count - 1] += ":"
+                for w in phrase { word(w) }
+                openGroup = g
+            }
+        } else {
+            separate()
+        }
+        let name = HeaderRenderer.phraseWords(chip.displayName ?? "", options)
+        for w in name { word(w) }
+        word(name.isEmpty ? address : "<" + address + ">")
+        needsComma = true
+        return true
+    }
+
+    /// Ends the value: closes an open group and writes the last word.
+    public mutating func finish() {
+        closeGroup()
+        flushLastWord()
+    }
+
+    /// Takes the text rendered so far.
+    public mutating func take() -> String {
+        defer { text = "" }
+        return text
+    }
+
+    mutating func separate() {
+        if needsComma { lastWord? += "," }
+        needsComma = false
+    }
+
+    mutating func closeGroup() {
+        if openGroup != nil {
+            lastWord? += ";"
+            needsComma = true
+        }
+        openGroup = nil
+    }
+
+    mutating func word(_ w: String) {
+        flushLastWord()
+        lastWord = w
+    }
+
+    /// Writes the held word, folding before it when it would pass `foldAt`
+    /// (lengths in bytes, so a UTF-8 line is never longer than counted).
+    mutating func flushLastWord() {
+        guard let w = lastWord else { return }
+        lastWord = nil
+        let n = w.utf8.count
+        if !started {
+            text += w
+            line += n
+            started = true
+        } else if line + 1 + n > options.foldAt && line > 1 {
+            text += options.lineBreak + " " + w
+            line = 1 + n
+        } else {
+            text += " " + w
+            line += 1 + n
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import ChipSyntax
+
+/// A chip parsed from an address list, with everything recognition knows,
+/// as owned values.
+public struct ParsedChip: Sendable, Hashable, Codable {
+    public var kind: ListItem.Kind
+    /// Byte offsets of the chip's text in the list.
+    public var byteRange: Range<Int>
+    /// The chip's exact source bytes (may be invalid UTF-8).
+    public var raw: [UInt8]
+    /// The display name, decoded; nil when there is none.
+    public var displayName: String?
+    /// The address as typed (`local@domain`), without obsolete white space
+    /// or comments; nil when none could be found.
+    public var address: String?
+    public var localPart: String?
+    public var domain: String?
+    /// The domain's ASCII form (A-labels), for sending and length checks;
+    /// nil when the chip has no usable domain.
+    public var asciiDomain: String?
+    /// The domain's Unicode form (A-labels decoded), for display.
+    public var unicodeDomain: String?
+    /// The name of the group the chip is in (or, for an empty group, its name).
+    public var group: String?
+    /// Why the chip is in error; nil when it is valid.
+    public var error: ChipError?
+    /// Where in the list the error was found.
+    public var errorOffset: Int?
+    public var warnings: ChipWarnings
+    /// With the `likely-typo` warning: the common domain meant, probably.
+    public var suggestedDomain: String?
+
+    public init(
+        kind: ListItem.Kind = .mailbox, byteRange: Range<Int> = 0..<0, raw: [UInt8] = [],
+        displayName: String? = nil, address: String? = nil, localPart: String? = nil, domain: String? = nil,
+        asciiDomain: String? = nil, unicodeDomain: String? = nil, group: String? = nil,
+        error: ChipError? = nil, errorOffset: Int? = nil, warnings: ChipWarnings = [],
+        suggestedDomain: String? = nil
+    ) {
+        self.suggestedDomain = suggestedDomain
+        self.kind = kind
+        self.byteRange = byteRange
+        self.raw = raw
+        self.displayName = displayName
+        self.address = address
+        self.localPart = localPart
+        self.domain = domain
+        self.asciiDomain = asciiDomain
+        self.unicodeDomain = unicodeDomain
+        self.group = group
+        self.error = error
+        self.errorOffset = errorOffset
+        self.warnings = warnings
+    }
+
+    public var isValid: Bool { error == nil }
+    /// The source text, with invalid UTF-8 shown as U+FFFD.
+    public var rawText: String { String(decoding: raw, as: UTF8.self) }
+}
+
+/// Parsing a whole address list at once.
+public enum AddressList {
+    /// Parses an address list into chips.
+    ///
+    /// - Complexity: O(*n*) in the list's length.
+    public static func parse<C: Collection>(
+        _ bytes: C, policy: ValidationPolicy = .standard
+    ) -> [ParsedChip] where C.Element == UInt8 {
+        let array = Array(bytes)
+        return array.withUnsafeBufferPointer { p in
+            var scanner = ListScanner()
+            var list = ListRecognizer(policy: policy)
+            var names = Recognizer(policy: policy)  // decodes names for chips
+            var chips: [ParsedChip] = []
+            var segments: [Segment] = []
+            scanner.scan(p) { segments.append($0) }
+            scanner.finish { segments.append($0) }
+            for segment in segments {
+                if let item = list.handle(segment, p, base: 0) {
+                    chips.append(materialize(item, p, &names))
+                }
+            }
+            return chips
+        }
+    }
+
+    /// Parses an address list given as a string.
+    public static func parse(_ text: String, policy: ValidationPolicy = .standard) -> [ParsedChip] {
+        parse(Array(text.utf8), policy: policy)
+    }
+
+    /// Makes the owned chip of an item; `p` holds the stream from offset `base`.
+    package static func materialize(
+        _ item: ListItem, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer, base: Int = 0
+    ) -> ParsedChip {
+        let r = item.recognition
+        func string(_ range: Range<Int>?) -> String? {
+            guard let range else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: p[range]), as: UTF8.self)
+        }
+        var warnings = r.warnings
+        var name: String?
+        if r.nameRange != nil {
+            var bytes: [UInt8] = []
+            warnings.formUnion(recognizer.appendDisplayName(r, p, into: &bytes))
+            if !bytes.isEmpty { name = String(decoding: bytes, as: UTF8.self) }
+        }
+        var address: String?
+        if r.addressRange != nil {
+            var bytes: [UInt8] = []
+            r.appendAddress(p, into: &bytes)
+            address = String(decoding: bytes, as: UTF8.self)
+        }
+        let lo = max(0, item.byteRange.lowerBound - base)
+        let hi = min(p.count, max(lo, item.byteRange.upperBound - base))
+        let raw = Array(UnsafeBufferPointer(rebasing: p[lo..<hi]))
+        // Both forms of the domain, from the address without obsolete CFWS.
+        var asciiDomain: String?
+        var unicodeDomain: String?
+        if r.error == nil, let a = address, let at = a.lastIndex(of: "@") {
+            let d = String(a[a.index(after: at)...])
+            if d.hasPrefix("[") {
+                asciiDomain = d
+                unicodeDomain = d
+            } else if IDNA.isPlainASCII(d) {
+                // The common case, without IDNA's work: only lower-casing.
+                asciiDomain = String(decoding: d.utf8.map(ByteClass.lowercased), as: UTF8.self)
+                unicodeDomain = d
+            } else {
+                asciiDomain = try? IDNA.toASCII(d)
+                unicodeDomain = (try? IDNA.toUnicode(d)) ?? d
+            }
+        }
+        return ParsedChip(
+            kind: item.kind, byteRange: item.byteRange, raw: raw,
+            displayName: name, address: address,
+            localPart: string(r.localPartRange), domain: string(r.domainRange),
+            asciiDomain: asciiDomain, unicodeDomain: unicodeDomain,
+            group: item.group.map { String(decoding: $0, as: UTF8.self) },
+            error: r.error, errorOffset: r.error == nil ? nil : r.errorOffset,
+            warnings: warnings, suggestedDomain: r.suggestedDomain)
+    }
+}

@@ -1,0 +1,172 @@
+import ChipSyntax
+
+/// Decoding display names: quotes removed, escapes resolved, RFC 2047
+/// encoded words decoded, white space folded to single spaces and trimmed.
+/// Control characters never come out (they fold to a space or are dropped),
+/// so a decoded name is safe to show and to put back in a header.
+enum DisplayName {
+    /// Builds a name piece by piece, folding white space and joining
+    /// adjacent encoded words (RFC 2047 §6.2: white space between them is
+    /// not part of the text).
+    struct Writer {
+        var out: [UInt8]
+        let start: Int
+        var pendingSpace = false
+        var previousWasEncoded = false
+        var pendingEncoded: [EncodedWord.Decoded] = []
+        var warnings: ChipWarnings = []
+
+        init(out: consuming [UInt8]) {
+            self.out = out
+            self.start = self.out.count
+        }
+
+        var hasText: Bool { out.count > start || !pendingEncoded.isEmpty }
+
+        mutating func space() {
+            if hasText { pendingSpace = true }
+        }
+
+        mutating func flushEncoded() {
+            guard !pendingEncoded.isEmpty else { return }
+            // Words of one charset are joined before conversion, because
+            // senders split multi-byte characters across words.
+            var run: [UInt8] = []
+            var charset = pendingEncoded[0].charset
+            for word in pendingEncoded {
+                if word.charset != charset {
+                    EncodedWord.appendUTF8(run, charset: charset, into: &out)
+                    run.removeAll()
+                    charset = word.charset
+                }
+                run.append(contentsOf: word.bytes)
+            }
+            EncodedWord.appendUTF8(run, charset: charset, into: &out)
+            pendingEncoded.removeAll()
+        }
+
+        mutating func beginText(encoded: Bool) {
+            if !encoded { flushEncoded() }
+            if pendingSpace && !(encoded && previousWasEncoded) {
+                flushEncoded()
+                out.append(0x20)
+            }
+            pendingSpace = false
+            previousWasEncoded = encoded
+        }
+
+        /// Appends literal text, folding white space and dropping controls.
+        mutating func text(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, unescape: Bool) {
+            var i = range.lowerBound
+            var space = false
+            while i < range.upperBound {
+                var b = p[i]
+                if unescape && b == UInt8(ascii: "\\") && i + 1 < range.upperBound {
+                    i += 1
+                    b = p[i]
+                }
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                    space = true
+                } else if b < 0x20 || b == 0x7F {
+                    // dropped
+                } else {
+                    if space && out.count > start { out.append(0x20) }
+                    space = false
+                    out.append(b)
+                }
+                i += 1
+            }
+            if space { pendingSpace = out.count > start }
+        }
+
+        mutating func atom(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+            switch EncodedWord.decode(p, range) {
+            case .decoded(let words):
+                beginText(encoded: true)
+                pendingEncoded.append(contentsOf: words)
+            case .undecodable:
+                warnings.insert(.undecodedEncodedWord)
+                beginText(encoded: false)
+                text(p, range, unescape: false)
+            case .notEncoded:
+                beginText(encoded: false)
+                text(p, range, unescape: false)
+            }
+        }
+
+        mutating func finish() -> [UInt8] {
+            flushEncoded()
+            while out.count > start && out[out.count - 1] == 0x20 { out.removeLast() }
+            return out
+        }
+    }
+
+    static func appendPhrase(
+        _ p: UnsafeBufferPointer<UInt8>, _ lexemes: UnsafeBufferPointer<Lexeme>, into out: inout [UInt8]
+    ) -> ChipWarnings {
+        var w = Writer(out: out)
+        out = []
+        for l in lexemes {
+            switch l.kind {
+            case .space, .comment:
+                w.space()
+            case .atom:
+                w.atom(p, l.range)
+            case .quoted:
+                w.beginText(encoded: false)
+                w.text(p, l.innerRange, unescape: true)
+            default:
+                w.beginText(encoded: false)
+                w.text(p, l.range, unescape: false)
+            }
+        }
+        let warnings = w.warnings
+        out = w.finish()
+        return warnings
+    }
+
+    /// Appends the text of a comment (parentheses excluded), decoding
+    /// encoded words in it (RFC 2047 §5(2) allows them in comments).
+    static func appendComment(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]
+    ) -> ChipWarnings {
+        var w = Writer(out: out)
+        out = []
+        var lo = range.lowerBound, hi = range.upperBound
+        if lo < hi && p[lo] == UInt8(ascii: "(") { lo += 1 }
+        if hi > lo && p[hi - 1] == UInt8(ascii: ")") { hi -= 1 }
+        // Words are runs of non-white-space; each may be an encoded word.
+        var i = lo
+        while i < hi {
+            let b = p[i]
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                w.space()
+                i += 1
+                continue
+            }
+            var j = i
+            while j < hi {
+                let c = p[j]
+                if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { break }
+                if c == UInt8(ascii: "\\") && j + 1 < hi { j += 1 }
+                j += 1
+            }
+            switch EncodedWord.decode(p, i..<j) {
+            case .decoded(let words):
+                w.beginText(encoded: true)
+                w.pendingEncoded.append(contentsOf: words)
+            case .undecodable:
+                w.warnings.insert(.undecodedEncodedWord)
+                w.beginText(encoded: false)
+                w.text(p, i..<j, unescape: true)
+            case .notEncoded:
+                w.beginText(encoded: false)
+                w.text(p, i..<j, unescape: true)
+            }
+            i = j
+        }
+        let warnings = w.warnings
+        out = w.finish()
+        return warnings
+    }
+}

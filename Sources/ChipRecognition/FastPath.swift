@@ -1,0 +1,157 @@
+import ChipSyntax
+
+/// A single pass over the bytes for the chips most lists are made of:
+/// `local@domain`, `Name Words <local@domain>` and `"Quoted Name" <local@domain>`
+/// with a plain dot-atom local part and an LDH host name of two or more
+/// labels. It answers only when the chip is certainly valid with no warning
+/// under every policy, and then exactly as the full grammar would (a test
+/// checks this on random and corpus chips); anything else returns nil and
+/// takes the general path.
+enum FastPath {
+    /// Per byte: bit 0 ASCII atext, bit 1 LDH (letter, digit, hyphen),
+    /// bit 2 digit, bit 3 plain quoted-string text (printable ASCII but
+    /// `"` and `\`).
+    static let classes = ByteTable { b in
+        var c: UInt8 = 0
+        if b < 0x80 && ByteClass.atext[UInt8(b)] != 0 { c |= 1 }
+        if b < 0x80 && (ByteClass.isLetterOrDigit(UInt8(b)) || b == 0x2D) { c |= 2 }
+        if b >= 0x30 && b <= 0x39 { c |= 4 }
+        if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C { c |= 8 }
+        return c
+    }
+
+    static func recognize(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition? {
+        recognize(p, range, classes)
+    }
+
+    @inline(__always)
+    static func recognize(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable
+    ) -> Recognition? {
+        let end = range.upperBound
+        guard end - range.lowerBound >= 5 else { return nil }
+        if p[end - 1] != UInt8(ascii: ">") {
+            // A bare address.
+            guard let (local, domain) = addrSpec(p, range, t) else { return nil }
+            var r = Recognition()
+            r.localPartRange = local
+            r.domainRange = domain
+            return r
+        }
+        // A name-addr: find the `<`, then check the name before it.
+        var open = end - 2
+        while open > range.lowerBound && p[open] != UInt8(ascii: "<") {
+            if p[open] == UInt8(ascii: ">") { return nil }
+            open -= 1
+        }
+        guard p[open] == UInt8(ascii: "<"),
+              let (local, domain) = addrSpec(p, (open + 1)..<(end - 1), t) else { return nil }
+        var r = Recognition()
+        r.localPartRange = local
+        r.domainRange = domain
+        var nameEnd = open
+        while nameEnd > range.lowerBound && (p[nameEnd - 1] == 0x20 || p[nameEnd - 1] == 0x09) { nameEnd -= 1 }
+        if nameEnd == range.lowerBound {
+            return open == range.lowerBound ? r : nil
+        }
+        guard isSimplePhrase(p, range.lowerBound..<nameEnd, t) else { return nil }
+        r.nameRange = range.lowerBound..<nameEnd
+        return r
+    }
+
+    /// A phrase of unquoted words separated by white space, or one quoted
+    /// string of printable text; UTF-8 must be well-formed.
+    @inline(__always)
+    static func isSimplePhrase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable) -> Bool {
+        var i = range.lowerBound
+        let end = range.upperBound
+        if p[i] == UInt8(ascii: "\"") {
+            guard end - i >= 2, p[end - 1] == UInt8(ascii: "\"") else { return false }
+            i += 1
+            while i < end - 1 {
+                let b = p[i]
+                if t[b] & 8 != 0 { i += 1; continue }
+                guard b >= 0x80 else { return false }
+                let n = UTF8Bytes.sequenceLength(p, at: i, end: end - 1)
+                if n == 0 { return false }
+                i += n
+            }
+            return true
+        }
+        var previousSpace = true
+        while i < end {
+            let b = p[i]
+            if t[b] & 1 != 0 {
+                previousSpace = false
+                i += 1
+            } else if b == 0x20 || b == 0x09 {
+                if previousSpace { return false }
+                previousSpace = true
+                i += 1
+            } else if b >= 0x80 {
+                let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
+                if n == 0 { return false }
+                previousSpace = false
+                i += n
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// `dot-atom "@" host-name`, ASCII, within the RFC 5321 limits, two or
+    /// more labels and a top-level label that is not all digits.
+    @inline(__always)
+    static func addrSpec(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable
+    ) -> (Range<Int>, Range<Int>)? {
+        var i = range.lowerBound
+        let end = range.upperBound
+        // Local part: atext runs separated by single dots.
+        let localStart = i
+        var previousDot = true
+        while i < end {
+            let b = p[i]
+            if t[b] & 1 != 0 {
+                previousDot = false
+            } else if b == UInt8(ascii: ".") {
+                if previousDot { return nil }
+                previousDot = true
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard i < end, p[i] == UInt8(ascii: "@"), !previousDot, i - localStart <= 64 else { return nil }
+        let localEnd = i
+        i += 1
+        // Domain: LDH labels of 1–63 bytes, no hyphen at either end.
+        let domainStart = i
+        var labels = 0
+        var labelStart = i
+        var tldAllDigits = true
+        while true {
+            tldAllDigits = true
+            while i < end && t[p[i]] & 2 != 0 {
+                if t[p[i]] & 4 == 0 { tldAllDigits = false }
+                i += 1
+            }
+            let length = i - labelStart
+            guard length > 0, length <= 63,
+                  p[labelStart] != UInt8(ascii: "-"), p[i - 1] != UInt8(ascii: "-") else { return nil }
+            // `ab--…` labels (A-labels among them) are IDNA's business.
+            if length >= 4 && p[labelStart + 2] == UInt8(ascii: "-") && p[labelStart + 3] == UInt8(ascii: "-") {
+                return nil
+            }
+            labels += 1
+            if i == end { break }
+            guard p[i] == UInt8(ascii: ".") else { return nil }
+            i += 1
+            labelStart = i
+            guard i < end else { return nil }
+        }
+        guard labels >= 2, !tldAllDigits, end - domainStart <= 255, end - localStart <= 254 else { return nil }
+        return (localStart..<localEnd, domainStart..<end)
+    }
+}

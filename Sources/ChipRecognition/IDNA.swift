@@ -1,0 +1,132 @@
+import ChipSyntax
+
+/// Internationalized domain names: the ASCII form (A-labels, `xn--…`) used
+/// to send and to measure lengths, and the Unicode form shown to people.
+///
+/// Follows IDNA2008 (RFC 5891/5892) in what matters to a compose field:
+/// labels are lower-cased (the mapping of UTS #46), must be letters, marks,
+/// digits or hyphens, must not start with a combining mark or start or end
+/// with a hyphen, and an ASCII label with `--` in its third and fourth
+/// places must be a valid A-label. Not checked: NFC normalization (the
+/// standard library has no normalizer), the Bidi rule and the contextual
+/// rules for joiners.
+public enum IDNA {
+    /// Why a domain cannot be converted.
+    public enum Failure: Error, Sendable, Hashable {
+        case emptyLabel
+        case hyphenAtEdge
+        /// `--` in the third and fourth places of a label that is not a valid A-label.
+        case reservedHyphens
+        /// An `xn--` label that is not valid Punycode, or that decodes to
+        /// something that should not have been encoded.
+        case invalidALabel
+        /// A character IDNA does not allow (symbols, punctuation, spaces…).
+        case disallowedCharacter(Unicode.Scalar)
+        case startsWithCombiningMark
+        case labelTooLong
+    }
+
+    /// Whether a domain is ASCII with no A-label, so that its ASCII form is
+    /// itself lower-cased and its Unicode form itself.
+    static func isPlainASCII(_ domain: String) -> Bool {
+        var previous: UInt8 = UInt8(ascii: ".")
+        var utf8 = domain.utf8.makeIterator()
+        var window: UInt32 = 0
+        var atLabelStart = true
+        while let b = utf8.next() {
+            if b >= 0x80 { return false }
+            window = window << 8 | UInt32(ByteClass.lowercased(b))
+            if atLabelStart && previous == UInt8(ascii: ".") { window = UInt32(ByteClass.lowercased(b)) }
+            atLabelStart = b == UInt8(ascii: ".")
+            if window == 0x786E_2D2D { return false }  // "xn--" at a label start
+            previous = b
+        }
+        return true
+    }
+
+    /// The ASCII form of a domain: each non-ASCII label as `xn--` +
+    /// Punycode, ASCII lower-cased.
+    ///
+    /// - Complexity: O(*n*) in the domain's length (Punycode is quadratic in
+    ///   a label, which is at most 63 bytes).
+    public static func toASCII(_ domain: String) throws(Failure) -> String {
+        var labels: [String] = []
+        for label in domain.split(separator: ".", omittingEmptySubsequences: false) {
+            let a = try asciiLabel(String(label))
+            guard a.utf8.count <= 63 else { throw .labelTooLong }
+            labels.append(a)
+        }
+        return labels.joined(separator: ".")
+    }
+
+    /// The Unicode form of a domain: each valid A-label decoded.
+    public static func toUnicode(_ domain: String) throws(Failure) -> String {
+        var labels: [String] = []
+        for label in domain.split(separator: ".", omittingEmptySubsequences: false) {
+            let lower = label.lowercased()
+            if lower.hasPrefix("xn--") {
+                labels.append(try decodeALabel(String(lower)))
+            } else {
+                labels.append(String(label))
+            }
+        }
+        return labels.joined(separator: ".")
+    }
+
+    static func asciiLabel(_ label: String) throws(Failure) -> String {
+        guard !label.isEmpty else { throw .emptyLabel }
+        let lower = label.lowercased()
+        if lower.unicodeScalars.allSatisfy(\.isASCII) {
+            try checkHyphens(lower)
+            for s in lower.unicodeScalars where !(ByteClass.isLetterOrDigit(UInt8(s.value)) || s == "-") {
+                throw .disallowedCharacter(s)
+            }
+            if lower.count >= 4 && Array(lower.utf8)[2...3] == [0x2D, 0x2D] {
+                guard lower.hasPrefix("xn--") else { throw .reservedHyphens }
+                _ = try decodeALabel(lower)
+            }
+            return lower
+        }
+        try checkUnicodeLabel(lower)
+        guard let code = Punycode.encode(lower.unicodeScalars.map(\.value)) else { throw .invalidALabel }
+        return "xn--" + String(decoding: code, as: UTF8.self)
+    }
+
+    /// Decodes an A-label and checks that it is what encoding would give.
+    static func decodeALabel(_ label: String) throws(Failure) -> String {
+        let code = Array(label.utf8.dropFirst(4))
+        guard !code.isEmpty, let scalars = Punycode.decode(code), !scalars.isEmpty else { throw .invalidALabel }
+        var u = ""
+        for v in scalars {
+            guard let s = Unicode.Scalar(v) else { throw .invalidALabel }
+            u.unicodeScalars.append(s)
+        }
+        // An A-label must stand for a non-ASCII U-label that is itself valid.
+        guard !u.unicodeScalars.allSatisfy(\.isASCII), u == u.lowercased() else { throw .invalidALabel }
+        try checkUnicodeLabel(u)
+        guard let again = Punycode.encode(scalars), again == code.map(ByteClass.lowercased) else { throw .invalidALabel }
+        return u
+    }
+
+    static func checkHyphens(_ label: String) throws(Failure) {
+        if label.hasPrefix("-") || label.hasSuffix("-") { throw .hyphenAtEdge }
+    }
+
+    /// Letters, marks, digits and hyphens only; no combining mark first.
+    static func checkUnicodeLabel(_ label: String) throws(Failure) {
+        try checkHyphens(label)
+        var first = true
+        for s in label.unicodeScalars {
+            let category = s.properties.generalCategory
+            switch category {
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                if first { throw .startsWithCombiningMark }
+            case .lowercaseLetter, .otherLetter, .modifierLetter, .decimalNumber:
+                break
+            default:
+                if s != "-" { throw .disallowedCharacter(s) }
+            }
+            first = false
+        }
+    }
+}

@@ -1,0 +1,277 @@
+import ChipSyntax
+
+/// One recognized chip of an address list, as reported by ``ListRecognizer``.
+public struct ListItem: Sendable {
+    public enum Kind: UInt8, Sendable, Hashable {
+        /// A mailbox, valid or in error (see ``recognition``).
+        case mailbox
+        /// A group with no members, such as `undisclosed-recipients:;`.
+        case emptyGroup
+    }
+
+    public var kind: Kind
+    /// Stream offsets of the chip's text (for an empty group, from the
+    /// group's name to its `;`).
+    public var byteRange: Range<Int>
+    /// What recognition found; its ranges are offsets into the buffer that
+    /// was passed to ``ListRecognizer/handle(_:_:base:_:)``.
+    public var recognition: Recognition
+    /// The decoded name of the group the chip is in, as UTF-8.
+    public var group: [UInt8]?
+}
+
+/// Recognizes the segments of one address list as ``ListScanner`` reports
+/// them: tracks groups, and marks addresses that occur twice.
+///
+/// Invariants:
+/// 1. Every `chip` segment gives exactly one item, except one holding
+///    only comments (``Recognition/isOnlyComments``); an empty group gives one.
+/// 2. Memory is bounded: duplicate tracking remembers at most
+///    ``maxTrackedAddresses`` addresses per list.
+public struct ListRecognizer: Sendable {
+    public var recognizer: Recognizer
+    /// How many distinct addresses per list are remembered to find
+    /// duplicates; later ones are not checked.
+    public var maxTrackedAddresses = 100_000
+
+    var groupName: [UInt8]?
+    var groupOpenStart = -1
+    var groupMembers = 0
+    var seen = AddressSeenSet()
+    var keyScratch: [UInt8] = []
+    var lookalikes: Lookalikes
+
+    public init(policy: ValidationPolicy = .standard) {
+        recognizer = Recognizer(policy: policy)
+        lookalikes = Lookalikes(commonDomains: policy.checksLookalikes ? policy.commonDomains : [])
+    }
+
+    public var policy: ValidationPolicy {
+        get { recognizer.policy }
+        set {
+            recognizer.policy = newValue
+            lookalikes = Lookalikes(commonDomains: newValue.checksLookalikes ? newValue.commonDomains : [])
+        }
+    }
+
+    /// Forgets the list so far (groups and duplicates): call between lists.
+    public mutating func reset() {
+        groupName = nil
+        groupOpenStart = -1
+        groupMembers = 0
+        seen.removeAll()
+    }
+
+    /// Handles one segment and returns the chip it completes, if any: a
+    /// segment gives at most one. `p` holds the stream's bytes from offset
+    /// `base` on and must contain the whole segment, except that a chip
+    /// longer than `maxChipBytes` may have been dropped (it is `too-long`).
+    ///
+    /// - Complexity: O(*n*) in the segment's length.
+    public mutating func handle(
+        _ segment: Segment, _ p: UnsafeBufferPointer<UInt8>, base: Int
+    ) -> ListItem? {
+        let range = segment.byteRange
+        switch segment.kind {
+        case .chip:
+            let local = (range.lowerBound - base)..<(range.upperBound - base)
+            var r: Recognition
+            if local.lowerBound < 0 || local.upperBound > p.count {
+                // The caller no longer holds the text: only too long a chip
+                // may be dropped.
+                r = Recognition()
+                r.fail(.tooLong, at: local.lowerBound)
+            } else {
+                r = recognizer.recognize(p, local)
+            }
+            if r.isOnlyComments { return nil }  // text between addresses, not a chip
+            if r.error == nil {
+                if isDuplicate(r, p) { r.warnings.insert(.duplicate) }
+                if recognizer.policy.checksLookalikes { lookalikes.check(&r, p, &recognizer) }
+            }
+            if groupOpenStart >= 0 { groupMembers += 1 }
+            return ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName)
+        case .groupOpen:
+            var name: [UInt8] = []
+            let local = (range.lowerBound - base)..<(range.upperBound - 1 - base)
+            if local.count <= recognizer.policy.maxChipBytes && local.lowerBound >= 0 && local.upperBound <= p.count {
+                recognizer.appendPhrase(p, local, into: &name)
+            }
+            groupName = name
+            groupOpenStart = range.lowerBound
+            groupMembers = 0
+            return nil
+        case .groupClose:
+            var item: ListItem?
+            if groupOpenStart >= 0 && groupMembers == 0 {
+                let whole = groupOpenStart..<range.upperBound
+                var r = Recognition()
+                if whole.count > recognizer.policy.maxChipBytes {
+                    r.fail(.tooLong, at: whole.lowerBound - base)
+                }
+                item = ListItem(kind: .emptyGroup, byteRange: whole, recognition: r, group: groupName)
+            }
+            groupName = nil
+            groupOpenStart = -1
+            groupMembers = 0
+            return item
+        }
+    }
+
+    /// Whether an equal address was seen before in this list: the local
+    /// part compared exactly (quotes around a plain local part ignored),
+    /// the domain without ASCII case. Compared by a 64-bit hash.
+    mutating func isDuplicate(_ r: Recognition, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        let hash: UInt64
+        if r.addressIsVerbatim, let range = r.addressRange {
+            hash = AddressKey.hash(UnsafeBufferPointer(rebasing: p[range]))
+        } else {
+            keyScratch.removeAll(keepingCapacity: true)
+            r.appendAddress(p, into: &keyScratch)
+            hash = keyScratch.withUnsafeBufferPointer { AddressKey.hash($0) }
+        }
+        return !seen.insert(hash, limit: maxTrackedAddresses)
+    }
+}
+
+/// A set of 64-bit address hashes, tuned for lists of a few addresses:
+/// the first is kept in a field, and a table (open addressing, linear
+/// probing) is made only from the second on. The hashes are already mixed,
+/// so they index the table directly.
+struct AddressSeenSet: Sendable {
+    var first: UInt64?
+    var table: [UInt64] = []
+    var count = 0
+
+    /// Inserts `hash`; false when it was already there. Stops remembering
+    /// new hashes past `limit`.
+    mutating func insert(_ hash: UInt64, limit: Int) -> Bool {
+        let h = hash == 0 ? 1 : hash  // 0 marks an empty slot
+        guard let f = first else {
+            first = h
+            count = 1
+            return true
+        }
+        if f == h { return false }
+        if table.isEmpty { table = [UInt64](repeating: 0, count: 16) }
+        let mask = table.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while table[i] != 0 {
+            if table[i] == h { return false }
+            i = (i + 1) & mask
+        }
+        if count >= limit { return true }
+        table[i] = h
+        count += 1
+        if count * 2 > table.count { grow() }
+        return true
+    }
+
+    mutating func grow() {
+        let old = table
+        table = [UInt64](repeating: 0, count: old.count * 2)
+        let mask = table.count - 1
+        for h in old where h != 0 {
+            var i = Int(truncatingIfNeeded: h) & mask
+            while table[i] != 0 { i = (i + 1) & mask }
+            table[i] = h
+        }
+    }
+
+    mutating func removeAll() {
+        first = nil
+        if count > 1 {
+            if table.count > 1024 {
+                table = []
+            } else {
+                for i in table.indices { table[i] = 0 }
+            }
+        }
+        count = 0
+    }
+}
+
+/// The comparison key of an address for duplicate detection.
+public enum AddressKey {
+    /// A 64-bit hash of `address` with its domain lower-cased (ASCII) and
+    /// quotes around a local part removed. Deterministic across runs.
+    public static func hash(_ address: [UInt8]) -> UInt64 {
+        address.withUnsafeBufferPointer { hash($0) }
+    }
+
+    /// The same hash of an address held in a buffer.
+    ///
+    /// Word at a time: eight bytes are loaded and mixed with one multiply,
+    /// and the domain is lower-cased eight bytes at once (SWAR), so hashing
+    /// costs a fraction of a byte-at-a-time hash.
+    public static func hash(_ address: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let n = address.count
+        // Split at the last `@` (a quoted local part may hold one).
+        var at = n - 1
+        while at >= 0 && address[at] != UInt8(ascii: "@") { at -= 1 }
+        var h: UInt64 = 0x243F_6A88_85A3_08D3
+        guard let base = address.baseAddress else { return h }
+        let localEnd = max(at, 0)
+        if localEnd >= 2 && address[0] == UInt8(ascii: "\"") && address[localEnd - 1] == UInt8(ascii: "\"") {
+            // A quoted local part compares by its content, escapes resolved.
+            var unquoted: [UInt8] = []
+            var i = 1
+            while i < localEnd - 1 {
+                if address[i] == UInt8(ascii: "\\") && i + 1 < localEnd - 1 { i += 1 }
+                unquoted.append(address[i])
+                i += 1
+            }
+            h = unquoted.withUnsafeBufferPointer { mixWords($0.baseAddress, $0.count, h, lowercase: false) }
+        } else {
+            h = mixWords(base, localEnd, h, lowercase: false)
+        }
+        h = mix(h, 0x40)  // the `@`
+        if at >= 0 { h = mixWords(base + at + 1, n - at - 1, h, lowercase: true) }
+        // Final avalanche (SplitMix64's), so nearby keys spread in the table.
+        h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
+        return h ^ (h >> 31)
+    }
+
+    @inline(__always)
+    static func mix(_ h: UInt64, _ word: UInt64) -> UInt64 {
+        let m = (h ^ word) &* 0x9E37_79B9_7F4A_7C15
+        return m ^ (m >> 29)
+    }
+
+    /// Mixes `count` bytes in words of eight, the last one zero-padded and
+    /// tagged with the length so `a` and `a\0` differ.
+    @inline(__always)
+    static func mixWords(_ p: UnsafePointer<UInt8>?, _ count: Int, _ seed: UInt64, lowercase: Bool) -> UInt64 {
+        var h = seed
+        guard let p, count > 0 else { return mix(h, 0xFF) }
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= count {
+            var w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if lowercase { w = lowercasedASCII(w) }
+            h = mix(h, w)
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < count {
+            tail |= UInt64(p[i]) << shift
+            shift += 8
+            i += 1
+        }
+        if lowercase { tail = lowercasedASCII(tail) }
+        return mix(h, tail ^ (UInt64(count & 0xFF) << 56))
+    }
+
+    /// ASCII upper-case letters of eight bytes made lower-case at once.
+    @inline(__always)
+    static func lowercasedASCII(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let seven = w & (ones &* 0x7F)
+        let atLeastA = seven &+ ones &* (0x80 - 0x41)
+        let aboveZ = seven &+ ones &* (0x80 - 0x5B)
+        let upper = atLeastA & ~aboveZ & ~w & (ones &* 0x80)
+        return w | (upper >> 2)
+    }
+}

@@ -1,0 +1,694 @@
+import ChipSyntax
+
+/// What recognition found in one chip's bytes: either a valid mailbox or
+/// the reason it is not one, plus the byte ranges of the parts it found.
+///
+/// Ranges are offsets into the buffer given to ``Recognizer/recognize(_:_:)``.
+/// Nothing is copied: names and addresses are materialized on demand with
+/// ``Recognizer/appendDisplayName(_:_:into:)`` and ``Recognition/appendAddress(_:into:)``.
+///
+/// Invariants:
+/// 1. `error == nil` implies `localPartRange` and `domainRange` are set.
+/// 2. Every range lies inside the recognized chip's range.
+public struct Recognition: Sendable, Hashable {
+    /// Why the chip is not a valid mailbox, or nil when it is one.
+    public var error: ChipError?
+    /// Where the error was found (buffer offset), when there is an error.
+    public var errorOffset: Int = 0
+    public var warnings: ChipWarnings = []
+    /// The display name's source: a phrase, or a comment (parentheses
+    /// included) when ``nameIsComment``.
+    public var nameRange: Range<Int>?
+    public var nameIsComment = false
+    /// The local part and domain as typed (comments and folding white
+    /// space inside them only when ``addressIsVerbatim`` is false).
+    public var localPartRange: Range<Int>?
+    public var domainRange: Range<Int>?
+    /// The address is exactly the bytes from the local part's start to the
+    /// domain's end; when false (obsolete white space or comments inside),
+    /// ``appendAddress(_:into:)`` leaves those out.
+    public var addressIsVerbatim = true
+    /// The chip holds nothing but comments and white space, well formed.
+    /// RFC 5322 lets such text stand where an address may be omitted
+    /// (`obs-addr-list`, a `group-list` of CFWS, CFWS after a group's `;`),
+    /// so a list does not make it a chip.
+    public var isOnlyComments = false
+    /// With the `likely-typo` warning: the common domain meant, probably.
+    public var suggestedDomain: String?
+
+    public var isValid: Bool { error == nil }
+
+    /// The address, `local@domain`, when both parts were found.
+    public var addressRange: Range<Int>? {
+        guard let l = localPartRange, let d = domainRange else { return nil }
+        return l.lowerBound..<d.upperBound
+    }
+
+    mutating func fail(_ error: ChipError, at offset: Int) {
+        if let current = self.error {
+            if error.kind.rawValue >= current.kind.rawValue { return }
+        }
+        self.error = error
+        self.errorOffset = offset
+    }
+
+    /// Appends the address, without obsolete white space or comments.
+    public func appendAddress(_ p: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard let range = addressRange else { return }
+        if addressIsVerbatim {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[range]))
+        } else {
+            AddressCleaner.appendWithoutCFWS(p, range, into: &out)
+        }
+    }
+}
+
+/// Turns one chip's bytes into a ``Recognition`` under a ``ValidationPolicy``.
+///
+/// A value with a reusable scratch buffer: recognizing allocates nothing
+/// once the buffer has grown to the longest chip seen.
+public struct Recognizer: Sendable {
+    public var policy: ValidationPolicy
+    var lexemes: [Lexeme] = []
+    var scratch: [Lexeme] = []
+
+    public init(policy: ValidationPolicy = .standard) {
+        self.policy = policy
+        lexemes.reserveCapacity(64)
+    }
+
+    /// Recognizes the chip `p[range]`.
+    ///
+    /// - Complexity: O(*n*) in the chip's length; a chip longer than
+    ///   `policy.maxChipBytes` is reported `too-long` in O(1).
+    public mutating func recognize(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition {
+        if range.count > policy.maxChipBytes {
+            var r = Recognition()
+            r.fail(.tooLong, at: range.lowerBound)
+            return r
+        }
+        if let simple = FastPath.recognize(p, range) { return simple }
+        return recognizeInGeneral(p, range)
+    }
+
+    /// The full grammar, for any chip within the size limit.
+    mutating func recognizeInGeneral(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition {
+        var r = Recognition()
+        lexemes.removeAll(keepingCapacity: true)
+        if let problem = ChipLexer.lex(p, range, into: &lexemes) {
+            r.fail(problem.error, at: problem.offset)
+        }
+        lexemes.withUnsafeBufferPointer { lx in
+            var parser = MailboxParser(p: p, lx: lx, policy: policy, r: r)
+            parser.parse(start: range.lowerBound)
+            r = parser.r
+        }
+        return r
+    }
+
+    /// Recognizes a chip given as any collection of bytes; ranges in the
+    /// result are offsets from the collection's first byte.
+    public mutating func recognize<C: Collection>(_ bytes: C) -> Recognition where C.Element == UInt8 {
+        let array = Array(bytes)
+        return array.withUnsafeBufferPointer { recognize($0, 0..<$0.count) }
+    }
+
+    /// Appends the display name of `recognition` (quotes removed, escapes
+    /// resolved, encoded words decoded, white space folded), if it has one,
+    /// and returns the warnings decoding raised.
+    ///
+    /// - Complexity: O(*n*) in the name's length.
+    @discardableResult
+    public mutating func appendDisplayName(
+        _ recognition: Recognition, _ p: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
+    ) -> ChipWarnings {
+        guard let range = recognition.nameRange else { return [] }
+        if recognition.nameIsComment {
+            return DisplayName.appendComment(p, range, into: &out)
+        }
+        return appendPhrase(p, range, into: &out)
+    }
+
+    /// Appends a decoded phrase (a display name or a group name).
+    @discardableResult
+    public mutating func appendPhrase(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]
+    ) -> ChipWarnings {
+        scratch.removeAll(keepingCapacity: true)
+        _ = ChipLexer.lex(p, range, into: &scratch)
+        return scratch.withUnsafeBufferPointer { DisplayName.appendPhrase(p, $0, into: &out) }
+    }
+}
+
+/// The RFC 5322 §3.4 mailbox grammar over lexemes, with the obsolete forms
+/// of §4.4 and the policy's extra rules. Iterative, no backtracking beyond
+/// a constant number of passes.
+struct MailboxParser {
+    let p: UnsafeBufferPointer<UInt8>
+    let lx: UnsafeBufferPointer<Lexeme>
+    let policy: ValidationPolicy
+    var r: Recognition
+
+    init(p: UnsafeBufferPointer<UInt8>, lx: UnsafeBufferPointer<Lexeme>, policy: ValidationPolicy, r: Recognition) {
+        self.p = p
+        self.lx = lx
+        self.policy = policy
+        self.r = r
+    }
+
+    @inline(__always)
+    func isCFWS(_ k: Int) -> Bool {
+        let kind = lx[k].kind
+        return kind == .space || kind == .comment
+    }
+
+    @inline(__always)
+    func isWord(_ k: Int) -> Bool {
+        let kind = lx[k].kind
+        return kind == .atom || kind == .quoted
+    }
+
+    func first(_ kind: Lexeme.Kind, in range: Range<Int>) -> Int? {
+        var k = range.lowerBound
+        while k < range.upperBound {
+            if lx[k].kind == kind { return k }
+            k += 1
+        }
+        return nil
+    }
+
+    /// The range without leading and trailing CFWS.
+    func trimmed(_ range: Range<Int>) -> Range<Int> {
+        var lo = range.lowerBound, hi = range.upperBound
+        while lo < hi && isCFWS(lo) { lo += 1 }
+        while hi > lo && isCFWS(hi - 1) { hi -= 1 }
+        return lo..<hi
+    }
+
+    mutating func obsolete(at offset: Int) {
+        if policy.allowsObsoleteSyntax {
+            r.warnings.insert(.obsoleteSyntax)
+        } else {
+            r.fail(.obsoleteSyntax, at: offset)
+        }
+    }
+
+    mutating func noteComments(in range: Range<Int>) {
+        if policy.allowsComments { return }
+        for k in range where lx[k].kind == .comment {
+            r.fail(.commentNotAllowed, at: lx[k].start)
+            return
+        }
+    }
+
+    mutating func parse(start: Int) {
+        var s = 0
+        let e = lx.count
+        if e == 0 {
+            r.fail(.notAnAddress, at: start)
+            return
+        }
+        var onlyCFWS = true
+        for k in 0..<e {
+            let l = lx[k]
+            if l.kind == .space {
+                // obs-FWS (§4.2): a folded line of white space only.
+                if l.flags.contains(.obsolete) { obsolete(at: l.start) }
+            } else if l.kind != .comment {
+                onlyCFWS = false
+            }
+        }
+        if onlyCFWS {
+            if r.error == nil { r.isOnlyComments = true }
+            r.fail(.notAnAddress, at: start)
+            return
+        }
+        // A pasted `mailto:` link.
+        if e - s >= 2, lx[0].kind == .atom, lx[1].kind == .colon, isMailto(lx[0]) {
+            r.warnings.insert(.mailtoPrefix)
+            s = 2
+            if s == e {
+                r.fail(.notAnAddress, at: lx[1].end)
+                return
+            }
+        }
+        if let open = first(.openAngle, in: s..<e) {
+            parseNameAddr(s..<e, open: open)
+        } else {
+            if let stray = first(.closeAngle, in: s..<e) {
+                r.fail(.invalidCharacter, at: lx[stray].start)
+            }
+            if policy.allowsMissingAngleBrackets, let split = nameBeforeBareAddress(s..<e) {
+                checkPhrase(s..<split)
+                r.warnings.insert(.missingAngleBrackets)
+                parseAddrSpec(split..<e, commentName: false, at: lx[split].start)
+            } else {
+                parseAddrSpec(s..<e, commentName: true, at: lx[s].start)
+            }
+        }
+    }
+
+    func isMailto(_ l: Lexeme) -> Bool {
+        guard l.end - l.start == 6 else { return false }
+        var k = 0
+        for b in "mailto".utf8 {
+            if ByteClass.lowercased(p[l.start + k]) != b { return false }
+            k += 1
+        }
+        return true
+    }
+
+    mutating func parseNameAddr(_ range: Range<Int>, open: Int) {
+        guard let close = first(.closeAngle, in: (open + 1)..<range.upperBound) else {
+            r.fail(.unterminatedAngle, at: lx[open].start)
+            checkPhrase(range.lowerBound..<open)
+            return
+        }
+        // After `>` only comments and white space may follow.
+        var k = close + 1
+        while k < range.upperBound {
+            if !isCFWS(k) {
+                r.fail(.invalidCharacter, at: lx[k].start)
+                break
+            }
+            k += 1
+        }
+        noteComments(in: (close + 1)..<range.upperBound)
+        checkPhrase(range.lowerBound..<open)
+        var inner = trimmed((open + 1)..<close)
+        noteComments(in: (open + 1)..<close)
+        if inner.isEmpty {
+            r.fail(.emptyAddress, at: lx[open].start)
+            return
+        }
+        // obs-route: `@a,@b:` before the address (RFC 5322 §4.4).
+        if lx[inner.lowerBound].kind == .at || lx[inner.lowerBound].kind == .comma,
+           let colon = first(.colon, in: inner) {
+            checkRoute(inner.lowerBound..<colon)
+            obsolete(at: lx[inner.lowerBound].start)
+            inner = trimmed((colon + 1)..<inner.upperBound)
+            if inner.isEmpty {
+                r.fail(.emptyAddress, at: lx[open].start)
+                return
+            }
+        }
+        parseAddrSpec(inner, commentName: false, at: lx[open].start)
+    }
+
+    /// obs-domain-list = *(CFWS / ",") "@" domain *("," [CFWS] ["@" domain])
+    mutating func checkRoute(_ range: Range<Int>) {
+        guard policy.checksGrammar else { return }
+        var k = range.lowerBound
+        var expectDomain = false
+        while k < range.upperBound {
+            let kind = lx[k].kind
+            switch kind {
+            case .space, .comment, .comma:
+                if expectDomain && kind == .comma {
+                    r.fail(.missingDomain, at: lx[k].start)
+                    return
+                }
+            case .at:
+                expectDomain = true
+            case .atom, .literal:
+                if !expectDomain {
+                    r.fail(.invalidCharacter, at: lx[k].start)
+                    return
+                }
+                // Skip the rest of the domain.
+                while k + 1 < range.upperBound,
+                      lx[k + 1].kind == .dot || lx[k + 1].kind == .atom {
+                    k += 1
+                }
+                expectDomain = false
+            default:
+                r.fail(.invalidCharacter, at: lx[k].start)
+                return
+            }
+            k += 1
+        }
+        if expectDomain {
+            r.fail(.missingDomain, at: lx[range.upperBound - 1].end)
+        }
+    }
+
+    /// Checks a display name (RFC 5322 `phrase`, or `obs-phrase` with dots)
+    /// and records its range.
+    mutating func checkPhrase(_ range: Range<Int>) {
+        noteComments(in: range)
+        var firstWord = -1, last = -1
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let l = lx[k]
+            switch l.kind {
+            case .space, .comment:
+                break
+            case .atom, .quoted:
+                if firstWord < 0 { firstWord = k }
+                last = k
+            case .dot:
+                if firstWord < 0 {
+                    if policy.checksGrammar { r.fail(.invalidDisplayName, at: l.start) }
+                    firstWord = k
+                } else {
+                    obsolete(at: l.start)
+                }
+                last = k
+            default:
+                if policy.checksGrammar { r.fail(.invalidDisplayName, at: l.start) }
+                if firstWord < 0 { firstWord = k }
+                last = k
+            }
+            k += 1
+        }
+        if firstWord >= 0 {
+            r.nameRange = lx[firstWord].start..<lx[last].end
+            r.nameIsComment = false
+        }
+    }
+
+    /// Finds where a bare address starts after a name typed before it
+    /// (`Ann Lee ann@x.org`): the index just after the last white space
+    /// that separates two words before the `@`. Nil when the text is not
+    /// of that shape.
+    func nameBeforeBareAddress(_ range: Range<Int>) -> Int? {
+        guard let at = first(.at, in: range) else { return nil }
+        // The address must be one run of words and dots, around one `@`.
+        var k = at - 1
+        while k >= range.lowerBound, !isCFWS(k) {
+            let kind = lx[k].kind
+            guard kind == .atom || kind == .quoted || kind == .dot else { return nil }
+            k -= 1
+        }
+        guard k >= range.lowerBound, lx[k].kind == .space else { return nil }
+        let split = k + 1
+        guard split < at, isWord(split) else { return nil }
+        // Before the white space: a name ending in a word (not a dot, which
+        // would make this an obsolete local part with spaces around dots).
+        var before = k - 1
+        while before >= range.lowerBound && isCFWS(before) { before -= 1 }
+        guard before >= range.lowerBound, isWord(before) else { return nil }
+        // After the `@`: one run, then only CFWS.
+        let domain = trimmed((at + 1)..<range.upperBound)
+        guard !domain.isEmpty else { return nil }
+        for d in domain where isCFWS(d) { return nil }
+        return split
+    }
+
+    mutating func parseAddrSpec(_ whole: Range<Int>, commentName: Bool, at origin: Int) {
+        let range = trimmed(whole)
+        noteComments(in: whole)
+        if commentName && r.nameRange == nil {
+            // `addr (Comment Name)`: the last comment with text after the
+            // address names it; a comment inside the address does not.
+            var k = whole.upperBound - 1
+            while k >= whole.lowerBound && isCFWS(k) {
+                let l = lx[k]
+                if l.kind == .comment, !l.flags.contains(.unterminated),
+                   hasText(l.innerRange) {
+                    r.nameRange = l.range
+                    r.nameIsComment = true
+                    break
+                }
+                k -= 1
+            }
+        }
+        guard !range.isEmpty else {
+            r.fail(.notAnAddress, at: origin)
+            return
+        }
+        var at = -1, atCount = 0, secondAt = -1
+        for k in range where lx[k].kind == .at {
+            atCount += 1
+            if at < 0 { at = k } else if secondAt < 0 { secondAt = k }
+        }
+        if atCount == 0 {
+            let (error, offset) = classifyMissingAt(range)
+            r.fail(error, at: offset)
+            return
+        }
+        if atCount > 1 {
+            r.fail(.multipleAt, at: lx[secondAt].start)
+        }
+        let local = trimmed(range.lowerBound..<at)
+        let domainEnd = secondAt >= 0 ? secondAt : range.upperBound
+        let domain = trimmed((at + 1)..<domainEnd)
+        if local.isEmpty {
+            r.fail(.emptyLocalPart, at: lx[at].start)
+        } else {
+            r.localPartRange = lx[local.lowerBound].start..<lx[local.upperBound - 1].end
+        }
+        if domain.isEmpty {
+            r.fail(.missingDomain, at: lx[at].end)
+        } else {
+            r.domainRange = lx[domain.lowerBound].start..<lx[domain.upperBound - 1].end
+        }
+        if local.isEmpty || domain.isEmpty { return }
+        // White space and comments next to the `@` are current syntax
+        // (dot-atom = [CFWS] dot-atom-text [CFWS]); inside the local part
+        // or domain, around dots, they are obsolete (§4.4).
+        for k in local.lowerBound..<domain.upperBound where isCFWS(k) {
+            r.addressIsVerbatim = false
+            break
+        }
+        for k in local.indices where isCFWS(k) {
+            obsolete(at: lx[k].start)
+            break
+        }
+        for k in domain.indices where isCFWS(k) {
+            obsolete(at: lx[k].start)
+            break
+        }
+        let localBytes = checkLocalPart(local)
+        let domainBytes = checkDomain(domain)
+        if policy.enforcesLengthLimits {
+            if localBytes > 64 {
+                r.fail(.localPartTooLong, at: lx[local.lowerBound].start)
+            }
+            if localBytes + 1 + domainBytes > 254 {
+                r.fail(.addressTooLong, at: lx[local.lowerBound].start)
+            }
+        }
+    }
+
+    func hasText(_ range: Range<Int>) -> Bool {
+        for i in range where !ByteClass.isSpace(p[i]) && !ByteClass.isLineBreak(p[i]) { return true }
+        return false
+    }
+
+    /// Why text without an `@` is not an address: a special character in
+    /// it, or (for several words or quoted text) it reads as a name rather
+    /// than as a mistyped address.
+    func classifyMissingAt(_ range: Range<Int>) -> (ChipError, Int) {
+        var name = false
+        for k in range {
+            switch lx[k].kind {
+            case .atom, .dot, .comment: break
+            case .space, .quoted: name = true
+            default: return (.invalidCharacter, lx[k].start)
+            }
+        }
+        return (name ? .notAnAddress : .missingAt, lx[range.lowerBound].start)
+    }
+
+    /// Checks `local-part = dot-atom / quoted-string / obs-local-part` and
+    /// returns its length in octets (without CFWS).
+    mutating func checkLocalPart(_ range: Range<Int>) -> Int {
+        var length = 0
+        var words = 0, quoted = 0
+        var expectWord = true
+        var lastDot = -1
+        for k in range {
+            let l = lx[k]
+            switch l.kind {
+            case .space, .comment:
+                continue
+            case .atom, .quoted:
+                length += l.end - l.start
+                if !expectWord && policy.checksGrammar {
+                    r.fail(.invalidLocalPart, at: l.start)
+                }
+                expectWord = false
+                words += 1
+                if l.kind == .quoted { quoted += 1 }
+            case .dot:
+                length += 1
+                if policy.checksGrammar {
+                    if words == 0 && lastDot < 0 {
+                        r.fail(.leadingDot, at: l.start)
+                    } else if expectWord {
+                        r.fail(.consecutiveDots, at: l.start)
+                    }
+                }
+                expectWord = true
+                lastDot = k
+            default:
+                length += l.end - l.start
+                if policy.checksGrammar { r.fail(.invalidCharacter, at: l.start) }
+            }
+        }
+        if expectWord && lastDot >= 0 && policy.checksGrammar {
+            r.fail(.trailingDot, at: lx[lastDot].start)
+        }
+        if quoted > 0 && words > 1 {
+            obsolete(at: lx[range.lowerBound].start)  // obs-local-part
+        }
+        if quoted == 1 && words == 1 && !policy.allowsUnnecessaryQuotes,
+           let k = range.first(where: { lx[$0].kind == .quoted }) {
+            let q = lx[k]
+            if !q.flags.contains(.unterminated) && isDotAtomText(q.innerRange) && !q.flags.contains(.escapes) {
+                r.fail(.unnecessaryQuotes, at: q.start)
+            }
+        }
+        return length
+    }
+
+    func isDotAtomText(_ range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return false }
+        var previousDot = true
+        for i in range {
+            let b = p[i]
+            if b == UInt8(ascii: ".") {
+                if previousDot { return false }
+                previousDot = true
+            } else if ByteClass.atext[b] != 0 {
+                previousDot = false
+            } else {
+                return false
+            }
+        }
+        return !previousDot
+    }
+
+    /// Checks `domain = dot-atom / domain-literal / obs-domain` and the
+    /// host-name rules; returns the length in octets of its ASCII form.
+    mutating func checkDomain(_ range: Range<Int>) -> Int {
+        let firstLexeme = lx[range.lowerBound]
+        if firstLexeme.kind == .literal {
+            if range.count > 1 && policy.checksGrammar {
+                r.fail(.invalidCharacter, at: lx[range.lowerBound + 1].start)
+            }
+            if policy.requiresHostName && !firstLexeme.flags.contains(.unterminated) {
+                if !AddressLiteral.isValid(p, firstLexeme.innerRange) {
+                    r.fail(.invalidDomainLiteral, at: firstLexeme.start)
+                }
+            }
+            if firstLexeme.flags.contains(.obsolete) { obsolete(at: firstLexeme.start) }
+            return firstLexeme.end - firstLexeme.start
+        }
+        var length = 0
+        var labels = 0
+        var expectLabel = true
+        var lastDot = -1
+        var lastLabel = -1
+        for k in range {
+            let l = lx[k]
+            switch l.kind {
+            case .space, .comment:
+                continue
+            case .atom:
+                if !expectLabel && policy.checksGrammar {
+                    r.fail(.invalidCharacter, at: l.start)
+                }
+                expectLabel = false
+                labels += 1
+                lastLabel = k
+                length += checkLabel(l)
+            case .dot:
+                length += 1
+                if policy.checksGrammar {
+                    if labels == 0 && lastDot < 0 {
+                        r.fail(.leadingDot, at: l.start)
+                    } else if expectLabel {
+                        r.fail(.consecutiveDots, at: l.start)
+                    }
+                }
+                expectLabel = true
+                lastDot = k
+            case .literal:
+                length += l.end - l.start
+                if policy.checksGrammar { r.fail(.invalidCharacter, at: l.start) }
+            default:
+                length += l.end - l.start
+                if policy.checksGrammar {
+                    r.fail(l.kind == .quoted ? .invalidDomainCharacter : .invalidCharacter, at: l.start)
+                }
+            }
+        }
+        if expectLabel && lastDot >= 0 && policy.checksGrammar {
+            r.fail(.trailingDot, at: lx[lastDot].start)
+        }
+        if labels < 2 {
+            dottedDomainProblem(.domainMissingDot, .domainMissingDot, at: firstLexeme.start)
+        } else if lastLabel >= 0 {
+            let tld = lx[lastLabel]
+            var allDigits = true
+            for i in tld.range where !ByteClass.isDigit(p[i]) { allDigits = false; break }
+            if allDigits {
+                dottedDomainProblem(.numericTopLevelDomain, .numericTopLevelDomain, at: tld.start)
+            }
+        }
+        if policy.enforcesLengthLimits && length > 255 {
+            r.fail(.domainTooLong, at: firstLexeme.start)
+        }
+        return length
+    }
+
+    mutating func dottedDomainProblem(_ error: ChipError, _ warning: ChipWarnings, at offset: Int) {
+        if policy.requiresDottedDomain {
+            r.fail(error, at: offset)
+        } else {
+            r.warnings.insert(warning)
+        }
+    }
+
+    /// Checks one label and returns its length in its ASCII (A-label) form.
+    mutating func checkLabel(_ l: Lexeme) -> Int {
+        var length = l.end - l.start
+        if l.flags.contains(.nonASCII) {
+            let label = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
+            do {
+                length = try IDNA.asciiLabel(label).utf8.count
+            } catch {
+                if policy.requiresHostName { r.fail(.invalidInternationalDomain, at: l.start) }
+            }
+        } else if policy.requiresHostName && length >= 4
+                    && p[l.start + 2] == UInt8(ascii: "-") && p[l.start + 3] == UInt8(ascii: "-") {
+            // `--` in the third and fourth places: only a valid A-label.
+            let label = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
+            do {
+                _ = try IDNA.asciiLabel(label)
+            } catch {
+                r.fail(.invalidInternationalDomain, at: l.start)
+            }
+        }
+        if policy.requiresHostName {
+            for i in l.range {
+                let b = p[i]
+                if b < 0x80 && !ByteClass.isLetterOrDigit(b) && b != UInt8(ascii: "-") {
+                    r.fail(.invalidDomainCharacter, at: i)
+                    break
+                }
+            }
+            if p[l.start] == UInt8(ascii: "-") || p[l.end - 1] == UInt8(ascii: "-") {
+                r.fail(.invalidDomainLabel, at: p[l.start] == UInt8(ascii: "-") ? l.start : l.end - 1)
+            }
+        }
+        if policy.enforcesLengthLimits && length > 63 {
+            r.fail(.domainLabelTooLong, at: l.start)
+        }
+        return length
+    }
+}
+
+/// Rebuilds an address written with obsolete CFWS (`ann . lee @ x . org`)
+/// as `ann.lee@x.org`.
+enum AddressCleaner {
+    static func appendWithoutCFWS(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) {
+        var lexemes: [Lexeme] = []
+        _ = ChipLexer.lex(p, range, into: &lexemes)
+        for l in lexemes where l.kind != .space && l.kind != .comment {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[l.range]))
+        }
+    }
+}

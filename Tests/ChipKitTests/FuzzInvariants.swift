@@ -1,1 +1,0 @@
-../../Fuzz/FuzzTarget.swift

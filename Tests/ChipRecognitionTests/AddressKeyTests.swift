@@ -1,0 +1,65 @@
+import Testing
+import ChipKit
+@testable import ChipRecognition
+import ChipTestSupport
+
+@Suite("Duplicate keys")
+struct AddressKeyTests {
+    func key(_ s: String) -> UInt64 { AddressKey.hash(Array(s.utf8)) }
+
+    @Test(arguments: [
+        ("ann@example.com", "ann@EXAMPLE.com", true),
+        ("ann@example.com", "ann@Example.COM", true),
+        ("ann@example.com", "Ann@example.com", false),  // local parts are case-sensitive
+        ("\"ann\"@example.com", "ann@example.com", true),  // quotes around a plain local part
+        ("\"a\\\"b\"@x.org", "\"a\\\"b\"@X.ORG", true),
+        ("ann@example.com", "ann@example.co", false),
+        ("a@b.c", "a@b.c\u{0}", false),
+        ("averyveryverylonglocalpart@sub.example.com", "averyveryverylonglocalpart@SUB.EXAMPLE.COM", true),
+        ("averyveryverylonglocalpart@sub.example.com", "averyveryverylonglocalparT@sub.example.com", false),
+        ("x@münchen.de", "x@MÜNCHEN.de", false),  // only ASCII case is folded here
+        ("x@münchen.de", "x@MüNCHEN.DE", true),
+    ])
+    func equalAddressesShareAKey(_ a: String, _ b: String, _ same: Bool) {
+        #expect((key(a) == key(b)) == same, "\(a) vs \(b)")
+    }
+
+    /// The eight-bytes-at-once lower-casing agrees with the byte rule for
+    /// every byte value in every position.
+    @Test func wordLowercasingMatchesBytewise() {
+        for position in 0..<8 {
+            for value in 0..<256 {
+                let w = UInt64(value) << (8 * UInt64(position)) | 0x4100_0000_0000_005A & ~(0xFF << (8 * UInt64(position)))
+                let got = AddressKey.lowercasedASCII(w)
+                var expected: UInt64 = 0
+                for k in 0..<8 {
+                    let b = UInt8(truncatingIfNeeded: w >> (8 * UInt64(k)))
+                    expected |= UInt64(ByteClass.lowercased(b)) << (8 * UInt64(k))
+                }
+                #expect(got == expected, "byte \(value) at \(position)")
+            }
+        }
+    }
+
+    @Test func distinctAddressesRarelyCollide() {
+        var seen = Set<UInt64>()
+        for i in 0..<50_000 { seen.insert(key("user\(i)@example\(i % 7).com")) }
+        #expect(seen.count == 50_000)
+    }
+
+    @Test func seenSetFindsRepeatsAndRespectsItsLimit() {
+        var set = AddressSeenSet()
+        let k = { (i: Int) in UInt64(i) &* 0x9E37_79B9_7F4A_7C15 }
+        var fresh = 0
+        for i in 1...1_000 where set.insert(k(i), limit: 500) { fresh += 1 }
+        #expect(fresh == 1_000)
+        let repeatFound = !set.insert(k(3), limit: 500)
+        #expect(repeatFound)
+        // Past the limit nothing new is remembered, so a repeat is not found.
+        let lateRepeatFound = !set.insert(k(900), limit: 500)
+        #expect(!lateRepeatFound)
+        set.removeAll()
+        let afterReset = set.insert(k(3), limit: 500)
+        #expect(afterReset)
+    }
+}

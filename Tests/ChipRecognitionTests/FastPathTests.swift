@@ -1,0 +1,96 @@
+import Testing
+import ChipKit
+@testable import ChipRecognition
+import ChipTestSupport
+
+@Suite("Fast path")
+struct FastPathTests {
+    /// The full grammar's answer, bypassing the fast path.
+    func general(_ bytes: [UInt8], _ policy: ValidationPolicy) -> Recognition {
+        var recognizer = Recognizer(policy: policy)
+        return bytes.withUnsafeBufferPointer { recognizer.recognizeInGeneral($0, 0..<$0.count) }
+    }
+
+    func fast(_ bytes: [UInt8]) -> Recognition? {
+        bytes.withUnsafeBufferPointer { FastPath.recognize($0, 0..<$0.count) }
+    }
+
+    @Test(arguments: [
+        "ann@example.com", "ann.lee+tag@mail.example.co.uk", "Ann Lee <ann@example.com>",
+        "\"Lee, Ann\" <ann@example.com>", "<ann@example.com>", "José Müller <jose@example.de>",
+        "=?UTF-8?B?SsO8cmdlbg==?= <j@example.de>", "Who? <one@y.test>", "\"\" <a@b.cd>",
+    ])
+    func commonChipsTakeTheFastPath(_ text: String) {
+        let bytes = Array(text.utf8)
+        let r = fast(bytes)
+        #expect(r != nil)
+        for policy in [ValidationPolicy.strict, .standard, .lenient] {
+            #expect(r == general(bytes, policy), "\(policy.name)")
+        }
+    }
+
+    @Test(arguments: [
+        "ann@localhost", "ann@x.123", "ann..lee@x.org", ".ann@x.org", "ann.@x.org", "ann@-x.org", "ann@x-.org",
+        "ann@x..org", "ann@x.org.", "\"ann\"@x.org", "ann@[1.2.3.4]", "Dr. Ann <a@x.org>", "Ann  <a@x.org>x",
+        "Ann <a@x.org> (c)", "mailto:a@x.org", "a@b@c.org", "ann@exa_mple.com", "Ann\tLee <a@x.org>",
+        "\"A\\\"B\" <a@x.org>", "ann lee@x.org", "<a@x.org><b@y.org>", "üser@x.org", "a@ü.org",
+    ])
+    func unusualChipsTakeTheGeneralPath(_ text: String) {
+        let bytes = Array(text.utf8)
+        if let r = fast(bytes) {
+            // Allowed only if it is exactly what the grammar says.
+            for policy in [ValidationPolicy.strict, .standard, .lenient] {
+                #expect(r == general(bytes, policy), "\(text) under \(policy.name)")
+            }
+        }
+    }
+
+    @Test func limitsAreExactOnTheFastPath() {
+        let local64 = String(repeating: "a", count: 64)
+        #expect(fast(Array("\(local64)@x.org".utf8)) != nil)
+        #expect(fast(Array("\(local64)a@x.org".utf8)) == nil)
+        let label63 = String(repeating: "b", count: 63)
+        #expect(fast(Array("a@\(label63).org".utf8)) != nil)
+        #expect(fast(Array("a@\(label63)b.org".utf8)) == nil)
+        // 254 octets in all is the most an address may have.
+        let domain = [String](repeating: String(repeating: "d", count: 61), count: 4).joined(separator: ".")  // 247
+        #expect(fast(Array("abcdef@\(domain)".utf8)) != nil)  // 6 + 1 + 247 = 254
+        #expect(fast(Array("abcdefg@\(domain)".utf8)) == nil)  // 255
+    }
+
+    /// Whenever the fast path answers, the full grammar agrees, under every
+    /// policy: valid-looking chips, mutated at random.
+    @Test(arguments: 0..<40)
+    func fastPathAgreesWithTheGrammar(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 77)
+        let atoms = ["ann", "lee", "x", "1", "a-b", "o'neil", "+tag", "_", "Z9", "{q}", "=?"]
+        let labels = ["example", "com", "x", "1", "a-b", "-", "org", "123", "co", "ü", "b_c"]
+        let names = ["Ann", "Lee", "\"Lee, Ann\"", "José", "Who?", "Dr.", "=?UTF-8?Q?a?=", "\"\"", "(c)"]
+        let noise: [UInt8] = Array(" .@<>\"()[]\\,;:-\t".utf8) + [0xC3, 0xA9, 0xFF, 0x00]
+        var agreed = 0
+        for _ in 0..<500 {
+            var local = (0..<(1 + rng.below(3))).map { _ in atoms[rng.below(atoms.count)] }.joined(separator: ".")
+            if rng.below(10) == 0 { local = String(repeating: "l", count: 60 + rng.below(8)) }
+            let domain = (0..<(1 + rng.below(4))).map { _ in labels[rng.below(labels.count)] }.joined(separator: ".")
+            var bytes = Array("\(local)@\(domain)".utf8)
+            if rng.below(2) == 0 {
+                let name = (0..<(1 + rng.below(3))).map { _ in names[rng.below(names.count)] }.joined(separator: " ")
+                bytes = Array("\(name) <".utf8) + bytes + [UInt8(ascii: ">")]
+            }
+            for _ in 0..<rng.below(3) {
+                let at = rng.below(bytes.count + 1)
+                switch rng.below(3) {
+                case 0: bytes.insert(noise[rng.below(noise.count)], at: at)
+                case 1: if at < bytes.count { bytes.remove(at: at) }
+                default: if at < bytes.count { bytes[at] = noise[rng.below(noise.count)] }
+                }
+            }
+            guard let r = fast(bytes) else { continue }
+            agreed += 1
+            for policy in [ValidationPolicy.strict, .standard, .lenient] {
+                #expect(r == general(bytes, policy), "seed \(seed): \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            }
+        }
+        #expect(agreed > 10, "seed \(seed): the generator rarely reached the fast path (\(agreed))")
+    }
+}

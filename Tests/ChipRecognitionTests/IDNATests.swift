@@ -1,0 +1,76 @@
+import Testing
+import ChipKit
+@testable import ChipRecognition
+import ChipTestSupport
+
+@Suite("IDNA")
+struct IDNATests {
+    @Test(arguments: [
+        ("bücher.de", "xn--bcher-kva.de"),
+        ("BÜCHER.de", "xn--bcher-kva.de"),          // lower-cased first (UTS #46 mapping)
+        ("例子.广告", "xn--fsqu00a.xn--4rr70v"),
+        ("παράδειγμα.ελ", "xn--hxajbheg2az3al.xn--qxam"),
+        ("пример.рф", "xn--e1afmkfd.xn--p1ai"),
+        ("example.com", "example.com"),
+        ("Example.COM", "example.com"),
+    ])
+    func unicodeDomainsHaveAnASCIIForm(_ unicode: String, _ ascii: String) throws {
+        #expect(try IDNA.toASCII(unicode) == ascii)
+        #expect(try IDNA.toUnicode(ascii) == unicode.lowercased())
+    }
+
+    @Test(arguments: [
+        ("ab--cd.com", IDNA.Failure.reservedHyphens),
+        ("xn--.com", .hyphenAtEdge),
+        ("xn--abc-.com", .hyphenAtEdge),
+        ("xn--abc!.com", .disallowedCharacter("!")),
+        ("xn--99999999999.com", .invalidALabel),  // Punycode overflow
+        ("xn--a.com", .disallowedCharacter("\u{80}")),  // decodes to a control character
+        ("xn--example.com", .invalidALabel),        // decodes to nothing non-ASCII
+        ("-bücher.de", .hyphenAtEdge),
+        ("☃.com", .disallowedCharacter("☃")),
+        ("a b.com", .disallowedCharacter(" ")),
+        ("\u{301}a.com", .startsWithCombiningMark),
+        ("a..com", .emptyLabel),
+    ])
+    func forbiddenLabels(_ domain: String, _ failure: IDNA.Failure) {
+        #expect(throws: failure) { try IDNA.toASCII(domain) }
+    }
+
+    @Test(arguments: [
+        ("ann@bücher.de", nil as String?),
+        ("ann@xn--bcher-kva.de", nil),
+        ("ann@ab--cd.com", "invalid-idn"),
+        ("ann@xn--a.com", "invalid-idn"),
+        ("ann@☃.com", "invalid-idn"),
+        ("ann@bü-.de", "invalid-domain-label"),
+    ])
+    func recognitionChecksLabels(_ text: String, _ error: String?) {
+        for policy in [ValidationPolicy.strict, .standard] {
+            let chips = AddressList.parse(text, policy: policy)
+            #expect(chips.first?.error?.code == error, "\(text) under \(policy.name)")
+        }
+        #expect(AddressList.parse(text, policy: .lenient).first?.isValid == true)
+    }
+
+    @Test func chipsCarryBothForms() throws {
+        let a = try #require(AddressList.parse("Jörg <joerg@bücher.de>").first)
+        #expect(a.asciiDomain == "xn--bcher-kva.de")
+        #expect(a.unicodeDomain == "bücher.de")
+        let b = try #require(AddressList.parse("joerg@XN--BCHER-KVA.de").first)
+        #expect(b.asciiDomain == "xn--bcher-kva.de")
+        #expect(b.unicodeDomain == "bücher.de")
+        #expect(b.address == "joerg@XN--BCHER-KVA.de")  // as typed
+        let c = try #require(AddressList.parse("x@[192.0.2.1]").first)
+        #expect(c.asciiDomain == "[192.0.2.1]")
+    }
+
+    @Test func punycodeDecodeRefusesGarbage() {
+        #expect(Punycode.decode(Array("99999999999".utf8)) == nil)  // overflow
+        #expect(Punycode.decode(Array("a-\u{7F}".utf8)) == nil)     // not a digit
+        #expect(Punycode.decode(Array("zz-a!".utf8)) == nil)
+        #expect(Punycode.decode(Array("é-a".utf8)) == nil)           // non-ASCII basic code point
+        #expect(Punycode.decode(Array("-".utf8)) == [])              // no code points at all
+        #expect(Punycode.decode(Array("bcher-kva".utf8)) == "bücher".unicodeScalars.map(\.value))
+    }
+}

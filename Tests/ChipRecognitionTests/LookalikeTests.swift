@@ -1,0 +1,76 @@
+import Testing
+import ChipKit
+@testable import ChipRecognition
+import ChipTestSupport
+
+@Suite("Look-alike warnings")
+struct LookalikeTests {
+    func warnings(_ text: String, policy: ValidationPolicy = .standard) -> [String] {
+        AddressList.parse(text, policy: policy).first?.warnings.codes ?? ["(no chip)"]
+    }
+
+    @Test(arguments: [
+        ("\"ceo@company.com\" <x@evil.example>", true),
+        ("ceo at company <x@evil.example>", false),
+        ("\"ann@x.org\" <ann@x.org>", false),                 // the same address: fine
+        ("\"ANN@X.ORG\" <ann@x.org>", false),                 // case does not deceive here
+        ("\"Ann (ann@x.org)\" <ann@x.org>", false),
+        ("\"Ann (ann@x.org)\" <bob@x.org>", true),
+        ("=?UTF-8?Q?ceo=40company=2Ecom?= <x@evil.example>", true),  // hidden in an encoded word
+        ("\"@\" <x@y.org>", false),                           // no address in it
+        ("x@evil.example (ceo@company.com)", true),           // a comment that names it
+    ])
+    func displayNameSpoof(_ text: String, _ warned: Bool) {
+        #expect(warnings(text).contains("display-name-spoof") == warned, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("a@аpple.com", true),           // Cyrillic а in a Latin label
+        ("a@xn--pple-43d.com", true),    // the same, as an A-label
+        ("a@пример.рф", false),          // wholly Cyrillic
+        ("a@παράδειγμα.ελ", false),      // wholly Greek
+        ("a@bücher.de", false),          // Latin with diacritics is Latin
+        ("Аpple <a@x.org>", true),       // in the name
+        ("Иван Petrov <a@x.org>", false),   // two words, each in one script
+        ("Ωmega <a@x.org>", true),
+    ])
+    func mixedScript(_ text: String, _ warned: Bool) {
+        #expect(warnings(text).contains("mixed-script") == warned, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("a@gmial.com", "gmail.com"), ("a@gmail.con", "gmail.com"), ("a@hotmial.com", "hotmail.com"),
+        ("a@yaho.com", "yahoo.com"), ("a@outlok.com", "outlook.com"), ("a@GMIAL.COM", "gmail.com"),
+        ("a@icloud.co", "icloud.com"),
+    ])
+    func likelyTypoSuggestsTheDomain(_ text: String, _ suggestion: String) throws {
+        let chip = try #require(AddressList.parse(text).first)
+        #expect(chip.warnings.contains(.likelyTypo))
+        #expect(chip.suggestedDomain == suggestion)
+        #expect(chip.isValid)
+    }
+
+    @Test(arguments: ["a@gmail.com", "a@example.com", "a@me.com", "a@mac.com", "a@web.de", "a@gmx.at", "a@x.org",
+                      "a@mit.edu", "a@[192.0.2.1]"])
+    func realDomainsAreNotTypos(_ text: String) {
+        #expect(!warnings(text).contains("likely-typo"), "\(text)")
+    }
+
+    @Test func theDomainListIsAValue() throws {
+        var policy = ValidationPolicy.standard
+        policy.commonDomains = ["corp.example"]
+        let chip = try #require(AddressList.parse("a@crop.example", policy: policy).first)
+        #expect(chip.suggestedDomain == "corp.example")
+        #expect(AddressList.parse("a@gmial.com", policy: policy).first?.warnings.contains(.likelyTypo) == false)
+        policy.checksLookalikes = false
+        #expect(AddressList.parse("\"ceo@x.com\" <a@crop.example>", policy: policy).first?.warnings == [])
+    }
+
+    @Test(arguments: [
+        ("gmail.com", "gmial.com", 1), ("abc", "abc", 0), ("abc", "acb", 1), ("abc", "", 3), ("", "ab", 2),
+        ("kitten", "sitting", 3), ("ca", "abc", 3),
+    ])
+    func editDistance(_ a: String, _ b: String, _ d: Int) {
+        #expect(Lookalikes.editDistance(Array(a.utf8), Array(b.utf8), limit: 5) == d)
+    }
+}
