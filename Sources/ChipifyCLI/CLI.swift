@@ -198,7 +198,7 @@ public enum CLI {
             } else {
                 fd = open(file, O_RDONLY)
                 if fd < 0 {
-                    writer.out.flush()
+                    writer.flush()
                     writeAll(stderr, "Error: cannot open '\(file)': \(errorText(errno))\n")
                     status = 1
                     continue
@@ -213,16 +213,16 @@ public enum CLI {
                 failed = processor.run(fd: fd, writer: &writer, totals: &totals)
             }
             if let failure = failed {
-                writer.out.flush()
+                writer.flush()
                 writeAll(stderr, "Error: cannot read '\(file)': \(errorText(failure))\n")
                 status = 1
             }
             if fd != stdin { close(fd) }
         }
         if options.summary {
-            writer.out.appendString(options.format == .jsonl ? writer.summary.json : writer.summary.text)
+            writer.records.output.appendString(options.format == .jsonl ? writer.summary.json : writer.summary.text)
         }
-        writer.out.flush()
+        writer.flush()
         if options.check && totals.errors > 0 && status == 0 { status = 1 }
         return status
     }
@@ -261,8 +261,8 @@ public enum CLI {
             _ = processor.run(read: read, writer: &writer, totals: &totals)
         }
         if options.summary {
-            writer.out.appendString(options.format == .jsonl ? writer.summary.json : writer.summary.text)
+            writer.records.output.appendString(options.format == .jsonl ? writer.summary.json : writer.summary.text)
         }
-        return writer.out.bytes
+        return writer.bytes()
     }
 }

@@ -4,142 +4,43 @@ import Glibc
 import Darwin
 #endif
 
-/// The bytes behind an ``OutputBuffer``: a raw, growable block. A class
-/// only so that its memory is freed with it; one buffer owns it.
-final class ByteStorage {
-    var base: UnsafeMutablePointer<UInt8>
-    var capacity: Int
-    var count = 0
+import ChipKit
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit { base.deallocate() }
-
-    @inline(__always)
-    func reserve(_ n: Int) {
-        if count + n > capacity { grow(count + n) }
-    }
-
-    func grow(_ needed: Int) {
-        let newCapacity = max(needed, capacity * 2)
-        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        fresh.update(from: base, count: count)
-        base.deallocate()
-        base = fresh
-        capacity = newCapacity
-    }
-}
-
-/// Buffered output to a file descriptor, or to memory when `fd` is -1.
-///
-/// One `write(2)` per flush: per-line `print` is an order of magnitude
-/// slower on Linux. Appends copy into raw memory: through `Array`'s
-/// generic `append(contentsOf:)`, small appends were a fifth of the time
-/// of `--format jsonl`.
+/// Output to a file descriptor, or to memory when `fd` is -1: the bytes
+/// gather in a ``ByteBuffer`` and leave in one `write(2)` per flush
+/// (per-line `print` is an order of magnitude slower on Linux).
 struct OutputBuffer {
-    let storage: ByteStorage
+    var buffer: ByteBuffer
     let fd: Int32
     /// Set when a write failed (e.g. EPIPE); output stops there.
     private(set) var failed = false
 
     init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
-        storage = ByteStorage(capacity: capacity)
-    }
-
-    /// The bytes not yet written (a copy).
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
-
-    var count: Int { storage.count }
-
-    /// Forgets what is buffered, keeping the memory.
-    func clear() { storage.count = 0 }
-
-    @inline(__always)
-    mutating func append(_ b: UInt8) {
-        storage.reserve(1)
-        storage.base[storage.count] = b
-        storage.count += 1
-    }
-
-    @inline(__always)
-    mutating func appendRaw(_ p: UnsafePointer<UInt8>?, _ n: Int) {
-        guard n > 0, let p else { return }
-        storage.reserve(n)
-        (storage.base + storage.count).update(from: p, count: n)
-        storage.count += n
-    }
-
-    @inline(__always)
-    mutating func append(_ s: StaticString) {
-        appendRaw(s.utf8Start, s.utf8CodeUnitCount)
-    }
-
-    /// Named apart from `append(_: StaticString)`: with both overloads a
-    /// string literal would pick `String`, whose copy is much slower.
-    mutating func appendString(_ s: String) {
-        var s = s
-        s.withUTF8 { appendRaw($0.baseAddress, $0.count) }
-    }
-
-    mutating func append(_ p: UnsafeBufferPointer<UInt8>) {
-        appendRaw(p.baseAddress, p.count)
-    }
-
-    mutating func append(contentsOf a: [UInt8]) {
-        a.withUnsafeBufferPointer { appendRaw($0.baseAddress, $0.count) }
-    }
-
-    mutating func appendDecimal(_ value: Int) {
-        if value < 0 {
-            append(UInt8(ascii: "-"))
-            appendDecimal(-value)
-            return
-        }
-        if value < 10 {
-            append(UInt8(truncatingIfNeeded: value) + 0x30)
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        var v = value
-        withUnsafeMutableBytes(of: &digits) { d in
-            while v > 0 {
-                n += 1
-                d[20 - n] = UInt8(truncatingIfNeeded: v % 10) + 0x30
-                v /= 10
-            }
-            let start = d.baseAddress!.assumingMemoryBound(to: UInt8.self) + (20 - n)
-            appendRaw(start, n)
-        }
+        buffer = ByteBuffer(capacity: capacity)
     }
 
     /// Writes out when more than `threshold` bytes are waiting.
     @inline(__always)
     mutating func flushIfNeeded(threshold: Int = 1 << 19) {
-        if storage.count >= threshold { flush() }
+        if buffer.count >= threshold { flush() }
     }
 
     /// Writes what `other` holds after what is buffered, without copying it
     /// into the buffer when this writes to a file descriptor.
-    mutating func writeThrough(_ other: OutputBuffer) {
+    mutating func writeThrough(_ other: ByteBuffer) {
         guard fd >= 0 else {
-            appendRaw(other.storage.base, other.storage.count)
+            buffer.append(other)
             return
         }
         flush()
-        drain(UnsafeRawBufferPointer(start: other.storage.base, count: other.storage.count))
+        other.withUnsafeBytes { drain($0) }
     }
 
     mutating func flush() {
-        guard fd >= 0, storage.count > 0 else { return }
-        drain(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
-        storage.count = 0
+        guard fd >= 0, !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { drain($0) }
+        buffer.removeAll()
     }
 
     /// Writes all of `raw`, retrying on EINTR; stops for good on an error.
@@ -153,6 +54,62 @@ struct OutputBuffer {
             }
             offset += n
         }
+    }
+}
+
+/// The library's ``ChipRecordWriter`` wired to an output: the CLI only
+/// moves its bytes to the file descriptor.
+struct ChipWriter {
+    var records: ChipRecordWriter
+    var out: OutputBuffer
+
+    init(format: OutputFormat, out: OutputBuffer, policy: ValidationPolicy, summarize: Bool = false,
+         smtpUTF8: Bool = false) {
+        records = ChipRecordWriter(
+            format: format, policy: policy, summarize: summarize, smtpUTF8: smtpUTF8, capacity: 0)
+        self.out = out
+    }
+
+    var recordNumbers: Bool {
+        get { records.recordNumbers }
+        set { records.recordNumbers = newValue }
+    }
+
+    var summary: Summary {
+        get { records.summary }
+        _modify { yield &records.summary }
+    }
+
+    @inline(__always)
+    mutating func write(_ c: ChipRecord) {
+        records.write(c)
+        if records.output.count >= 1 << 16 { moveOutput() }
+    }
+
+    mutating func endRecord() {
+        records.endRecord()
+        if records.output.count >= 1 << 16 { moveOutput() }
+    }
+
+    /// Hands the records' bytes to the output buffer (which writes them
+    /// out once it holds enough).
+    @inline(__always)
+    mutating func moveOutput() {
+        out.buffer.append(records.output)
+        records.output.removeAll()
+        out.flushIfNeeded()
+    }
+
+    /// Everything written so far goes out.
+    mutating func flush() {
+        moveOutput()
+        out.flush()
+    }
+
+    /// Everything written so far, for output to memory.
+    mutating func bytes() -> [UInt8] {
+        moveOutput()
+        return out.buffer.bytes
     }
 }
 
@@ -194,7 +151,7 @@ func usageFailure(_ fd: Int32, _ message: String, usage: String, helpCommand: St
 /// Writes a string to a file descriptor at once (for messages).
 func writeAll(_ fd: Int32, _ text: String) {
     var out = OutputBuffer(fd: fd, capacity: text.utf8.count)
-    out.appendString(text)
+    out.buffer.appendString(text)
     out.flush()
 }
 

@@ -95,7 +95,7 @@ struct ParallelProcessor: Sendable {
                     return read(p, count)
                 }, writer: &writer, totals: &totals, leftover: &leftover)
                 if let error { failure = error }
-                writer.out.flush()
+                writer.flush()
                 // Nil: the record ran to the end of the input.
                 guard let rest = leftover, failure == nil else { break }
                 writer.summary.bytes += rest.count  // read, and not yet processed
@@ -158,7 +158,8 @@ struct ParallelProcessor: Sendable {
             var pieceTotals = RunTotals()
             pieceTotals.records = starts[k]
             var pieceWriter = results.slots[k].writer
-            pieceWriter.out.clear()
+            pieceWriter.records.output.removeAll()
+            pieceWriter.out.buffer.removeAll()
             pieceWriter.summary = Summary()
             var offset = 0
             let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: min(max(piece.count, 16), 256 << 10))
@@ -170,6 +171,7 @@ struct ParallelProcessor: Sendable {
                 offset += n
                 return n
             }, writer: &pieceWriter, totals: &pieceTotals)
+            pieceWriter.moveOutput()
             pieceTotals.records -= starts[k]
             results.slots[k] = PieceResult(writer: pieceWriter, totals: pieceTotals)
         }
@@ -180,7 +182,8 @@ struct ParallelProcessor: Sendable {
         }
         for k in 0..<pieces.count {
             let result = results.slots[k]
-            writer.out.writeThrough(result.writer.out)
+            writer.moveOutput()
+            writer.out.writeThrough(result.writer.out.buffer)
             var s = result.writer.summary
             s.bytes = 0  // counted as read
             writer.summary.add(s)
@@ -188,7 +191,7 @@ struct ParallelProcessor: Sendable {
             totals.chips += result.totals.chips
             totals.errors += result.totals.errors
         }
-        writer.out.flush()
+        writer.flush()
     }
 }
 

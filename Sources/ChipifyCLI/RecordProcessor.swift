@@ -59,7 +59,7 @@ struct RecordProcessor {
         var eof = false
         var stopped = false
         while !eof {
-            writer.out.flush()
+            writer.flush()
             if writer.out.failed { break }
             let n = readOnce(read, buffer.baseAddress! + len, min(readSize, capacity - len),
                              eof: &eof, failure: &failure)

@@ -130,7 +130,7 @@ public enum Replay {
                 if options.trace { writeTrace(line: lineNumber, op: op, result: result, composer, &out) }
             } catch {
                 failed = true
-                errors.appendString("chipify replay: line \(lineNumber): \(error.message)\n")
+                errors.buffer.appendString("chipify replay: line \(lineNumber): \(error.message)\n")
                 if !options.keepGoing { break }
             }
             out.flushIfNeeded()
@@ -260,43 +260,43 @@ public enum Replay {
     }
 
     static func writeTrace(line: Int, op: Operation, result: Result, _ c: Composer, _ out: inout OutputBuffer) {
-        out.append("{\"line\":")
-        out.appendDecimal(line)
-        out.append(",\"op\":")
-        JSON.appendString(Array(op.name.utf8), to: &out)
-        out.append(",\"changes\":[")
+        out.buffer.append("{\"line\":")
+        out.buffer.appendDecimal(line)
+        out.buffer.append(",\"op\":")
+        JSON.appendString(Array(op.name.utf8), to: &out.buffer)
+        out.buffer.append(",\"changes\":[")
         for (k, change) in result.changes.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
+            if k > 0 { out.buffer.append(UInt8(ascii: ",")) }
             writeChange(change, &out)
         }
-        out.append("]")
+        out.buffer.append("]")
         if let report = result.send {
-            out.append(report.sent ? ",\"sent\":true" : ",\"sent\":false")
-            out.append(",\"errors\":{")
+            out.buffer.append(report.sent ? ",\"sent\":true" : ",\"sent\":false")
+            out.buffer.append(",\"errors\":{")
             for (k, name) in report.errorChips.keys.sorted().enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.appendString(Array(name.utf8), to: &out)
-                out.append(":[")
-                out.appendString(report.errorChips[name]!.map { "\($0.rawValue)" }.joined(separator: ","))
-                out.append("]")
+                if k > 0 { out.buffer.append(UInt8(ascii: ",")) }
+                JSON.appendString(Array(name.utf8), to: &out.buffer)
+                out.buffer.append(":[")
+                out.buffer.appendString(report.errorChips[name]!.map { "\($0.rawValue)" }.joined(separator: ","))
+                out.buffer.append("]")
             }
-            out.append("},\"pending\":[")
-            out.appendString(report.fieldsWithPendingText.map { "\"\($0)\"" }.joined(separator: ","))
-            out.append("]")
+            out.buffer.append("},\"pending\":[")
+            out.buffer.appendString(report.fieldsWithPendingText.map { "\"\($0)\"" }.joined(separator: ","))
+            out.buffer.append("]")
         }
-        out.append("}\n")
+        out.buffer.append("}\n")
     }
 
     static func writeChange(_ c: ComposerChange, _ out: inout OutputBuffer) {
-        out.append("{\"field\":")
-        JSON.appendString(Array(c.field.utf8), to: &out)
+        out.buffer.append("{\"field\":")
+        JSON.appendString(Array(c.field.utf8), to: &out.buffer)
         func idAt(_ kind: StaticString, _ id: ChipID, _ at: Int) {
-            out.append(",\"change\":\"")
-            out.append(kind)
-            out.append("\",\"id\":")
-            out.appendString("\(id.rawValue)")
-            out.append(",\"at\":")
-            out.appendDecimal(at)
+            out.buffer.append(",\"change\":\"")
+            out.buffer.append(kind)
+            out.buffer.append("\",\"id\":")
+            out.buffer.appendString("\(id.rawValue)")
+            out.buffer.append(",\"at\":")
+            out.buffer.appendDecimal(at)
         }
         switch c.change {
         case .inserted(let id, let at): idAt("inserted", id, at)
@@ -304,65 +304,65 @@ public enum Replay {
         case .updated(let id, let at): idAt("updated", id, at)
         case .moved(let id, let from, let to):
             idAt("moved", id, to)
-            out.append(",\"from\":")
-            out.appendDecimal(from)
-        case .pendingChanged: out.append(",\"change\":\"pending\"")
-        case .selectionChanged: out.append(",\"change\":\"selection\"")
-        case .caretMoved: out.append(",\"change\":\"caret\"")
+            out.buffer.append(",\"from\":")
+            out.buffer.appendDecimal(from)
+        case .pendingChanged: out.buffer.append(",\"change\":\"pending\"")
+        case .selectionChanged: out.buffer.append(",\"change\":\"selection\"")
+        case .caretMoved: out.buffer.append(",\"change\":\"caret\"")
         case .refused(let r):
-            out.append(",\"change\":\"refused\",\"reason\":")
-            JSON.appendString(Array(r.reason.rawValue.utf8), to: &out)
+            out.buffer.append(",\"change\":\"refused\",\"reason\":")
+            JSON.appendString(Array(r.reason.rawValue.utf8), to: &out.buffer)
             if let text = r.text {
-                out.append(",\"text\":")
-                JSON.appendString(Array(text.utf8), to: &out)
+                out.buffer.append(",\"text\":")
+                JSON.appendString(Array(text.utf8), to: &out.buffer)
             }
         }
-        out.append("}")
+        out.buffer.append("}")
     }
 
     static func writeField(_ f: ChipField, _ out: inout OutputBuffer) {
-        out.append("{\"field\":")
-        JSON.appendString(Array(f.name.utf8), to: &out)
-        out.append(",\"chips\":[")
+        out.buffer.append("{\"field\":")
+        JSON.appendString(Array(f.name.utf8), to: &out.buffer)
+        out.buffer.append(",\"chips\":[")
         for (k, chip) in f.chips.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
+            if k > 0 { out.buffer.append(UInt8(ascii: ",")) }
             let c = chip.content
-            out.append("{\"id\":")
-            out.appendString("\(chip.id.rawValue)")
-            out.append(",\"state\":\"")
-            out.appendString(chip.state.rawValue)
-            out.append(f.isSelected(chip.id) ? "\",\"selected\":true" : "\",\"selected\":false")
-            out.append(",\"name\":")
-            if let name = c.displayName { JSON.appendString(Array(name.utf8), to: &out) } else { out.append("null") }
-            out.append(",\"address\":")
-            if let a = c.address { JSON.appendString(Array(a.utf8), to: &out) } else { out.append("null") }
+            out.buffer.append("{\"id\":")
+            out.buffer.appendString("\(chip.id.rawValue)")
+            out.buffer.append(",\"state\":\"")
+            out.buffer.appendString(chip.state.rawValue)
+            out.buffer.append(f.isSelected(chip.id) ? "\",\"selected\":true" : "\",\"selected\":false")
+            out.buffer.append(",\"name\":")
+            if let name = c.displayName { JSON.appendString(Array(name.utf8), to: &out.buffer) } else { out.buffer.append("null") }
+            out.buffer.append(",\"address\":")
+            if let a = c.address { JSON.appendString(Array(a.utf8), to: &out.buffer) } else { out.buffer.append("null") }
             if let g = c.group {
-                out.append(",\"group\":")
-                JSON.appendString(Array(g.utf8), to: &out)
+                out.buffer.append(",\"group\":")
+                JSON.appendString(Array(g.utf8), to: &out.buffer)
             }
-            out.append(",\"raw\":")
-            JSON.appendString(c.raw, to: &out)
-            out.append(",\"error\":")
+            out.buffer.append(",\"raw\":")
+            JSON.appendString(c.raw, to: &out.buffer)
+            out.buffer.append(",\"error\":")
             if let e = c.error {
-                out.append("\"")
-                out.append(e.staticCode)
-                out.append("\"")
+                out.buffer.append("\"")
+                out.buffer.append(e.staticCode)
+                out.buffer.append("\"")
             } else {
-                out.append("null")
+                out.buffer.append("null")
             }
-            out.append(",\"warnings\":[")
+            out.buffer.append(",\"warnings\":[")
             var first = true
             c.warnings.forEachCode { code in
-                out.append(first ? "\"" : ",\"")
-                out.append(code)
-                out.append("\"")
+                out.buffer.append(first ? "\"" : ",\"")
+                out.buffer.append(code)
+                out.buffer.append("\"")
                 first = false
             }
-            out.append("]}")
+            out.buffer.append("]}")
         }
-        out.append("],\"pending\":")
-        JSON.appendString(f.pending, to: &out)
-        out.append("}\n")
+        out.buffer.append("],\"pending\":")
+        JSON.appendString(f.pending, to: &out.buffer)
+        out.buffer.append("}\n")
     }
 }
 

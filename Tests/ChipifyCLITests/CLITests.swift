@@ -6,16 +6,19 @@ import Darwin
 import Testing
 @testable import ChipifyCLI
 import ChipKit
+import ChipTestSupport
 
-/// The package root, from this file's path.
-let packageRoot: String = {
-    var path = #filePath
-    for _ in 0..<3 {
-        while !path.isEmpty && !path.hasSuffix("/") { path.removeLast() }
-        path.removeLast()
+/// The package root, with a trailing slash.
+let packageRoot = ChipTestSupport.packageRoot() + "/"
+
+/// A file the tests need; a missing one is a failure, not empty input.
+func contents(_ path: String) -> [UInt8] {
+    guard let bytes = readFile(path) else {
+        Issue.record("cannot read \(path)")
+        return []
     }
-    return path + "/"
-}()
+    return bytes
+}
 
 func render(_ text: String, _ arguments: [String] = [], readSize: Int = 1 << 20) -> String {
     let options = try! CLI.parse(arguments)
@@ -110,7 +113,7 @@ struct ProcessTests {
             _ = r.stdout.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
             close(fd)
         }
-        #expect(r.stdoutText == String(decoding: readFile(golden), as: UTF8.self))
+        #expect(r.stdoutText == String(decoding: contents(golden), as: UTF8.self))
     }
 
     @Test func hugeRecordStreamsInBoundedMemory() {
@@ -224,7 +227,7 @@ struct FormatTests {
     /// Output does not depend on how the input arrives.
     @Test(arguments: [1, 2, 3, 7, 64, 4096])
     func readSizeDoesNotChangeOutput(readSize: Int) {
-        let sample = String(decoding: readFile(packageRoot + "Corpus/samples/compose.txt"), as: UTF8.self)
+        let sample = String(decoding: contents(packageRoot + "Corpus/samples/compose.txt"), as: UTF8.self)
         for format in ["text", "jsonl", "tsv"] {
             #expect(render(sample, ["--format", format], readSize: readSize) == render(sample, ["--format", format]))
         }
@@ -275,7 +278,7 @@ struct FormatTests {
 
 @Suite("chipify -j and --summary")
 struct ParallelTests {
-    static let sample = readFile(packageRoot + "Corpus/samples/compose.txt")
+    static let sample = contents(packageRoot + "Corpus/samples/compose.txt")
 
     /// A varied input: the sample, random records, a record longer than
     /// the parallel batch, records without a final newline.
@@ -418,7 +421,7 @@ struct ReplayTests {
             _ = r.stdout.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
             close(fd)
         }
-        #expect(r.stdoutText == String(decoding: readFile(golden), as: UTF8.self))
+        #expect(r.stdoutText == String(decoding: contents(golden), as: UTF8.self))
         if name == "invalid-lines" {
             #expect(r.status == 1)
             #expect(r.stderrText == """

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ChipTestSupport
 
 /// What a finished process left behind.
 struct ProcessResult {
@@ -45,20 +46,6 @@ func temporaryFile(_ bytes: [UInt8]) -> String {
     return String(cString: template)
 }
 
-func readFile(_ path: String) -> [UInt8] {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return [] }
-    defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        if n <= 0 { break }
-        out.append(contentsOf: chunk[0..<n])
-    }
-    return out
-}
-
 /// Runs `executable` with `arguments`, standard input from the file at
 /// `stdinPath` (or /dev/null), capturing both outputs through files so no
 /// pipe can fill up and block.
@@ -74,7 +61,7 @@ func runProcess(
         let memPath = temporaryFile([])
         defer { unlink(memPath) }
         var r = runProcess("/usr/bin/time", ["-f", "%M", "-o", memPath, executable] + arguments, stdinPath: stdinPath)
-        let text = String(decoding: readFile(memPath), as: UTF8.self)
+        let text = String(decoding: readFile(memPath) ?? [], as: UTF8.self)
         r.maxRSSKiB = Int(text.split(separator: "\n").last.map(String.init) ?? "") ?? Int.max
         return r
     }
@@ -97,6 +84,6 @@ func runProcess(
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return ProcessResult(status: exitStatus, stdout: readFile(outPath), stderr: readFile(errPath),
+    return ProcessResult(status: exitStatus, stdout: readFile(outPath) ?? [], stderr: readFile(errPath) ?? [],
                          maxRSSKiB: -1)
 }

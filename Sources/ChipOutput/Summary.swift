@@ -1,6 +1,8 @@
-import ChipKit
+import ChipRecognition
 
 /// Counts for `chipify --summary`: what a run found, without the chips.
+/// A ``ChipRecordWriter`` that summarizes keeps one; hosts can fill one
+/// with ``count(_:)-(ParsedChip)``.
 public struct Summary: Sendable, Equatable {
     public var records = 0
     public var chips = 0
@@ -15,8 +17,20 @@ public struct Summary: Sendable, Equatable {
 
     public init() {}
 
+    /// Counts one chip of a record.
+    public mutating func count(_ chip: ParsedChip) {
+        chips += 1
+        if let error = chip.error {
+            errors += 1
+            errorsByReason[error.precedence] += 1
+        } else {
+            valid += 1
+        }
+        chip.warnings.forEachIndex { warningsByKind[$0] += 1 }
+    }
+
     @inline(__always)
-    mutating func count(_ r: Recognition) {
+    package mutating func count(_ r: Recognition) {
         chips += 1
         if let error = r.error {
             errors += 1

@@ -1,0 +1,415 @@
+import ChipSyntax
+import ChipRecognition
+
+/// The formats a ``ChipRecordWriter`` writes (and `chipify --format` names).
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// One line per chip: `1.1  ok     Ann Lee <ann@x.org>`.
+    case text
+    /// One JSON object per chip and line.
+    case jsonl
+    /// Tab-separated columns, one line per chip.
+    case tsv
+    /// Each record as an RFC 5322 header value (see ``HeaderWriter``).
+    case header
+}
+
+/// Everything a format needs to write one chip, as the streaming reader of
+/// the CLI holds it: ranges into its buffer, nothing copied.
+package struct ChipRecord {
+    package var record: Int
+    package var index: Int
+    package var item: ListItem
+    /// The bytes recognition ranges point into, or nil when the chip's
+    /// text is no longer held (a too-long chip).
+    package var source: UnsafeBufferPointer<UInt8>?
+    /// The chip's text, at most `maxChipBytes` of it.
+    package var raw: UnsafeBufferPointer<UInt8>
+    package var truncated: Bool
+    /// The index in `source` of the chip's first byte.
+    package var sourceStart: Int
+    /// Byte offsets in the record.
+    package var start: Int
+    package var end: Int
+
+    package init(
+        record: Int, index: Int, item: ListItem, source: UnsafeBufferPointer<UInt8>?,
+        raw: UnsafeBufferPointer<UInt8>, truncated: Bool, sourceStart: Int, start: Int, end: Int
+    ) {
+        self.record = record
+        self.index = index
+        self.item = item
+        self.source = source
+        self.raw = raw
+        self.truncated = truncated
+        self.sourceStart = sourceStart
+        self.start = start
+        self.end = end
+    }
+}
+
+/// Writes chips as text, JSON Lines, TSV or header values into a
+/// ``ByteBuffer``, or counts them into a ``Summary``: the formats of
+/// `chipify`, for a host that wants the same bytes without a process.
+///
+/// Feed it a whole record with ``write(record:_:)`` (exactly what
+/// `chipify` prints for that line), or chips you hold with
+/// ``write(_:record:index:)``; end each record with ``endRecord()``; take
+/// the bytes from ``output`` whenever you like (``ByteBuffer/removeAll()``
+/// after sending them keeps memory flat).
+///
+/// Holds its scratch buffers, so writing a chip allocates nothing in the
+/// steady state.
+///
+/// Invariants:
+/// 1. Each chip is one line in `text`, `jsonl` and `tsv`: line breaks,
+///    tabs, other controls and invalid UTF-8 are escaped, never written.
+/// 2. For the same record, ``write(record:_:)`` writes the bytes `chipify`
+///    writes for it with the same options.
+public struct ChipRecordWriter: Sendable {
+    public let format: OutputFormat
+    /// Count instead of writing chips (`--summary`).
+    public let summarize: Bool
+    /// Write each chip's record number; off (`--no-record-numbers`) for
+    /// output that does not depend on where the input was split.
+    public var recordNumbers = true
+    /// What was counted, when summarizing (records are counted by the
+    /// caller that knows where they end; ``write(record:_:)`` counts its own).
+    public var summary = Summary()
+    /// What was written and not yet taken.
+    public var output: ByteBuffer
+    let policy: ValidationPolicy
+    var names: Recognizer
+    var name: [UInt8] = []
+    var address: [UInt8] = []
+    var groupScratch: [UInt8] = []
+    /// For `header`: the record being rendered.
+    var header: HeaderWriter
+    var headerOptions = HeaderOptions(lineBreak: "\n")
+    /// The chips written in the current record, for ``write(record:_:)``.
+    var nextIndex = 0
+
+    /// A writer of `format`. `smtpUTF8` matters to `header` only: UTF-8
+    /// addresses are written as they are rather than left out.
+    public init(
+        format: OutputFormat, policy: ValidationPolicy = .standard, summarize: Bool = false,
+        smtpUTF8: Bool = false, recordNumbers: Bool = true, capacity: Int = 1 << 20
+    ) {
+        self.format = format
+        self.summarize = summarize
+        self.recordNumbers = recordNumbers
+        self.policy = policy
+        headerOptions.smtpUTF8 = smtpUTF8
+        header = HeaderWriter(options: headerOptions)
+        output = ByteBuffer(capacity: capacity)
+        self.names = Recognizer(policy: policy)
+        name.reserveCapacity(256)
+        address.reserveCapacity(256)
+    }
+
+    /// Parses one record (an address list, without its line terminator)
+    /// and writes all its chips, then ends the record: what `chipify`
+    /// writes for that line. `record` is its number (from 1).
+    ///
+    /// - Complexity: O(*n*) in the record's length.
+    public mutating func write(record: Int, _ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { p in
+            var scanner = ListScanner()
+            var list = ListRecognizer(policy: policy)
+            var segments: [Segment] = []
+            scanner.scan(p) { segments.append($0) }
+            scanner.finish { segments.append($0) }
+            var index = 0
+            for segment in segments {
+                guard let item = list.handle(segment, p, base: 0) else { continue }
+                let range = item.byteRange
+                let hi = min(range.upperBound, range.lowerBound + policy.maxChipBytes)
+                let truncated = hi < range.upperBound
+                write(ChipRecord(
+                    record: record, index: index, item: item, source: truncated ? nil : p,
+                    raw: UnsafeBufferPointer(rebasing: p[range.lowerBound..<hi]), truncated: truncated,
+                    sourceStart: range.lowerBound, start: range.lowerBound, end: range.upperBound))
+                index += 1
+            }
+        }
+        summary.records += 1
+        summary.bytes += bytes.count
+        endRecord()
+    }
+
+    /// Writes one chip you hold, as chip `index` (from 0) of record
+    /// `record` (from 1). Its offsets are those of its ``ParsedChip/byteRange``.
+    ///
+    /// A chip from ``AddressList/parse(_:policy:)`` is written as `chipify`
+    /// writes it, except that a display name holding invalid UTF-8 was
+    /// already repaired (U+FFFD) when the chip was made.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    public mutating func write(_ chip: ParsedChip, record: Int, index: Int) {
+        if summarize {
+            summary.count(chip)
+            return
+        }
+        name.removeAll(keepingCapacity: true)
+        address.removeAll(keepingCapacity: true)
+        if let n = chip.displayName { name.append(contentsOf: n.utf8) }
+        if let a = chip.address { address.append(contentsOf: a.utf8) }
+        let group = chip.group.map { Array($0.utf8) }
+        let truncated = chip.raw.count < chip.byteRange.count
+        var fields = Fields(
+            record: record, index: index, isEmptyGroup: chip.kind == .emptyGroup, error: chip.error,
+            errorAt: chip.errorOffset ?? chip.byteRange.lowerBound, group: group, raw: UnsafeBufferPointer(start: nil, count: 0),
+            truncated: truncated, start: chip.byteRange.lowerBound, end: chip.byteRange.upperBound,
+            warnings: chip.warnings, suggestion: chip.suggestedDomain)
+        chip.raw.withUnsafeBufferPointer { raw in
+            fields.raw = raw
+            switch format {
+            case .jsonl: writeJSON(fields)
+            case .tsv: writeTSV(fields)
+            case .text: writeText(fields)
+            case .header: writeHeaderChip(kind: chip.kind, error: chip.error, group: chip.group, start: fields.start, end: fields.end)
+            }
+        }
+    }
+
+    /// Writes one chip as the streaming reader holds it.
+    package mutating func write(_ c: ChipRecord) {
+        if summarize {
+            summary.count(c.item.recognition)
+            return
+        }
+        name.removeAll(keepingCapacity: true)
+        address.removeAll(keepingCapacity: true)
+        let r = c.item.recognition
+        var warnings = r.warnings
+        if let p = c.source {
+            if c.item.kind == .mailbox {
+                warnings.formUnion(names.appendDisplayName(r, p, into: &name))
+            }
+            r.appendAddress(p, into: &address)
+        }
+        let fields = Fields(
+            record: c.record, index: c.index, isEmptyGroup: c.item.kind == .emptyGroup, error: r.error,
+            errorAt: c.source == nil ? c.start : c.start + (r.errorOffset - c.sourceStart),
+            group: c.item.group, raw: c.raw, truncated: c.truncated, start: c.start, end: c.end,
+            warnings: warnings, suggestion: r.suggestedDomain)
+        switch format {
+        case .jsonl: writeJSON(fields)
+        case .tsv: writeTSV(fields)
+        case .text: writeText(fields)
+        case .header:
+            writeHeaderChip(
+                kind: c.item.kind, error: r.error, group: c.item.group.map { String(decoding: $0, as: UTF8.self) },
+                start: c.start, end: c.end)
+        }
+    }
+
+    /// Ends a record: for `header`, its value is finished and written,
+    /// with a line break.
+    public mutating func endRecord() {
+        guard format == .header && !summarize else { return }
+        header.finish()
+        output.appendString(header.take())
+        output.append(0x0A)
+        header = HeaderWriter(options: headerOptions)
+    }
+
+    /// What one chip's line is made of, whichever way the chip came.
+    struct Fields {
+        var record: Int
+        var index: Int
+        var isEmptyGroup: Bool
+        var error: ChipError?
+        /// The error's offset in the record.
+        var errorAt: Int
+        var group: [UInt8]?
+        var raw: UnsafeBufferPointer<UInt8>
+        var truncated: Bool
+        var start: Int
+        var end: Int
+        var warnings: ChipWarnings
+        var suggestion: String?
+
+        var kindName: StaticString {
+            if error != nil { return "error" }
+            return isEmptyGroup ? "group" : "mailbox"
+        }
+    }
+
+    mutating func writeHeaderChip(kind: ListItem.Kind, error: ChipError?, group: String?, start: Int, end: Int) {
+        let chip = ParsedChip(
+            kind: kind, byteRange: start..<end, raw: [],
+            displayName: name.isEmpty ? nil : String(decoding: name, as: UTF8.self),
+            address: address.isEmpty ? nil : String(decoding: address, as: UTF8.self),
+            group: group, error: error)
+        header.add(chip)
+        output.appendString(header.take())
+    }
+
+    // MARK: JSON Lines
+
+    mutating func writeJSON(_ c: Fields) {
+        if recordNumbers {
+            output.append("{\"record\":")
+            output.appendDecimal(c.record)
+            output.append(",\"index\":")
+        } else {
+            output.append("{\"index\":")
+        }
+        output.appendDecimal(c.index)
+        output.append(",\"kind\":\"")
+        output.append(c.kindName)
+        output.append(c.error == nil ? "\",\"state\":\"valid\",\"name\":" : "\",\"state\":\"error\",\"name\":")
+        if name.isEmpty { output.append("null") } else { JSON.appendString(name, to: &output) }
+        output.append(",\"address\":")
+        if address.isEmpty { output.append("null") } else { JSON.appendString(address, to: &output) }
+        if let group = c.group {
+            output.append(",\"group\":")
+            JSON.appendString(group, to: &output)
+        }
+        output.append(",\"raw\":")
+        JSON.appendString(c.raw, to: &output)
+        if c.truncated { output.append(",\"truncated\":true") }
+        output.append(",\"start\":")
+        output.appendDecimal(c.start)
+        output.append(",\"end\":")
+        output.appendDecimal(c.end)
+        if let error = c.error {
+            output.append(",\"error\":\"")
+            output.append(error.staticCode)
+            output.append("\",\"error_at\":")
+            output.appendDecimal(c.errorAt)
+        } else {
+            output.append(",\"error\":null")
+        }
+        output.append(",\"warnings\":[")
+        var first = true
+        c.warnings.forEachCode { code in
+            output.append(first ? "\"" : ",\"")
+            output.append(code)
+            output.append("\"")
+            first = false
+        }
+        output.append("]")
+        if let suggestion = c.suggestion {
+            output.append(",\"suggestion\":")
+            JSON.appendString(Array(suggestion.utf8), to: &output)
+        }
+        output.append("}\n")
+    }
+
+    // MARK: TSV
+
+    /// Columns: record, index, kind, state, name, address, group, error,
+    /// warnings (comma-separated), start, end, raw. Tabs, line breaks,
+    /// backslashes, other control bytes and invalid UTF-8 are escaped
+    /// (`\t` `\n` `\r` `\\` `\xHH`), so each chip is one line.
+    mutating func writeTSV(_ c: Fields) {
+        if recordNumbers { output.appendDecimal(c.record) }
+        output.append(0x09)
+        output.appendDecimal(c.index)
+        output.append(0x09)
+        output.append(c.kindName)
+        output.append(0x09)
+        output.append(c.error == nil ? "valid" : "error")
+        output.append(0x09)
+        Escaper.appendEscaped(name, to: &output)
+        output.append(0x09)
+        Escaper.appendEscaped(address, to: &output)
+        output.append(0x09)
+        if let group = c.group { Escaper.appendEscaped(group, to: &output) }
+        output.append(0x09)
+        if let error = c.error { output.append(error.staticCode) }
+        output.append(0x09)
+        var first = true
+        c.warnings.forEachCode { code in
+            if !first { output.append(UInt8(ascii: ",")) }
+            output.append(code)
+            first = false
+        }
+        output.append(0x09)
+        output.appendDecimal(c.start)
+        output.append(0x09)
+        output.appendDecimal(c.end)
+        output.append(0x09)
+        Escaper.appendEscaped(c.raw, to: &output)
+        output.append(0x0A)
+    }
+
+    // MARK: Text
+
+    /// The name as a person would write it: in quotes (with `"` and `\`
+    /// escaped) when it holds a character that is special in an address.
+    mutating func appendNameForText() {
+        let needsQuotes = name.contains { b in
+            switch b {
+            case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+                 UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "\""), UInt8(ascii: "("),
+                 UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\\"):
+                true
+            default:
+                false
+            }
+        }
+        guard needsQuotes else {
+            Escaper.appendEscaped(name, to: &output)
+            return
+        }
+        output.append(UInt8(ascii: "\""))
+        for b in name {
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
+            output.append(b)
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// `1.1  ok     Ann Lee <ann@x.org>` or `1.2  ERROR  bob@  -- missing-domain: …`.
+    mutating func writeText(_ c: Fields) {
+        if recordNumbers {
+            output.appendDecimal(c.record)
+            output.append(UInt8(ascii: "."))
+        }
+        output.appendDecimal(c.index + 1)
+        if let error = c.error {
+            output.append("  ERROR  ")
+            Escaper.appendEscaped(c.raw, to: &output)
+            if c.truncated { output.append("...") }
+            output.append("  -- ")
+            output.append(error.staticCode)
+            output.append(": ")
+            output.appendString(error.message)
+        } else {
+            output.append("  ok     ")
+            if c.isEmptyGroup {
+                output.append("(empty group)")
+            } else if name.isEmpty {
+                Escaper.appendEscaped(address, to: &output)
+            } else {
+                appendNameForText()
+                output.append(" <")
+                Escaper.appendEscaped(address, to: &output)
+                output.append(">")
+            }
+        }
+        if let group = c.group {
+            output.append("  [group: ")
+            Escaper.appendEscaped(group, to: &output)
+            output.append("]")
+        }
+        if !c.warnings.isEmpty {
+            output.append("  [warning: ")
+            var first = true
+            c.warnings.forEachCode { code in
+                if !first { output.append(", ") }
+                output.append(code)
+                first = false
+            }
+            if let suggestion = c.suggestion {
+                output.append(" -> ")
+                output.appendString(suggestion)
+            }
+            output.append("]")
+        }
+        output.append(0x0A)
+    }
+}
+

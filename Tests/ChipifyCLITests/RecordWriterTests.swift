@@ -1,0 +1,99 @@
+import Testing
+import ChipifyCLI
+import ChipKit
+import ChipTestSupport
+
+/// The library's record writer and `chipify` write the same bytes: the CLI
+/// only wires options to the writer, and a host gets the filter's output
+/// without a process.
+@Suite("Record writer in the library")
+struct RecordWriterTests {
+    static let formats: [OutputFormat] = [.text, .jsonl, .tsv, .header]
+
+    /// The sample corpus and seeded random lists (invalid UTF-8, controls,
+    /// groups and all), one record per line.
+    static func inputs() -> [[UInt8]] {
+        var records = (contents(packageRoot + "Corpus/samples/compose.txt"))
+            .split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        var rng = SplitMix64(seed: 2024)
+        for _ in 0..<300 {
+            records.append(randomList(&rng, pieces: 1 + rng.below(20)).filter { $0 != 0x0A })
+        }
+        return records
+    }
+
+    /// Writes each record with the library, as chipify numbers them.
+    static func library(_ records: [[UInt8]], _ format: OutputFormat, summarize: Bool = false) -> [UInt8] {
+        var writer = ChipRecordWriter(format: format, summarize: summarize)
+        for (k, record) in records.enumerated() { writer.write(record: k + 1, record) }
+        if summarize {
+            // The records' bytes are counted; chipify also counts the line
+            // breaks between them, which it read.
+            #expect(writer.summary.bytes == records.reduce(0) { $0 + $1.count })
+            writer.summary.bytes += records.count - 1
+            writer.output.appendString(format == .jsonl ? writer.summary.json : writer.summary.text)
+        }
+        return writer.output.bytes
+    }
+
+    @Test(arguments: formats)
+    func libraryWritesWhatChipifyPrints(_ format: OutputFormat) throws {
+        let records = Self.inputs()
+        #expect(records.count > 300)
+        let input = Array(records.joined(separator: [0x0A]))
+        let cli = CLI.render(input, options: try CLI.parse(["-j", "1", "--format", format.rawValue]))
+        let lib = Self.library(records, format)
+        #expect(!lib.isEmpty)
+        #expect(lib.count == cli.count)
+        #expect(lib == cli, "\(format): library and chipify differ")
+    }
+
+    @Test(arguments: [OutputFormat.text, .jsonl])
+    func librarySummaryIsChipifySummary(_ format: OutputFormat) throws {
+        let records = Self.inputs()
+        let input = Array(records.joined(separator: [0x0A]))
+        let cli = CLI.render(input, options: try CLI.parse(["-j", "1", "--summary", "--format", format.rawValue]))
+        let lib = Self.library(records, format, summarize: true)
+        #expect(String(decoding: lib, as: UTF8.self) == String(decoding: cli, as: UTF8.self))
+    }
+
+    /// Chips a host holds (from `AddressList.parse`) are written as chipify
+    /// writes them, when the text is valid UTF-8 (a chip's name was already
+    /// repaired where it was not).
+    @Test(arguments: formats)
+    func parsedChipsAreWrittenAsChipifyWritesThem(_ format: OutputFormat) throws {
+        let records = Self.inputs().filter { String(validating: $0, as: UTF8.self) != nil }
+        #expect(records.count > 100)
+        var writer = ChipRecordWriter(format: format)
+        for (k, record) in records.enumerated() {
+            for (i, chip) in AddressList.parse(record).enumerated() { writer.write(chip, record: k + 1, index: i) }
+            writer.endRecord()
+        }
+        let input = Array(records.joined(separator: [0x0A]))
+        let cli = CLI.render(input, options: try CLI.parse(["-j", "1", "--format", format.rawValue]))
+        let lines = writer.output.bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let want = cli.split(separator: 0x0A, omittingEmptySubsequences: false)
+        #expect(lines.count == want.count)
+        for (got, expected) in zip(lines, want) where got != expected {
+            Issue.record("\(format): \(String(decoding: got, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
+            break
+        }
+    }
+
+    /// The buffer is a value: a copy does not see later appends.
+    @Test func byteBufferCopiesOnWrite() {
+        var a = ByteBuffer(capacity: 4)
+        a.append(contentsOf: Array("abc".utf8))
+        let b = a
+        a.append(contentsOf: Array("defghijk".utf8))
+        a.appendDecimal(-1234567890123)
+        #expect(b.bytes == Array("abc".utf8))
+        #expect(a.bytes == Array("abcdefghijk-1234567890123".utf8))
+        var c = a
+        c.removeAll()
+        #expect(c.isEmpty && a.count == 25)
+        var d = ByteBuffer()
+        d.appendDecimal(Int.min)
+        #expect(d.bytes == Array(String(Int.min).utf8))
+    }
+}
