@@ -11,10 +11,14 @@ package enum JSON {
     }
 
     package static func appendString(_ a: [UInt8], to out: inout ByteBuffer) {
-        a.withUnsafeBufferPointer { appendString($0, to: &out) }
+        appendString(a, to: out.uniqueStorage)
     }
 
-    package static func appendString(_ p: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+    package static func appendString(_ a: [UInt8], to out: ByteBuffer.Storage) {
+        a.withUnsafeBufferPointer { appendString($0, to: out) }
+    }
+
+    package static func appendString(_ p: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
         out.append(0x22)
         let plain = JSON.plain
         do {
@@ -35,13 +39,13 @@ package enum JSON {
                 case 0x09: out.append("\\t"); i += 1
                 case 0..<0x20, 0x7F:
                     out.append("\\u00")
-                    appendHex(b, to: &out)
+                    appendHex(b, to: out)
                     i += 1
                 default:
                     let len = UTF8Bytes.sequenceLength(p, at: i, end: p.count)
                     if len == 0 {
                         out.append("\\udc")
-                        appendHex(b, to: &out)
+                        appendHex(b, to: out)
                         i += 1
                     } else {
                         out.append(UnsafeBufferPointer(rebasing: p[i..<i + len]))
@@ -53,7 +57,7 @@ package enum JSON {
         out.append(0x22)
     }
 
-    package static func appendHex(_ b: UInt8, to out: inout ByteBuffer) {
+    package static func appendHex(_ b: UInt8, to out: ByteBuffer.Storage) {
         let digits: StaticString = "0123456789abcdef"
         digits.withUTF8Buffer { d in
             out.append(d[Int(b >> 4)])
@@ -65,11 +69,11 @@ package enum JSON {
 /// Escaping for one-line text and TSV fields: `\t` `\n` `\r` `\\` and
 /// `\xHH` for other control bytes and for invalid UTF-8.
 package enum Escaper {
-    package static func appendEscaped(_ a: [UInt8], to out: inout ByteBuffer) {
-        a.withUnsafeBufferPointer { appendEscaped($0, to: &out) }
+    package static func appendEscaped(_ a: [UInt8], to out: ByteBuffer.Storage) {
+        a.withUnsafeBufferPointer { appendEscaped($0, to: out) }
     }
 
-    package static func appendEscaped(_ p: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+    package static func appendEscaped(_ p: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
         var i = 0
         while i < p.count {
             let b = p[i]
@@ -80,7 +84,7 @@ package enum Escaper {
             case 0x5C: out.append("\\\\"); i += 1
             case 0..<0x20, 0x7F:
                 out.append("\\x")
-                JSON.appendHex(b, to: &out)
+                JSON.appendHex(b, to: out)
                 i += 1
             case 0x20..<0x7F:
                 out.append(b)
@@ -89,7 +93,7 @@ package enum Escaper {
                 let len = UTF8Bytes.sequenceLength(p, at: i, end: p.count)
                 if len == 0 {
                     out.append("\\x")
-                    JSON.appendHex(b, to: &out)
+                    JSON.appendHex(b, to: out)
                     i += 1
                 } else {
                     out.append(UnsafeBufferPointer(rebasing: p[i..<i + len]))

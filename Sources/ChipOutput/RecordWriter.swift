@@ -248,53 +248,54 @@ public struct ChipRecordWriter: Sendable {
     // MARK: JSON Lines
 
     mutating func writeJSON(_ c: Fields) {
+        let out = output.uniqueStorage
         if recordNumbers {
-            output.append("{\"record\":")
-            output.appendDecimal(c.record)
-            output.append(",\"index\":")
+            out.append("{\"record\":")
+            out.appendDecimal(c.record)
+            out.append(",\"index\":")
         } else {
-            output.append("{\"index\":")
+            out.append("{\"index\":")
         }
-        output.appendDecimal(c.index)
-        output.append(",\"kind\":\"")
-        output.append(c.kindName)
-        output.append(c.error == nil ? "\",\"state\":\"valid\",\"name\":" : "\",\"state\":\"error\",\"name\":")
-        if name.isEmpty { output.append("null") } else { JSON.appendString(name, to: &output) }
-        output.append(",\"address\":")
-        if address.isEmpty { output.append("null") } else { JSON.appendString(address, to: &output) }
+        out.appendDecimal(c.index)
+        out.append(",\"kind\":\"")
+        out.append(c.kindName)
+        out.append(c.error == nil ? "\",\"state\":\"valid\",\"name\":" : "\",\"state\":\"error\",\"name\":")
+        if name.isEmpty { out.append("null") } else { JSON.appendString(name, to: out) }
+        out.append(",\"address\":")
+        if address.isEmpty { out.append("null") } else { JSON.appendString(address, to: out) }
         if let group = c.group {
-            output.append(",\"group\":")
-            JSON.appendString(group, to: &output)
+            out.append(",\"group\":")
+            JSON.appendString(group, to: out)
         }
-        output.append(",\"raw\":")
-        JSON.appendString(c.raw, to: &output)
-        if c.truncated { output.append(",\"truncated\":true") }
-        output.append(",\"start\":")
-        output.appendDecimal(c.start)
-        output.append(",\"end\":")
-        output.appendDecimal(c.end)
+        out.append(",\"raw\":")
+        JSON.appendString(c.raw, to: out)
+        if c.truncated { out.append(",\"truncated\":true") }
+        out.append(",\"start\":")
+        out.appendDecimal(c.start)
+        out.append(",\"end\":")
+        out.appendDecimal(c.end)
         if let error = c.error {
-            output.append(",\"error\":\"")
-            output.append(error.staticCode)
-            output.append("\",\"error_at\":")
-            output.appendDecimal(c.errorAt)
+            out.append(",\"error\":\"")
+            out.append(error.staticCode)
+            out.append("\",\"error_at\":")
+            out.appendDecimal(c.errorAt)
         } else {
-            output.append(",\"error\":null")
+            out.append(",\"error\":null")
         }
-        output.append(",\"warnings\":[")
+        out.append(",\"warnings\":[")
         var first = true
         c.warnings.forEachCode { code in
-            output.append(first ? "\"" : ",\"")
-            output.append(code)
-            output.append("\"")
+            out.append(first ? "\"" : ",\"")
+            out.append(code)
+            out.append("\"")
             first = false
         }
-        output.append("]")
+        out.append("]")
         if let suggestion = c.suggestion {
-            output.append(",\"suggestion\":")
-            JSON.appendString(Array(suggestion.utf8), to: &output)
+            out.append(",\"suggestion\":")
+            JSON.appendString(Array(suggestion.utf8), to: out)
         }
-        output.append("}\n")
+        out.append("}\n")
     }
 
     // MARK: TSV
@@ -304,42 +305,43 @@ public struct ChipRecordWriter: Sendable {
     /// backslashes, other control bytes and invalid UTF-8 are escaped
     /// (`\t` `\n` `\r` `\\` `\xHH`), so each chip is one line.
     mutating func writeTSV(_ c: Fields) {
-        if recordNumbers { output.appendDecimal(c.record) }
-        output.append(0x09)
-        output.appendDecimal(c.index)
-        output.append(0x09)
-        output.append(c.kindName)
-        output.append(0x09)
-        output.append(c.error == nil ? "valid" : "error")
-        output.append(0x09)
-        Escaper.appendEscaped(name, to: &output)
-        output.append(0x09)
-        Escaper.appendEscaped(address, to: &output)
-        output.append(0x09)
-        if let group = c.group { Escaper.appendEscaped(group, to: &output) }
-        output.append(0x09)
-        if let error = c.error { output.append(error.staticCode) }
-        output.append(0x09)
+        let out = output.uniqueStorage
+        if recordNumbers { out.appendDecimal(c.record) }
+        out.append(0x09)
+        out.appendDecimal(c.index)
+        out.append(0x09)
+        out.append(c.kindName)
+        out.append(0x09)
+        out.append(c.error == nil ? "valid" : "error")
+        out.append(0x09)
+        Escaper.appendEscaped(name, to: out)
+        out.append(0x09)
+        Escaper.appendEscaped(address, to: out)
+        out.append(0x09)
+        if let group = c.group { Escaper.appendEscaped(group, to: out) }
+        out.append(0x09)
+        if let error = c.error { out.append(error.staticCode) }
+        out.append(0x09)
         var first = true
         c.warnings.forEachCode { code in
-            if !first { output.append(UInt8(ascii: ",")) }
-            output.append(code)
+            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(code)
             first = false
         }
-        output.append(0x09)
-        output.appendDecimal(c.start)
-        output.append(0x09)
-        output.appendDecimal(c.end)
-        output.append(0x09)
-        Escaper.appendEscaped(c.raw, to: &output)
-        output.append(0x0A)
+        out.append(0x09)
+        out.appendDecimal(c.start)
+        out.append(0x09)
+        out.appendDecimal(c.end)
+        out.append(0x09)
+        Escaper.appendEscaped(c.raw, to: out)
+        out.append(0x0A)
     }
 
     // MARK: Text
 
     /// The name as a person would write it: in quotes (with `"` and `\`
     /// escaped) when it holds a character that is special in an address.
-    mutating func appendNameForText() {
+    func appendNameForText(to out: ByteBuffer.Storage) {
         let needsQuotes = name.contains { b in
             switch b {
             case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: ">"),
@@ -351,65 +353,66 @@ public struct ChipRecordWriter: Sendable {
             }
         }
         guard needsQuotes else {
-            Escaper.appendEscaped(name, to: &output)
+            Escaper.appendEscaped(name, to: out)
             return
         }
-        output.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
         for b in name {
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
-            output.append(b)
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+            out.append(b)
         }
-        output.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
     }
 
     /// `1.1  ok     Ann Lee <ann@x.org>` or `1.2  ERROR  bob@  -- missing-domain: …`.
     mutating func writeText(_ c: Fields) {
+        let out = output.uniqueStorage
         if recordNumbers {
-            output.appendDecimal(c.record)
-            output.append(UInt8(ascii: "."))
+            out.appendDecimal(c.record)
+            out.append(UInt8(ascii: "."))
         }
-        output.appendDecimal(c.index + 1)
+        out.appendDecimal(c.index + 1)
         if let error = c.error {
-            output.append("  ERROR  ")
-            Escaper.appendEscaped(c.raw, to: &output)
-            if c.truncated { output.append("...") }
-            output.append("  -- ")
-            output.append(error.staticCode)
-            output.append(": ")
-            output.appendString(error.message)
+            out.append("  ERROR  ")
+            Escaper.appendEscaped(c.raw, to: out)
+            if c.truncated { out.append("...") }
+            out.append("  -- ")
+            out.append(error.staticCode)
+            out.append(": ")
+            out.appendString(error.message)
         } else {
-            output.append("  ok     ")
+            out.append("  ok     ")
             if c.isEmptyGroup {
-                output.append("(empty group)")
+                out.append("(empty group)")
             } else if name.isEmpty {
-                Escaper.appendEscaped(address, to: &output)
+                Escaper.appendEscaped(address, to: out)
             } else {
-                appendNameForText()
-                output.append(" <")
-                Escaper.appendEscaped(address, to: &output)
-                output.append(">")
+                appendNameForText(to: out)
+                out.append(" <")
+                Escaper.appendEscaped(address, to: out)
+                out.append(">")
             }
         }
         if let group = c.group {
-            output.append("  [group: ")
-            Escaper.appendEscaped(group, to: &output)
-            output.append("]")
+            out.append("  [group: ")
+            Escaper.appendEscaped(group, to: out)
+            out.append("]")
         }
         if !c.warnings.isEmpty {
-            output.append("  [warning: ")
+            out.append("  [warning: ")
             var first = true
             c.warnings.forEachCode { code in
-                if !first { output.append(", ") }
-                output.append(code)
+                if !first { out.append(", ") }
+                out.append(code)
                 first = false
             }
             if let suggestion = c.suggestion {
-                output.append(" -> ")
-                output.appendString(suggestion)
+                out.append(" -> ")
+                out.appendString(suggestion)
             }
-            output.append("]")
+            out.append("]")
         }
-        output.append(0x0A)
+        out.append(0x0A)
     }
 }
 

@@ -9,10 +9,10 @@
 /// `[UInt8]` would be retained and released around each use, and those
 /// atomic updates of one shared reference count stop threads from scaling;
 /// a plain pointer costs nothing to share.
-package struct ByteTable: @unchecked Sendable {
+@frozen @usableFromInline package struct ByteTable: @unchecked Sendable {
     // `@unchecked Sendable` is safe: the storage is written only in `init`,
     // before the value can be shared, and is never written or freed after.
-    package let base: UnsafePointer<UInt8>
+    @usableFromInline package let base: UnsafePointer<UInt8>
 
     package init(_ value: (Int) -> UInt8) {
         let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
@@ -20,7 +20,7 @@ package struct ByteTable: @unchecked Sendable {
         base = UnsafePointer(storage)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package subscript(_ byte: UInt8) -> UInt8 { base[Int(byte)] }
 }
 
@@ -86,7 +86,7 @@ package enum ScanStop {
 }
 
 /// Character classes of RFC 5322 §3.2.3, extended to UTF-8 by RFC 6532 §3.2.
-package enum ByteClass {
+@usableFromInline package enum ByteClass {
     /// `atext` (RFC 5322 §3.2.3): letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
     /// Bytes 0x80–0xFF are treated as `atext` here (RFC 6532 `UTF8-non-ascii`);
     /// whether they form valid UTF-8 is checked separately.
@@ -96,37 +96,37 @@ package enum ByteClass {
         return "!#$%&'*+-/=?^_`{|}~".utf8.contains(UInt8(b)) ? 1 : 0
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isControl(_ b: UInt8) -> Bool {
         (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isLineBreak(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isLetterOrDigit(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func lowercased(_ b: UInt8) -> UInt8 {
         (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
     }
 }
 
 /// UTF-8 well-formedness (RFC 3629), checked on raw bytes.
-package enum UTF8Bytes {
+@usableFromInline package enum UTF8Bytes {
     /// The length of the well-formed UTF-8 sequence starting at `i`, or 0
     /// if the bytes there are not one (overlong forms, surrogates and code
     /// points above U+10FFFF are rejected).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func sequenceLength(_ p: UnsafeBufferPointer<UInt8>, at i: Int, end: Int) -> Int {
         let b0 = p[i]
         if b0 < 0x80 { return 1 }

@@ -83,21 +83,21 @@ struct ChipWriter {
     @inline(__always)
     mutating func write(_ c: ChipRecord) {
         records.write(c)
-        if records.output.count >= 1 << 16 { moveOutput() }
+        if records.output.count >= 1 << 19 { moveOutput() }
     }
 
     mutating func endRecord() {
         records.endRecord()
-        if records.output.count >= 1 << 16 { moveOutput() }
+        if records.output.count >= 1 << 19 { moveOutput() }
     }
 
-    /// Hands the records' bytes to the output buffer (which writes them
-    /// out once it holds enough).
+    /// Writes the records' bytes to the descriptor; in memory (fd -1) they
+    /// stay where they are, so nothing is copied.
     @inline(__always)
     mutating func moveOutput() {
-        out.buffer.append(records.output)
+        guard out.fd >= 0 else { return }
+        out.writeThrough(records.output)
         records.output.removeAll()
-        out.flushIfNeeded()
     }
 
     /// Everything written so far goes out.
@@ -106,11 +106,11 @@ struct ChipWriter {
         out.flush()
     }
 
+    /// Whether a write failed.
+    var failed: Bool { out.failed }
+
     /// Everything written so far, for output to memory.
-    mutating func bytes() -> [UInt8] {
-        moveOutput()
-        return out.buffer.bytes
-    }
+    func bytes() -> [UInt8] { records.output.bytes }
 }
 
 /// Calls `read` once for at most `count` bytes at `p`. At the end of the

@@ -159,7 +159,6 @@ struct ParallelProcessor: Sendable {
             pieceTotals.records = starts[k]
             var pieceWriter = results.slots[k].writer
             pieceWriter.records.output.removeAll()
-            pieceWriter.out.buffer.removeAll()
             pieceWriter.summary = Summary()
             var offset = 0
             let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: min(max(piece.count, 16), 256 << 10))
@@ -171,7 +170,6 @@ struct ParallelProcessor: Sendable {
                 offset += n
                 return n
             }, writer: &pieceWriter, totals: &pieceTotals)
-            pieceWriter.moveOutput()
             pieceTotals.records -= starts[k]
             results.slots[k] = PieceResult(writer: pieceWriter, totals: pieceTotals)
         }
@@ -183,7 +181,11 @@ struct ParallelProcessor: Sendable {
         for k in 0..<pieces.count {
             let result = results.slots[k]
             writer.moveOutput()
-            writer.out.writeThrough(result.writer.out.buffer)
+            if writer.out.fd >= 0 {
+                writer.out.writeThrough(result.writer.records.output)
+            } else {
+                writer.records.output.append(result.writer.records.output)
+            }
             var s = result.writer.summary
             s.bytes = 0  // counted as read
             writer.summary.add(s)
