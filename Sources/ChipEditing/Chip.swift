@@ -19,6 +19,23 @@ public struct ChipID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     }
 }
 
+extension ChipID {
+    // Layout: the field's number (from 1 in a composer) above a 40-bit
+    // serial, so identities stay unique across fields and a moved chip
+    // keeps its own.
+    static let serialBits: UInt64 = 40
+    static let serialMask: UInt64 = (1 << serialBits) - 1
+
+    /// The high bits of the identities a field makes.
+    static func prefix(field: UInt64) -> UInt64 { field << serialBits }
+
+    /// The high bits: which field made the chip.
+    var fieldPrefix: UInt64 { rawValue & ~ChipID.serialMask }
+
+    /// The low bits: the chip's serial number in the field that made it.
+    var serial: UInt64 { rawValue & ChipID.serialMask }
+}
+
 /// Where a chip stands. Selection is separate (``ChipField/isSelected(_:)``).
 public enum ChipState: String, Sendable, Hashable, Codable {
     /// A mailbox (or empty group) that can be sent.

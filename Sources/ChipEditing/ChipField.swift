@@ -34,22 +34,34 @@ public struct FieldLimits: Sendable, Hashable, Codable {
 ///    does not depend on the number of chips.
 public struct ChipField: Sendable {
     public let name: String
-    public var policy: ValidationPolicy
+    /// The rules chips are recognized with, fixed for the field's life:
+    /// changing them under existing chips would silently change which
+    /// chips can be sent. A host that wants other rules makes a new field
+    /// (or composer) and types or restores the text into it.
+    public let policy: ValidationPolicy
+    /// Limits checked by each operation; a change applies from the next one.
     public var limits: FieldLimits
 
-    var order: [ChipID] = []
-    var storage: [ChipID: Chip] = [:]
-    var text = TextState()
-    public internal(set) var selection: Set<ChipID> = []
-    var anchor: ChipID?
-    var names: Recognizer
-    var idPrefix: UInt64
-    var nextSerial: UInt64 = 1
+    // The state is private to this file: the composer goes through the
+    // small API at the end of it, which keeps the caret, the selection,
+    // the journal and the reported changes right in one place.
+    private var order: [ChipID] = []
+    private var storage: [ChipID: Chip] = [:]
+    private var text = TextState()
+    public private(set) var selection: Set<ChipID> = []
+    private var anchor: ChipID?
+    private var names: Recognizer
+    /// The look-alike checks, with their cache of verdicts on domains:
+    /// kept out of ``TextState``, which undo saves whole, so the history
+    /// holds no copy of the cache.
+    private var lookalikes: Lookalikes
+    private var idPrefix: UInt64
+    private var nextSerial: UInt64 = 1
     /// Primitive edits since the composer last took them, for undo.
-    var journal: [FieldEdit] = []
+    private var journal: [FieldEdit] = []
     /// Whether edits are journaled: on in a ``Composer``, which takes them
     /// after each operation; off in a field used alone, so nothing grows.
-    var recordsEdits = false
+    private var recordsEdits = false
     /// Bytes fed to the scanner so far: a measure of work, for tests and
     /// benchmarks that bound the cost of a keystroke.
     package private(set) var bytesScanned = 0
@@ -76,8 +88,14 @@ public struct ChipField: Sendable {
         var editingGroup: String?
 
         init(policy: ValidationPolicy = .standard) {
-            list = ListRecognizer(policy: policy)
+            // No look-alike cache here: the field checks with its own.
+            list = ListRecognizer(policy: policy, checksLookalikes: false)
             baseList = list
+        }
+
+        /// The bytes this state holds beyond its own size.
+        var footprint: Int {
+            pending.capacity + marked.capacity + list.footprint + baseList.footprint
         }
 
         func sameVisibleState(as other: TextState) -> Bool {
@@ -95,7 +113,8 @@ public struct ChipField: Sendable {
         self.policy = policy
         self.limits = limits
         self.names = Recognizer(policy: policy)
-        self.idPrefix = idPrefix << 40
+        self.lookalikes = Lookalikes(commonDomains: policy.checksLookalikes ? policy.commonDomains : [])
+        self.idPrefix = ChipID.prefix(field: idPrefix)
         self.text = TextState(policy: policy)
         // The composer applies the duplicate policy across fields; the
         // list recognizer need not remember addresses.
@@ -352,16 +371,7 @@ public struct ChipField: Sendable {
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
         guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
         var changes: [FieldChange] = []
-        let before = text
-        let id = order[index]
-        if selection.contains(id) {
-            var s = selection
-            s.remove(id)
-            setSelection(s, anchor: anchor == id ? nil : anchor, &changes)
-        }
-        removePrimitive(at: index, &changes)
-        if index < text.insertionIndex { text.insertionIndex -= 1 }
-        finishTextChange(from: before, &changes)
+        _ = removeChip(at: index, &changes)
         return changes
     }
 
@@ -379,6 +389,7 @@ public struct ChipField: Sendable {
                 refusedAny = true
                 continue
             }
+            // One text change for the whole removal, reported at the end.
             removePrimitive(at: index, &changes)
             if index < text.insertionIndex { text.insertionIndex -= 1 }
         }
@@ -536,15 +547,22 @@ public struct ChipField: Sendable {
 
     /// Moves the selected chips, in their order, so the first lands at
     /// `destination` in the field without them.
+    ///
+    /// - Complexity: O(*s* · *n*) for *s* selected chips in *n*.
     @discardableResult
     public mutating func moveSelection(to destination: Int) -> [FieldChange] {
         let ids = order.filter { selection.contains($0) && storage[$0]!.isEditable }
         guard !ids.isEmpty else { return [] }
         var changes: [FieldChange] = []
         let target = max(0, min(destination, order.count - ids.count))
-        for (k, id) in ids.enumerated() {
-            let from = order.firstIndex(of: id)!
-            changes += move(from: from, to: target + k)
+        // Gather them at the end, in order, then move them into place: the
+        // first lands at `target` in the field as it is without them.
+        for id in ids {
+            changes += move(from: order.firstIndex(of: id)!, to: order.count - 1)
+        }
+        let first = order.count - ids.count
+        for k in ids.indices {
+            changes += move(from: first + k, to: target + k)
         }
         return changes
     }
@@ -592,20 +610,20 @@ public struct ChipField: Sendable {
         }
     }
 
-    mutating func makeID() -> ChipID {
+    private mutating func makeID() -> ChipID {
         defer { nextSerial += 1 }
         return ChipID(rawValue: idPrefix | nextSerial)
     }
 
     /// Rescans the pending text from its start (after an edit inside it).
-    mutating func resetScanner() {
+    private mutating func resetScanner() {
         text.scanner = ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup)
         text.scanned = 0
         text.list = text.baseList
     }
 
     /// A fresh scanning context for an empty pending text at a new place.
-    mutating func resetScannerForNewPlace() {
+    private mutating func resetScannerForNewPlace() {
         text.pendingBase = text.scanner.offset
         text.scanner = ListScanner(startOffset: text.pendingBase)
         text.scanned = 0
@@ -616,7 +634,7 @@ public struct ChipField: Sendable {
 
     /// Scans the pending bytes not yet seen; chips completed become chips
     /// at the caret, and their text leaves the pending text.
-    mutating func feed(_ changes: inout [FieldChange]) {
+    private mutating func feed(_ changes: inout [FieldChange]) {
         var segments: [Segment] = []
         let from = text.scanned
         bytesScanned += text.pending.count - from
@@ -642,11 +660,14 @@ public struct ChipField: Sendable {
     }
 
     /// Makes chips of scanned segments, inserted at the caret.
-    mutating func emit(_ segments: [Segment], _ changes: inout [FieldChange]) {
+    private mutating func emit(_ segments: [Segment], _ changes: inout [FieldChange]) {
         guard !segments.isEmpty else { return }
         text.pending.withUnsafeBufferPointer { p in
             for segment in segments {
-                guard let item = text.list.handle(segment, p, base: text.pendingBase) else { continue }
+                guard var item = text.list.handle(segment, p, base: text.pendingBase) else { continue }
+                if policy.checksLookalikes && item.kind == .mailbox && item.recognition.error == nil {
+                    lookalikes.check(&item.recognition, p, &names)
+                }
                 var content = AddressList.materialize(item, p, &names, base: text.pendingBase)
                 let start = item.byteRange.lowerBound - text.pendingBase
                 content.byteRange = 0..<content.raw.count
@@ -668,21 +689,21 @@ public struct ChipField: Sendable {
         }
     }
 
-    mutating func insertPrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
+    private mutating func insertPrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
         order.insert(chip.id, at: index)
         storage[chip.id] = chip
         if recordsEdits { journal.append(.insert(chip, at: index)) }
         changes.append(.inserted(chip.id, at: index))
     }
 
-    mutating func removePrimitive(at index: Int, _ changes: inout [FieldChange]) {
+    private mutating func removePrimitive(at index: Int, _ changes: inout [FieldChange]) {
         let id = order.remove(at: index)
         let chip = storage.removeValue(forKey: id)!
         if recordsEdits { journal.append(.remove(chip, at: index)) }
         changes.append(.removed(id, at: index))
     }
 
-    mutating func replacePrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
+    private mutating func replacePrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
         let old = storage[order[index]]!
         guard old != chip else { return }
         storage[chip.id] = chip
@@ -690,14 +711,14 @@ public struct ChipField: Sendable {
         changes.append(.updated(chip.id, at: index))
     }
 
-    mutating func movePrimitive(from: Int, to: Int, _ changes: inout [FieldChange]) {
+    private mutating func movePrimitive(from: Int, to: Int, _ changes: inout [FieldChange]) {
         let id = order.remove(at: from)
         order.insert(id, at: to)
         if recordsEdits { journal.append(.move(from: from, to: to)) }
         changes.append(.moved(id, from: from, to: to))
     }
 
-    mutating func setSelection(_ new: Set<ChipID>, anchor newAnchor: ChipID?, _ changes: inout [FieldChange]) {
+    private mutating func setSelection(_ new: Set<ChipID>, anchor newAnchor: ChipID?, _ changes: inout [FieldChange]) {
         guard new != selection || newAnchor != anchor else { return }
         if recordsEdits {
             journal.append(.selection(old: selection, oldAnchor: anchor, new: new, newAnchor: newAnchor))
@@ -709,7 +730,7 @@ public struct ChipField: Sendable {
     }
 
     /// Records a change of the text state for undo and reports it.
-    mutating func finishTextChange(from before: TextState, _ changes: inout [FieldChange]) {
+    private mutating func finishTextChange(from before: TextState, _ changes: inout [FieldChange]) {
         guard !before.sameVisibleState(as: text) else { return }
         if recordsEdits { journal.append(.text(old: before, new: text)) }
         if before.pending != text.pending || before.marked != text.marked { changes.append(.pendingChanged) }
@@ -779,5 +800,168 @@ extension ChipField {
     mutating func takeJournal() -> [FieldEdit] {
         defer { journal = [] }
         return journal
+    }
+}
+
+// MARK: - For the composer
+
+// The whole of what ``Composer`` uses of a field besides its public API.
+// Each operation keeps the invariants (caret, selection, journal) and
+// reports its changes.
+extension ChipField {
+    /// Starts journaling edits for undo.
+    mutating func startJournal() { recordsEdits = true }
+
+    /// Whether edits were journaled since the journal was last taken.
+    var hasJournal: Bool { !journal.isEmpty }
+
+    /// Whether the text being typed, or an input method's marked text, is
+    /// not empty.
+    var hasUncommittedText: Bool { !text.pending.isEmpty || !text.marked.isEmpty }
+
+    /// Whether a chip is being edited (its text is pending).
+    var isEditingChip: Bool { text.editing != nil }
+
+    /// The identities of the selected chips, in field order.
+    ///
+    /// - Complexity: O(*n*) in the number of chips.
+    var selectedIDs: [ChipID] { selection.isEmpty ? [] : order.filter { selection.contains($0) } }
+
+    /// The bytes the field's saved text states would pin in an undo
+    /// history: what one ``FieldEdit/text(old:new:)`` holds.
+    var textFootprint: Int { text.footprint }
+
+    /// Inserts a chip that keeps its identity (moved from another field) at
+    /// `index`. The caret stays after the chips it was after; a chip
+    /// landing at the caret goes before it when no text is pending.
+    ///
+    /// - Complexity: O(*n*) in the number of chips, for the array insert.
+    mutating func insertChip(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
+        let before = text
+        insertPrimitive(chip, at: index, &changes)
+        if index < text.insertionIndex || (index == text.insertionIndex && text.pending.isEmpty) {
+            text.insertionIndex += 1
+        }
+        finishTextChange(from: before, &changes)
+    }
+
+    /// Removes the chip at `index` and returns it: out of the selection,
+    /// the caret kept beside the same chips, the changes reported.
+    ///
+    /// - Complexity: O(*n*) in the number of chips, for the array remove.
+    mutating func removeChip(at index: Int, _ changes: inout [FieldChange]) -> Chip {
+        let id = order[index]
+        if selection.contains(id) {
+            var s = selection
+            s.remove(id)
+            setSelection(s, anchor: anchor == id ? nil : anchor, &changes)
+        }
+        let chip = storage[id]!
+        removeChipKeepingText(at: index, &changes)
+        return chip
+    }
+
+    /// Removes the chip at `index` (already out of the selection).
+    private mutating func removeChipKeepingText(at index: Int, _ changes: inout [FieldChange]) {
+        let before = text
+        removePrimitive(at: index, &changes)
+        if index < text.insertionIndex { text.insertionIndex -= 1 }
+        finishTextChange(from: before, &changes)
+    }
+
+    /// Replaces the chip at `index` by `chip`, which has its identity.
+    mutating func replaceChip(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
+        precondition(order[index] == chip.id, "a replacement keeps the chip's identity")
+        replacePrimitive(chip, at: index, &changes)
+    }
+
+    /// Sending: every chip becomes committed, the selection is cleared, and
+    /// nothing of it can be undone (the journal is dropped).
+    ///
+    /// - Complexity: O(*n*) in the number of chips.
+    mutating func commitAllChips() -> [FieldChange] {
+        var changes: [FieldChange] = []
+        for (i, id) in order.enumerated() where !storage[id]!.isCommitted {
+            var chip = storage[id]!
+            chip.isCommitted = true
+            replacePrimitive(chip, at: i, &changes)
+        }
+        if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        journal = []
+        return changes
+    }
+
+    /// The bytes an undo history holding `edits` keeps alive beyond the
+    /// edits themselves: saved text states and chips' source text.
+    static func footprint(of edits: [FieldEdit]) -> Int {
+        edits.reduce(0) { total, edit in
+            switch edit {
+            case .text(let old, let new): total + old.footprint + new.footprint
+            case .insert(let c, _), .remove(let c, _): total + c.content.raw.count
+            case .replace(let old, let new, _): total + old.content.raw.count + new.content.raw.count
+            case .move, .selection: total
+            }
+        }
+    }
+}
+
+// MARK: - Saving
+
+extension ChipField {
+    /// The field as saved.
+    ///
+    /// - Complexity: O(*n*) in the number of chips.
+    public var snapshot: FieldSnapshot {
+        FieldSnapshot(
+            name: name, chips: chips, pending: text.pending, caret: text.caret,
+            insertionIndex: text.insertionIndex, selection: selectedIDs, nextSerial: nextSerial)
+    }
+
+    /// A field restored from a snapshot: its chips as saved (identities,
+    /// states, content), and its pending text scanned again at its place.
+    /// `used` holds the identities other fields already restored.
+    ///
+    /// - Complexity: O(*n* + *p*) in the chips and pending bytes.
+    init(
+        restoring saved: FieldSnapshot, policy: ValidationPolicy, limits: FieldLimits, idPrefix: UInt64,
+        used: inout Set<ChipID>
+    ) throws(SnapshotError) {
+        let place = "field '\(saved.name)'"
+        guard saved.chips.count <= limits.maxChips else { throw SnapshotError(message: "\(place): too many chips") }
+        guard saved.pending.count <= limits.maxPendingBytes else {
+            throw SnapshotError(message: "\(place): pending text over the limit")
+        }
+        guard (0...saved.chips.count).contains(saved.insertionIndex) else {
+            throw SnapshotError(message: "\(place): insertion index \(saved.insertionIndex) out of range")
+        }
+        guard (0...saved.pending.count).contains(saved.caret) else {
+            throw SnapshotError(message: "\(place): caret \(saved.caret) out of range")
+        }
+        for chip in saved.chips {
+            guard used.insert(chip.id).inserted else {
+                throw SnapshotError(message: "\(place): chip identity \(chip.id) repeats")
+            }
+        }
+        let ids = Set(saved.chips.map(\.id))
+        guard saved.selection.allSatisfy(ids.contains) else {
+            throw SnapshotError(message: "\(place): selection names a chip it does not hold")
+        }
+        self.init(name: saved.name, policy: policy, limits: limits, idPrefix: idPrefix)
+        for chip in saved.chips {
+            order.append(chip.id)
+            storage[chip.id] = chip
+        }
+        nextSerial = max(saved.nextSerial, 1)
+        // New identities must not collide with restored ones.
+        let own = saved.chips.map(\.id).filter { $0.fieldPrefix == self.idPrefix }
+        if let top = own.map(\.serial).max(), top >= nextSerial { nextSerial = top + 1 }
+        selection = Set(saved.selection)
+        anchor = saved.selection.first
+        // The pending text is scanned again, as if typed at its place.
+        text.insertionIndex = saved.insertionIndex
+        text.pending = saved.pending
+        text.caret = saved.caret
+        var changes: [FieldChange] = []
+        feed(&changes)
     }
 }

@@ -95,7 +95,7 @@ public struct Composer: Sendable {
         precondition(Set(fieldNames).count == fieldNames.count, "field names must differ")
         fields = fieldNames.enumerated().map {
             var field = ChipField(name: $1, policy: policy, limits: limits, idPrefix: UInt64($0 + 1))
-            field.recordsEdits = true
+            field.startJournal()
             return field
         }
         self.duplicatePolicy = duplicatePolicy
@@ -113,7 +113,18 @@ public struct Composer: Sendable {
     /// Whether there is a step to undo.
     public var canUndo: Bool { !undoStack.isEmpty }
     /// The number of undo steps held.
-    public var undoStackCount: Int { undoStack.count }
+    package var undoStackCount: Int { undoStack.count }
+
+    /// The bytes the undo and redo history keeps alive: saved text states
+    /// and chips' source text. Bounded by the steps kept times the size of
+    /// what each step changed, never by a cache.
+    ///
+    /// - Complexity: O(*s*) in the edits held.
+    package var historyFootprint: Int {
+        (undoStack + redoStack).reduce(0) { total, t in
+            t.steps.reduce(total) { $0 + ChipField.footprint(of: $1.edits) }
+        }
+    }
     /// Whether there is an undone step to redo.
     public var canRedo: Bool { !redoStack.isEmpty }
 
@@ -222,6 +233,41 @@ public struct Composer: Sendable {
         perform(nil) { $0.select(index, extend: extend, toggle: toggle) }
     }
 
+    /// Selects every chip of the focused field.
+    ///
+    /// - Complexity: O(*n*) in the field's chips.
+    @discardableResult
+    public mutating func selectAll() -> [ComposerChange] { perform(nil) { $0.selectAll() } }
+
+    /// Selects nothing in the focused field.
+    @discardableResult
+    public mutating func clearSelection() -> [ComposerChange] { perform(nil) { $0.clearSelection() } }
+
+    /// Deletes the selected chips of the focused field (committed ones
+    /// stay, with a refusal): one undo step.
+    ///
+    /// - Complexity: O(*n*) in the field's chips.
+    @discardableResult
+    public mutating func removeSelection() -> [ComposerChange] { perform(nil) { $0.removeSelection() } }
+
+    /// Puts the caret of the focused field before the chip at `index` (or
+    /// at the end), committing pending text first.
+    ///
+    /// - Complexity: O(*p*) in the pending text committed.
+    @discardableResult
+    public mutating func moveCaret(toChipIndex index: Int) -> [ComposerChange] {
+        perform(nil) { $0.moveCaret(toChipIndex: index) }
+    }
+
+    /// Moves the selected chips of the focused field, in their order, so
+    /// the first lands at `destination`: one undo step.
+    ///
+    /// - Complexity: O(*s* · *n*) for *s* selected chips in *n*.
+    @discardableResult
+    public mutating func moveSelection(to destination: Int) -> [ComposerChange] {
+        perform(nil) { $0.moveSelection(to: destination) }
+    }
+
     /// Deletes the chip at `index` of the focused field (not a committed one).
     ///
     /// - Complexity: O(chips) for the array move (8 bytes a chip; about 7 µs
@@ -235,7 +281,7 @@ public struct Composer: Sendable {
     public mutating func edit(at index: Int) -> [ComposerChange] {
         coalescing = nil
         let changes = perform(nil) { $0.edit(at: index) }
-        if fields[focusedIndex].text.editing != nil {
+        if fields[focusedIndex].isEditingChip {
             coalescing = .editSession(field: focusedIndex)
         }
         return changes
@@ -256,24 +302,23 @@ public struct Composer: Sendable {
             return [ComposerChange(field: name, change: .refused(Refusal(.noSuchField)))]
         }
         let source = focusedIndex
-        guard fields[source].order.indices.contains(index) else {
+        guard (0..<fields[source].count).contains(index) else {
             return [ComposerChange(field: fields[source].name, change: .refused(Refusal(.noSuchChip)))]
         }
         if target == source { return move(from: index, to: destination) }
         coalescing = nil
         redoStack.removeAll()
-        let picked = fields[source].order[index]
-        let ids = fields[source].selection.contains(picked)
-            ? fields[source].order.filter { fields[source].selection.contains($0) } : [picked]
+        let picked = fields[source][index].id
+        let ids = fields[source].isSelected(picked) ? fields[source].selectedIDs : [picked]
         var changes: [ComposerChange] = []
         var fieldChanges: [FieldChange] = []
         let sourceName = fields[source].name, targetName = fields[target].name
         if !fields[source].selection.isEmpty {
-            fields[source].setSelection([], anchor: nil, &fieldChanges)
+            fieldChanges += fields[source].clearSelection()
         }
         var at = max(0, min(destination, fields[target].count))
         for id in ids {
-            guard let from = fields[source].order.firstIndex(of: id), fields[source].storage[id]!.isEditable else {
+            guard let from = fields[source].index(of: id), fields[source][from].isEditable else {
                 fieldChanges.append(.refused(Refusal(.chipCommitted)))
                 continue
             }
@@ -281,19 +326,9 @@ public struct Composer: Sendable {
                 fieldChanges.append(.refused(Refusal(.tooManyChips)))
                 break
             }
-            let chip = fields[source].storage[id]!
-            let before = fields[source].text
-            fields[source].removePrimitive(at: from, &fieldChanges)
-            if from < fields[source].text.insertionIndex { fields[source].text.insertionIndex -= 1 }
-            fields[source].finishTextChange(from: before, &fieldChanges)
+            let chip = fields[source].removeChip(at: from, &fieldChanges)
             var targetChanges: [FieldChange] = []
-            let targetBefore = fields[target].text
-            fields[target].insertPrimitive(chip, at: at, &targetChanges)
-            if at < fields[target].text.insertionIndex
-                || (at == fields[target].text.insertionIndex && fields[target].text.pending.isEmpty) {
-                fields[target].text.insertionIndex += 1
-            }
-            fields[target].finishTextChange(from: targetBefore, &targetChanges)
+            fields[target].insertChip(chip, at: at, &targetChanges)
             changes += fieldChanges.map { ComposerChange(field: sourceName, change: $0) }
             changes += targetChanges.map { ComposerChange(field: targetName, change: $0) }
             fieldChanges = []
@@ -348,24 +383,16 @@ public struct Composer: Sendable {
         var errors: [String: [ChipID]] = [:]
         var pendingFields: [String] = []
         for f in fields {
-            let bad = f.order.filter { f.storage[$0]!.state == .error }
+            let bad = f.chips.filter { $0.state == .error }.map(\.id)
             if !bad.isEmpty { errors[f.name] = bad }
-            if !f.text.pending.isEmpty || !f.text.marked.isEmpty { pendingFields.append(f.name) }
+            if f.hasUncommittedText { pendingFields.append(f.name) }
         }
         guard errors.isEmpty && pendingFields.isEmpty else {
             return SendReport(sent: false, errorChips: errors, fieldsWithPendingText: pendingFields, changes: [])
         }
         var changes: [ComposerChange] = []
         for k in fields.indices {
-            var fieldChanges: [FieldChange] = []
-            for (i, id) in fields[k].order.enumerated() where !fields[k].storage[id]!.isCommitted {
-                var chip = fields[k].storage[id]!
-                chip.isCommitted = true
-                fields[k].replacePrimitive(chip, at: i, &fieldChanges)
-            }
-            if !fields[k].selection.isEmpty { fields[k].setSelection([], anchor: nil, &fieldChanges) }
-            _ = fields[k].takeJournal()
-            changes += fieldChanges.map { ComposerChange(field: fields[k].name, change: $0) }
+            changes += fields[k].commitAllChips().map { ComposerChange(field: fields[k].name, change: $0) }
         }
         undoStack.removeAll()
         redoStack.removeAll()
@@ -383,7 +410,7 @@ public struct Composer: Sendable {
         let fieldChanges = body(&fields[f])
         var changes = fieldChanges.map { ComposerChange(field: fields[f].name, change: $0) }
         changes += applyDuplicatePolicy(after: changes)
-        let touched = fields.indices.filter { !fields[$0].journal.isEmpty }
+        let touched = fields.indices.filter { fields[$0].hasJournal }
         // An edit session swallows everything on its field until it ends.
         let inSession = coalescing == .editSession(field: f)
         let effective = inSession ? coalescing : coalesce
@@ -408,13 +435,13 @@ public struct Composer: Sendable {
             }
         }
         coalescing = effective
-        if inSession && fields[f].text.pending.isEmpty && fields[f].text.editing == nil { coalescing = nil }
+        if inSession && fields[f].pending.isEmpty && !fields[f].isEditingChip { coalescing = nil }
         return changes
     }
 
     mutating func recordTransaction(focusBefore: Int) {
         var t = Transaction(focusBefore: focusBefore, focusAfter: focusedIndex)
-        for k in fields.indices where !fields[k].journal.isEmpty {
+        for k in fields.indices where fields[k].hasJournal {
             var step = Step(field: k, edits: [])
             step.append(fields[k].takeJournal())
             t.steps.append(step)
@@ -439,7 +466,7 @@ public struct Composer: Sendable {
             case .removed(let id, _):
                 extra += forget(id)
             case .inserted(let id, let insertedAt):
-                guard let chip = fields[k].storage[id], let key = Composer.key(of: chip) else { continue }
+                guard let chip = fields[k].chip(id), let key = Composer.key(of: chip) else { continue }
                 let holders = keyIndex[key] ?? []
                 if holders.isEmpty || duplicatePolicy == .allow {
                     remember(id, key)
@@ -453,12 +480,9 @@ public struct Composer: Sendable {
                     extra += setDuplicateWarning(id, true, hint: (k, insertedAt))
                 case .reject, .merge:
                     if duplicatePolicy == .merge, let first = holders.first { extra += mergeName(from: chip, into: first) }
-                    guard let at = fields[k].order.firstIndex(of: id) else { continue }
+                    guard let at = locate(id, hint: (k, insertedAt))?.index else { continue }
                     var fc: [FieldChange] = []
-                    let before = fields[k].text
-                    fields[k].removePrimitive(at: at, &fc)
-                    if at < fields[k].text.insertionIndex { fields[k].text.insertionIndex -= 1 }
-                    fields[k].finishTextChange(from: before, &fc)
+                    _ = fields[k].removeChip(at: at, &fc)
                     let reason: Refusal.Reason = duplicatePolicy == .reject ? .duplicate : .mergedDuplicate
                     fc.append(.refused(Refusal(reason, text: chip.content.rawText)))
                     extra += fc.map { ComposerChange(field: fields[k].name, change: $0) }
@@ -491,9 +515,9 @@ public struct Composer: Sendable {
     /// Where a chip is. O(1) when `hint` is right (the index an insertion
     /// just reported); otherwise a scan of the field that holds it.
     func locate(_ id: ChipID, hint: (field: Int, index: Int)? = nil) -> (field: Int, index: Int)? {
-        if let (k, i) = hint, fields[k].order.indices.contains(i), fields[k].order[i] == id { return (k, i) }
-        for k in fields.indices where fields[k].storage[id] != nil {
-            if let i = fields[k].order.firstIndex(of: id) { return (k, i) }
+        if let (k, i) = hint, (0..<fields[k].count).contains(i), fields[k][i].id == id { return (k, i) }
+        for k in fields.indices where fields[k].chip(id) != nil {
+            if let i = fields[k].index(of: id) { return (k, i) }
         }
         return nil
     }
@@ -501,19 +525,19 @@ public struct Composer: Sendable {
     mutating func setDuplicateWarning(
         _ id: ChipID, _ on: Bool, hint: (field: Int, index: Int)? = nil
     ) -> [ComposerChange] {
-        guard let (k, i) = locate(id, hint: hint), var chip = fields[k].storage[id], chip.isEditable else { return [] }
+        guard let (k, i) = locate(id, hint: hint), var chip = fields[k].chip(id), chip.isEditable else { return [] }
         if on { chip.content.warnings.insert(.duplicate) } else { chip.content.warnings.remove(.duplicate) }
         var fc: [FieldChange] = []
-        fields[k].replacePrimitive(chip, at: i, &fc)
+        fields[k].replaceChip(chip, at: i, &fc)
         return fc.map { ComposerChange(field: fields[k].name, change: $0) }
     }
 
     mutating func mergeName(from newer: Chip, into firstID: ChipID) -> [ComposerChange] {
-        guard let (k, i) = locate(firstID), var first = fields[k].storage[firstID], first.isEditable,
+        guard let (k, i) = locate(firstID), var first = fields[k].chip(firstID), first.isEditable,
               first.content.displayName == nil, let name = newer.content.displayName else { return [] }
         first.content.displayName = name
         var fc: [FieldChange] = []
-        fields[k].replacePrimitive(first, at: i, &fc)
+        fields[k].replaceChip(first, at: i, &fc)
         return fc.map { ComposerChange(field: fields[k].name, change: $0) }
     }
 
@@ -527,7 +551,7 @@ public struct Composer: Sendable {
                     if keyIndex[key]?.isEmpty == true { keyIndex[key] = nil }
                 }
             case .inserted(let id, _):
-                if let k = fieldIndex(named: c.field), let chip = fields[k].storage[id],
+                if let k = fieldIndex(named: c.field), let chip = fields[k].chip(id),
                    let key = Composer.key(of: chip), chipKeys[id] == nil {
                     remember(id, key)
                 }

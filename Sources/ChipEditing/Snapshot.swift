@@ -34,15 +34,6 @@ public struct SnapshotError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String { message }
 }
 
-extension ChipField {
-    public var snapshot: FieldSnapshot {
-        FieldSnapshot(
-            name: name, chips: chips, pending: text.pending, caret: text.caret,
-            insertionIndex: text.insertionIndex, selection: order.filter { selection.contains($0) },
-            nextSerial: nextSerial)
-    }
-}
-
 extension Composer {
     /// The state to save.
     ///
@@ -74,55 +65,20 @@ extension Composer {
             throw SnapshotError(message: "negative limits")
         }
         self.init(fieldNames: names, policy: policy, limits: s.limits, duplicatePolicy: s.duplicatePolicy)
-        var seen = Set<ChipID>()
+        var used = Set<ChipID>()
         for (k, saved) in s.fields.enumerated() {
-            let where_ = "field '\(saved.name)'"
-            guard saved.chips.count <= s.limits.maxChips else { throw SnapshotError(message: "\(where_): too many chips") }
-            guard saved.pending.count <= s.limits.maxPendingBytes else {
-                throw SnapshotError(message: "\(where_): pending text over the limit")
-            }
-            guard (0...saved.chips.count).contains(saved.insertionIndex) else {
-                throw SnapshotError(message: "\(where_): insertion index \(saved.insertionIndex) out of range")
-            }
-            guard (0...saved.pending.count).contains(saved.caret) else {
-                throw SnapshotError(message: "\(where_): caret \(saved.caret) out of range")
-            }
-            for chip in saved.chips {
-                guard seen.insert(chip.id).inserted else {
-                    throw SnapshotError(message: "\(where_): chip identity \(chip.id) repeats")
-                }
-            }
-            let ids = Set(saved.chips.map(\.id))
-            guard saved.selection.allSatisfy(ids.contains) else {
-                throw SnapshotError(message: "\(where_): selection names a chip it does not hold")
-            }
-            var f = fields[k]
-            for chip in saved.chips {
-                f.order.append(chip.id)
-                f.storage[chip.id] = chip
-            }
-            f.nextSerial = max(saved.nextSerial, 1)
-            // New identities must not collide with restored ones.
-            let serials = saved.chips.map(\.id.rawValue).filter { $0 & ~((1 << 40) - 1) == f.idPrefix }
-            if let top = serials.map({ $0 & ((1 << 40) - 1) }).max(), top >= f.nextSerial { f.nextSerial = top + 1 }
-            f.selection = Set(saved.selection)
-            f.anchor = saved.selection.first
-            // The pending text is scanned again, as if typed at its place.
-            f.text.insertionIndex = saved.insertionIndex
-            f.text.pending = saved.pending
-            f.text.caret = saved.caret
-            var changes: [FieldChange] = []
-            f.feed(&changes)
-            _ = f.takeJournal()
-            fields[k] = f
+            var field = try ChipField(
+                restoring: saved, policy: policy, limits: s.limits, idPrefix: UInt64(k + 1), used: &used)
+            field.startJournal()
+            fields[k] = field
         }
         guard let focus = fieldIndex(named: s.focus) else {
             throw SnapshotError(message: "focus names no field ('\(s.focus)')")
         }
         focusedIndex = focus
         for f in fields {
-            for id in f.order {
-                if let key = Composer.key(of: f.storage[id]!) { remember(id, key) }
+            for chip in f.chips {
+                if let key = Composer.key(of: chip) { remember(chip.id, key) }
             }
         }
     }

@@ -29,7 +29,7 @@ public struct ListItem: Sendable {
 /// 2. Memory is bounded: duplicate tracking remembers at most
 ///    ``maxTrackedAddresses`` addresses per list.
 public struct ListRecognizer: Sendable {
-    public var recognizer: Recognizer
+    public private(set) var recognizer: Recognizer
     /// How many distinct addresses per list are remembered to find
     /// duplicates; later ones are not checked.
     public var maxTrackedAddresses = 100_000
@@ -40,18 +40,28 @@ public struct ListRecognizer: Sendable {
     var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
     var lookalikes: Lookalikes
+    /// Whether this recognizer adds the look-alike warnings itself. An
+    /// editor turns it off and checks with a ``Lookalikes`` it keeps apart,
+    /// so that the copies of this value it saves for undo hold no cache.
+    package let checksLookalikes: Bool
 
     public init(policy: ValidationPolicy = .standard) {
-        recognizer = Recognizer(policy: policy)
-        lookalikes = Lookalikes(commonDomains: policy.checksLookalikes ? policy.commonDomains : [])
+        self.init(policy: policy, checksLookalikes: policy.checksLookalikes)
     }
 
-    public var policy: ValidationPolicy {
-        get { recognizer.policy }
-        set {
-            recognizer.policy = newValue
-            lookalikes = Lookalikes(commonDomains: newValue.checksLookalikes ? newValue.commonDomains : [])
-        }
+    package init(policy: ValidationPolicy, checksLookalikes: Bool) {
+        recognizer = Recognizer(policy: policy)
+        self.checksLookalikes = checksLookalikes && policy.checksLookalikes
+        lookalikes = Lookalikes(commonDomains: self.checksLookalikes ? policy.commonDomains : [])
+    }
+
+    /// The rules recognition follows, fixed at creation.
+    public var policy: ValidationPolicy { recognizer.policy }
+
+    /// The bytes this value holds beyond its own size (tables and caches),
+    /// for tests that bound what an editor's undo history keeps.
+    package var footprint: Int {
+        lookalikes.cacheBytes + seen.table.capacity * 8 + keyScratch.capacity
     }
 
     /// Forgets the list so far (groups and duplicates): call between lists.
@@ -87,7 +97,7 @@ public struct ListRecognizer: Sendable {
             if r.isOnlyComments { return nil }  // text between addresses, not a chip
             if r.error == nil {
                 if isDuplicate(r, p) { r.warnings.insert(.duplicate) }
-                if recognizer.policy.checksLookalikes { lookalikes.check(&r, p, &recognizer) }
+                if checksLookalikes { lookalikes.check(&r, p, &recognizer) }
             }
             if groupOpenStart >= 0 { groupMembers += 1 }
             return ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName)

@@ -11,7 +11,7 @@ import ChipSyntax
 /// - `likely-typo`: the domain is one or two edits (insertion, deletion,
 ///   substitution, transposition) from a common mail domain, with the
 ///   suggestion; one edit only for domains under eight characters.
-struct Lookalikes: Sendable {
+package struct Lookalikes: Sendable {
     struct Entry: Sendable {
         var domain: [UInt8]
         var signature: UInt64
@@ -25,13 +25,19 @@ struct Lookalikes: Sendable {
         var mixed = false
     }
 
-    var cache = [Verdict](repeating: Verdict(), count: 4096)
+    /// Made on the first check, so a recognizer that never checks (the
+    /// copies an editor keeps for undo) holds none.
+    var cache: [Verdict] = []
+    static let cacheSize = 4096
+
+    /// The bytes the verdict cache holds.
+    package var cacheBytes: Int { cache.count * MemoryLayout<Verdict>.stride }
 
     let entries: [Entry]
     /// The lengths of the entries, as bits, to skip domains no entry is near.
     let lengths: UInt128
 
-    init(commonDomains: [String]) {
+    package init(commonDomains: [String]) {
         let lowered = commonDomains.map { Array($0.lowercased().utf8) }.filter { $0.count < 100 }
         entries = lowered.map { Entry(domain: $0, signature: Lookalikes.signature($0[...])) }
         var bits: UInt128 = 0
@@ -50,7 +56,7 @@ struct Lookalikes: Sendable {
     }
 
     /// Adds the warnings of a valid chip to `r`.
-    mutating func check(_ r: inout Recognition, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer) {
+    package mutating func check(_ r: inout Recognition, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer) {
         guard let domainRange = r.domainRange else { return }
         if let nameRange = r.nameRange {
             var hasAt = false, hasEncodedWord = false, hasNonASCII = false
@@ -102,6 +108,7 @@ struct Lookalikes: Sendable {
         h = (h ^ word ^ (k << 59)) &* 0x94D0_49BB_1331_11EB
         h ^= h >> 31
         let key = h | 1
+        if cache.isEmpty { cache = [Verdict](repeating: Verdict(), count: Lookalikes.cacheSize) }
         let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - 1)
         if cache[slot].key == key { return cache[slot] }
         var verdict = Verdict(key: key)
