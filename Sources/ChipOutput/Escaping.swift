@@ -7,7 +7,7 @@ import ChipSyntax
 package enum JSON {
     /// Bytes that can be copied as they are: printable ASCII but `"` and `\`.
     package static let plain = ByteTable { b in
-        b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C ? 1 : 0
+        b >= 0x20 && b < 0x7F && b != ASCII.quote && b != ASCII.backslash ? 1 : 0
     }
 
     package static func appendString(_ a: [UInt8], to out: inout ByteBuffer) {
@@ -19,7 +19,7 @@ package enum JSON {
     }
 
     package static func appendString(_ p: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
-        out.append(0x22)
+        out.append(ASCII.quote)
         let plain = JSON.plain
         do {
             var i = 0
@@ -32,11 +32,11 @@ package enum JSON {
                 if i >= n { break }
                 let b = p[i]
                 switch b {
-                case 0x22: out.append("\\\""); i += 1
-                case 0x5C: out.append("\\\\"); i += 1
-                case 0x0A: out.append("\\n"); i += 1
-                case 0x0D: out.append("\\r"); i += 1
-                case 0x09: out.append("\\t"); i += 1
+                case ASCII.quote: out.append("\\\""); i += 1
+                case ASCII.backslash: out.append("\\\\"); i += 1
+                case ASCII.lineFeed: out.append("\\n"); i += 1
+                case ASCII.carriageReturn: out.append("\\r"); i += 1
+                case ASCII.tab: out.append("\\t"); i += 1
                 case 0..<0x20, 0x7F:
                     out.append("\\u00")
                     appendHex(b, to: out)
@@ -54,7 +54,7 @@ package enum JSON {
                 }
             }
         }
-        out.append(0x22)
+        out.append(ASCII.quote)
     }
 
     package static func appendHex(_ b: UInt8, to out: ByteBuffer.Storage) {
@@ -78,10 +78,10 @@ package enum Escaper {
         while i < p.count {
             let b = p[i]
             switch b {
-            case 0x09: out.append("\\t"); i += 1
-            case 0x0A: out.append("\\n"); i += 1
-            case 0x0D: out.append("\\r"); i += 1
-            case 0x5C: out.append("\\\\"); i += 1
+            case ASCII.tab: out.append("\\t"); i += 1
+            case ASCII.lineFeed: out.append("\\n"); i += 1
+            case ASCII.carriageReturn: out.append("\\r"); i += 1
+            case ASCII.backslash: out.append("\\\\"); i += 1
             case 0..<0x20, 0x7F:
                 out.append("\\x")
                 JSON.appendHex(b, to: out)

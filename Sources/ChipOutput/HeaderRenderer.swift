@@ -9,13 +9,13 @@ public struct HeaderOptions: Sendable, Hashable {
     /// part is not ASCII cannot be sent and is left out.
     public var smtpUTF8 = false
     /// Lines are folded before this many characters where a fold is allowed.
-    public var foldAt = 78
+    public var foldAt = HeaderLimits.foldAtBytes
     /// Characters already on the first line (`To: ` is 4).
     public var firstLineUsed = 0
     /// What folding inserts before the space that starts a continuation line.
     public var lineBreak = "\r\n"
 
-    public init(smtpUTF8: Bool = false, foldAt: Int = 78, firstLineUsed: Int = 0, lineBreak: String = "\r\n") {
+    public init(smtpUTF8: Bool = false, foldAt: Int = HeaderLimits.foldAtBytes, firstLineUsed: Int = 0, lineBreak: String = "\r\n") {
         self.smtpUTF8 = smtpUTF8
         self.foldAt = foldAt
         self.firstLineUsed = firstLineUsed
@@ -139,7 +139,7 @@ public enum HeaderRenderer {
         }
         let useB = (bytes + 2) / 3 * 4 < qLength
         let prefix = useB ? "=?UTF-8?B?" : "=?UTF-8?Q?"
-        let room = 75 - prefix.utf8.count - 2
+        let room = HeaderLimits.maxEncodedWordBytes - prefix.utf8.count - 2
         var words: [String] = []
         var chunk: [UInt8] = []
         var chunkLength = 0
@@ -164,14 +164,14 @@ public enum HeaderRenderer {
     /// Bytes a Q-encoded word in a phrase may carry as they are (RFC 2047 §5(3)).
     static func isQSafe(_ b: UInt8) -> Bool {
         ByteClass.isLetterOrDigit(b) || b == UInt8(ascii: "!") || b == UInt8(ascii: "*")
-            || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "/") || b == 0x20
+            || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "/") || b == ASCII.space
     }
 
     static func qEncode(_ bytes: [UInt8]) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for b in bytes {
-            if b == 0x20 {
+            if b == ASCII.space {
                 out.append(UInt8(ascii: "_"))
             } else if isQSafe(b) {
                 out.append(b)

@@ -209,7 +209,7 @@ public struct ChipRecordWriter: Sendable {
         guard format == .header && !summarize else { return }
         header.finish()
         output.appendString(header.take())
-        output.append(0x0A)
+        output.append(ASCII.lineFeed)
         header = HeaderWriter(options: headerOptions)
     }
 
@@ -307,34 +307,34 @@ public struct ChipRecordWriter: Sendable {
     mutating func writeTSV(_ c: Fields) {
         let out = output.uniqueStorage
         if recordNumbers { out.appendDecimal(c.record) }
-        out.append(0x09)
+        out.append(ASCII.tab)
         out.appendDecimal(c.index)
-        out.append(0x09)
+        out.append(ASCII.tab)
         out.append(c.kindName)
-        out.append(0x09)
+        out.append(ASCII.tab)
         out.append(c.error == nil ? "valid" : "error")
-        out.append(0x09)
+        out.append(ASCII.tab)
         Escaper.appendEscaped(name, to: out)
-        out.append(0x09)
+        out.append(ASCII.tab)
         Escaper.appendEscaped(address, to: out)
-        out.append(0x09)
+        out.append(ASCII.tab)
         if let group = c.group { Escaper.appendEscaped(group, to: out) }
-        out.append(0x09)
+        out.append(ASCII.tab)
         if let error = c.error { out.append(error.staticCode) }
-        out.append(0x09)
+        out.append(ASCII.tab)
         var first = true
         c.warnings.forEachCode { code in
             if !first { out.append(UInt8(ascii: ",")) }
             out.append(code)
             first = false
         }
-        out.append(0x09)
+        out.append(ASCII.tab)
         out.appendDecimal(c.start)
-        out.append(0x09)
+        out.append(ASCII.tab)
         out.appendDecimal(c.end)
-        out.append(0x09)
+        out.append(ASCII.tab)
         Escaper.appendEscaped(c.raw, to: out)
-        out.append(0x0A)
+        out.append(ASCII.lineFeed)
     }
 
     // MARK: Text
@@ -412,7 +412,7 @@ public struct ChipRecordWriter: Sendable {
             }
             out.append("]")
         }
-        out.append(0x0A)
+        out.append(ASCII.lineFeed)
     }
 }
 

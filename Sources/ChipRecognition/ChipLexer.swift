@@ -96,7 +96,7 @@ enum ChipLexer {
                     continue
                 }
                 switch b {
-                case 0x20, 0x09, 0x0D, 0x0A:
+                case ASCII.space, ASCII.tab, ASCII.carriageReturn, ASCII.lineFeed:
                     var flags: Lexeme.Flags = []
                     // 0: no line break yet; 1: just after one; 2: after one
                     // and white space, so a second break means a line of
@@ -104,13 +104,13 @@ enum ChipLexer {
                     var lineState = 0
                     while i < end {
                         let c = p[i]
-                        if c == 0x20 || c == 0x09 {
+                        if c == ASCII.space || c == ASCII.tab {
                             if lineState == 1 { lineState = 2 }
                             i += 1
-                        } else if c == 0x0D || c == 0x0A {
+                        } else if c == ASCII.carriageReturn || c == ASCII.lineFeed {
                             flags.insert(.lineBreak)
                             if lineState == 2 { flags.insert(.obsolete) }
-                            if !(c == 0x0A && i > start && p[i - 1] == 0x0D) { lineState = 1 }
+                            if !(c == ASCII.lineFeed && i > start && p[i - 1] == ASCII.carriageReturn) { lineState = 1 }
                             i += 1
                         } else {
                             break

@@ -49,7 +49,7 @@ enum DisplayName {
             if !encoded { flushEncoded() }
             if pendingSpace && !(encoded && previousWasEncoded) {
                 flushEncoded()
-                out.append(0x20)
+                out.append(ASCII.space)
             }
             pendingSpace = false
             previousWasEncoded = encoded
@@ -65,12 +65,12 @@ enum DisplayName {
                     i += 1
                     b = p[i]
                 }
-                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                if b == ASCII.space || b == ASCII.tab || b == ASCII.lineFeed || b == ASCII.carriageReturn {
                     space = true
                 } else if b < 0x20 || b == 0x7F {
                     // dropped
                 } else {
-                    if space && out.count > start { out.append(0x20) }
+                    if space && out.count > start { out.append(ASCII.space) }
                     space = false
                     out.append(b)
                 }
@@ -96,7 +96,7 @@ enum DisplayName {
 
         mutating func finish() -> [UInt8] {
             flushEncoded()
-            while out.count > start && out[out.count - 1] == 0x20 { out.removeLast() }
+            while out.count > start && out[out.count - 1] == ASCII.space { out.removeLast() }
             return out
         }
     }
@@ -139,7 +139,7 @@ enum DisplayName {
         var i = lo
         while i < hi {
             let b = p[i]
-            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+            if b == ASCII.space || b == ASCII.tab || b == ASCII.lineFeed || b == ASCII.carriageReturn {
                 w.space()
                 i += 1
                 continue
@@ -147,7 +147,7 @@ enum DisplayName {
             var j = i
             while j < hi {
                 let c = p[j]
-                if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { break }
+                if c == ASCII.space || c == ASCII.tab || c == ASCII.lineFeed || c == ASCII.carriageReturn { break }
                 if c == UInt8(ascii: "\\") && j + 1 < hi { j += 1 }
                 j += 1
             }

@@ -115,7 +115,7 @@ enum EncodedWord {
         while i < text.count {
             let c = text[i]
             if c == UInt8(ascii: "_") {
-                out.append(0x20)
+                out.append(ASCII.space)
             } else if c == UInt8(ascii: "=") {
                 guard i + 2 < text.count, let hi = hex(text[i + 1]), let lo = hex(text[i + 2]) else { return nil }
                 out.append(hi << 4 | lo)
@@ -151,7 +151,7 @@ enum EncodedWord {
     static func appendUTF8(_ bytes: [UInt8], charset: Charset, into out: inout [UInt8]) {
         func scalar(_ v: UInt32) {
             if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) {
-                if v == 0x09 || v == 0x0A || v == 0x0D { out.append(0x20) }
+                if v == ASCII.tab || v == ASCII.lineFeed || v == ASCII.carriageReturn { out.append(ASCII.space) }
                 return
             }
             appendScalar(v, into: &out)

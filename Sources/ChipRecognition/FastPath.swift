@@ -14,9 +14,9 @@ enum FastPath {
     static let classes = ByteTable { b in
         var c: UInt8 = 0
         if b < 0x80 && ByteClass.atext[UInt8(b)] != 0 { c |= 1 }
-        if b < 0x80 && (ByteClass.isLetterOrDigit(UInt8(b)) || b == 0x2D) { c |= 2 }
+        if b < 0x80 && (ByteClass.isLetterOrDigit(UInt8(b)) || b == ASCII.hyphen) { c |= 2 }
         if b >= 0x30 && b <= 0x39 { c |= 4 }
-        if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C { c |= 8 }
+        if b >= 0x20 && b < 0x7F && b != ASCII.quote && b != ASCII.backslash { c |= 8 }
         return c
     }
 
@@ -50,7 +50,7 @@ enum FastPath {
         r.localPartRange = local
         r.domainRange = domain
         var nameEnd = open
-        while nameEnd > range.lowerBound && (p[nameEnd - 1] == 0x20 || p[nameEnd - 1] == 0x09) { nameEnd -= 1 }
+        while nameEnd > range.lowerBound && (p[nameEnd - 1] == ASCII.space || p[nameEnd - 1] == ASCII.tab) { nameEnd -= 1 }
         if nameEnd == range.lowerBound {
             return open == range.lowerBound ? r : nil
         }
@@ -84,7 +84,7 @@ enum FastPath {
             if t[b] & 1 != 0 {
                 previousSpace = false
                 i += 1
-            } else if b == 0x20 || b == 0x09 {
+            } else if b == ASCII.space || b == ASCII.tab {
                 if previousSpace { return false }
                 previousSpace = true
                 i += 1
@@ -123,7 +123,7 @@ enum FastPath {
             }
             i += 1
         }
-        guard i < end, p[i] == UInt8(ascii: "@"), !previousDot, i - localStart <= 64 else { return nil }
+        guard i < end, p[i] == UInt8(ascii: "@"), !previousDot, i - localStart <= SMTPLimits.maxLocalPartBytes else { return nil }
         let localEnd = i
         i += 1
         // Domain: LDH labels of 1–63 bytes, no hyphen at either end.
@@ -138,7 +138,7 @@ enum FastPath {
                 i += 1
             }
             let length = i - labelStart
-            guard length > 0, length <= 63,
+            guard length > 0, length <= SMTPLimits.maxLabelBytes,
                   p[labelStart] != UInt8(ascii: "-"), p[i - 1] != UInt8(ascii: "-") else { return nil }
             // `ab--…` labels (A-labels among them) are IDNA's business.
             if length >= 4 && p[labelStart + 2] == UInt8(ascii: "-") && p[labelStart + 3] == UInt8(ascii: "-") {
@@ -151,7 +151,7 @@ enum FastPath {
             labelStart = i
             guard i < end else { return nil }
         }
-        guard labels >= 2, !tldAllDigits, end - domainStart <= 255, end - localStart <= 254 else { return nil }
+        guard labels >= 2, !tldAllDigits, end - domainStart <= SMTPLimits.maxDomainBytes, end - localStart <= SMTPLimits.maxAddressBytes else { return nil }
         return (localStart..<localEnd, domainStart..<end)
     }
 }

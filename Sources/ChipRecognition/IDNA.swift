@@ -53,7 +53,7 @@ public enum IDNA {
         var labels: [String] = []
         for label in domain.split(separator: ".", omittingEmptySubsequences: false) {
             let a = try asciiLabel(String(label))
-            guard a.utf8.count <= 63 else { throw .labelTooLong }
+            guard a.utf8.count <= SMTPLimits.maxLabelBytes else { throw .labelTooLong }
             labels.append(a)
         }
         return labels.joined(separator: ".")
@@ -81,7 +81,7 @@ public enum IDNA {
             for s in lower.unicodeScalars where !(ByteClass.isLetterOrDigit(UInt8(s.value)) || s == "-") {
                 throw .disallowedCharacter(s)
             }
-            if lower.count >= 4 && Array(lower.utf8)[2...3] == [0x2D, 0x2D] {
+            if lower.count >= 4 && Array(lower.utf8)[2...3] == [ASCII.hyphen, ASCII.hyphen] {
                 guard lower.hasPrefix("xn--") else { throw .reservedHyphens }
                 _ = try decodeALabel(lower)
             }

@@ -202,10 +202,10 @@ struct AddressSeenSet: Sendable {
 }
 
 /// The comparison key of an address for duplicate detection.
-public enum AddressKey {
+package enum AddressKey {
     /// A 64-bit hash of `address` with its domain lower-cased (ASCII) and
     /// quotes around a local part removed. Deterministic across runs.
-    public static func hash(_ address: [UInt8]) -> UInt64 {
+    package static func hash(_ address: [UInt8]) -> UInt64 {
         address.withUnsafeBufferPointer { hash($0) }
     }
 
@@ -214,7 +214,7 @@ public enum AddressKey {
     /// Word at a time: eight bytes are loaded and mixed with one multiply,
     /// and the domain is lower-cased eight bytes at once (SWAR), so hashing
     /// costs a fraction of a byte-at-a-time hash.
-    public static func hash(_ address: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func hash(_ address: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let n = address.count
         // Split at the last `@` (a quoted local part may hold one).
         var at = n - 1

@@ -95,7 +95,7 @@ package struct Lookalikes: Sendable {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(raw.count)
         var word: UInt64 = 0
         var k: UInt64 = 0
-        for b in raw where b != 0x20 && b != 0x09 && b != 0x0D && b != 0x0A {
+        for b in raw where b != ASCII.space && b != ASCII.tab && b != ASCII.carriageReturn && b != ASCII.lineFeed {
             word |= UInt64(ByteClass.lowercased(b)) << (8 * k)
             k += 1
             if k == 8 {
@@ -115,7 +115,7 @@ package struct Lookalikes: Sendable {
         var domain: [UInt8] = []
         domain.reserveCapacity(raw.count)
         var international = false
-        for b in raw where b != 0x20 && b != 0x09 && b != 0x0D && b != 0x0A {
+        for b in raw where b != ASCII.space && b != ASCII.tab && b != ASCII.carriageReturn && b != ASCII.lineFeed {
             if b >= 0x80 { international = true }
             domain.append(ByteClass.lowercased(b))
         }
@@ -123,8 +123,8 @@ package struct Lookalikes: Sendable {
             // An A-label (`xn--`) may hide a mix too.
             var i = 0
             while i + 3 < domain.count {
-                if domain[i] == UInt8(ascii: "x") && domain[i + 1] == UInt8(ascii: "n") && domain[i + 2] == 0x2D
-                    && domain[i + 3] == 0x2D && (i == 0 || domain[i - 1] == UInt8(ascii: ".")) {
+                if domain[i] == UInt8(ascii: "x") && domain[i + 1] == UInt8(ascii: "n") && domain[i + 2] == ASCII.hyphen
+                    && domain[i + 3] == ASCII.hyphen && (i == 0 || domain[i - 1] == UInt8(ascii: ".")) {
                     international = true
                     break
                 }
@@ -148,7 +148,7 @@ package struct Lookalikes: Sendable {
         let ownKey = own.map(ByteClass.lowercased)
         // Address-like runs of the name: text around an `@` up to white
         // space or a bracket, quote or comma.
-        let stops: Set<UInt8> = [0x20, 0x09, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("),
+        let stops: Set<UInt8> = [ASCII.space, ASCII.tab, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("),
                                  UInt8(ascii: ")"), UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: ";"),
                                  UInt8(ascii: "'"), UInt8(ascii: "["), UInt8(ascii: "]")]
         var i = 0

@@ -1,7 +1,7 @@
 import ChipSyntax
 
 /// Punycode (RFC 3492), the encoding behind IDNA A-labels (`xn--…`).
-public enum Punycode {
+package enum Punycode {
     static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
     static let initialBias = 72, initialN: UInt32 = 0x80
 
@@ -10,7 +10,7 @@ public enum Punycode {
     ///
     /// - Complexity: O(*n*²) in the label's length in the worst case, as
     ///   the RFC's algorithm; labels are at most a few dozen scalars.
-    public static func encode(_ input: [UInt32]) -> [UInt8]? {
+    package static func encode(_ input: [UInt32]) -> [UInt8]? {
         var output: [UInt8] = []
         for c in input where c < 0x80 { output.append(UInt8(c)) }
         let basicCount = output.count
@@ -57,7 +57,7 @@ public enum Punycode {
     /// nil when it is not valid Punycode (RFC 3492 §6.2).
     ///
     /// - Complexity: O(*n*²) in the label's length in the worst case.
-    public static func decode(_ input: [UInt8]) -> [UInt32]? {
+    package static func decode(_ input: [UInt8]) -> [UInt32]? {
         var output: [UInt32] = []
         var basicEnd = 0
         if let lastDelimiter = input.lastIndex(of: UInt8(ascii: "-")) {

@@ -12,29 +12,29 @@ import ChipSyntax
 /// 2. Every range lies inside the recognized chip's range.
 public struct Recognition: Sendable, Hashable {
     /// Why the chip is not a valid mailbox, or nil when it is one.
-    public var error: ChipError?
+    public package(set) var error: ChipError?
     /// Where the error was found (buffer offset), when there is an error.
-    public var errorOffset: Int = 0
-    public var warnings: ChipWarnings = []
+    public package(set) var errorOffset: Int = 0
+    public package(set) var warnings: ChipWarnings = []
     /// The display name's source: a phrase, or a comment (parentheses
     /// included) when ``nameIsComment``.
-    public var nameRange: Range<Int>?
-    public var nameIsComment = false
+    public package(set) var nameRange: Range<Int>?
+    public package(set) var nameIsComment = false
     /// The local part and domain as typed (comments and folding white
     /// space inside them only when ``addressIsVerbatim`` is false).
-    public var localPartRange: Range<Int>?
-    public var domainRange: Range<Int>?
+    public package(set) var localPartRange: Range<Int>?
+    public package(set) var domainRange: Range<Int>?
     /// The address is exactly the bytes from the local part's start to the
     /// domain's end; when false (obsolete white space or comments inside),
     /// ``appendAddress(_:into:)`` leaves those out.
-    public var addressIsVerbatim = true
+    public package(set) var addressIsVerbatim = true
     /// The chip holds nothing but comments and white space, well formed.
     /// RFC 5322 lets such text stand where an address may be omitted
     /// (`obs-addr-list`, a `group-list` of CFWS, CFWS after a group's `;`),
     /// so a list does not make it a chip.
-    public var isOnlyComments = false
+    public package(set) var isOnlyComments = false
     /// With the `likely-typo` warning: the common domain meant, probably.
-    public var suggestedDomain: String?
+    public package(set) var suggestedDomain: String?
 
     public var isValid: Bool { error == nil }
 
@@ -68,7 +68,7 @@ public struct Recognition: Sendable, Hashable {
 /// A value with a reusable scratch buffer: recognizing allocates nothing
 /// once the buffer has grown to the longest chip seen.
 public struct Recognizer: Sendable {
-    public var policy: ValidationPolicy
+    public package(set) var policy: ValidationPolicy
     var lexemes: [Lexeme] = []
     var scratch: [Lexeme] = []
 
@@ -249,13 +249,10 @@ struct MailboxParser {
     }
 
     func isMailto(_ l: Lexeme) -> Bool {
-        guard l.end - l.start == 6 else { return false }
-        var k = 0
-        for b in "mailto".utf8 {
-            if ByteClass.lowercased(p[l.start + k]) != b { return false }
-            k += 1
+        guard l.end - l.start == MailtoScheme.nameBytes else { return false }
+        return MailtoScheme.name.withUTF8Buffer { name in
+            (0..<name.count).allSatisfy { ByteClass.lowercased(p[l.start + $0]) == name[$0] }
         }
-        return true
     }
 
     mutating func parseNameAddr(_ range: Range<Int>, open: Int) {
@@ -462,10 +459,10 @@ struct MailboxParser {
         let localBytes = checkLocalPart(local)
         let domainBytes = checkDomain(domain)
         if policy.enforcesLengthLimits {
-            if localBytes > 64 {
+            if localBytes > SMTPLimits.maxLocalPartBytes {
                 r.fail(.localPartTooLong, at: lx[local.lowerBound].start)
             }
-            if localBytes + 1 + domainBytes > 254 {
+            if localBytes + 1 + domainBytes > SMTPLimits.maxAddressBytes {
                 r.fail(.addressTooLong, at: lx[local.lowerBound].start)
             }
         }
@@ -628,7 +625,7 @@ struct MailboxParser {
                 dottedDomainProblem(.numericTopLevelDomain, .numericTopLevelDomain, at: tld.start)
             }
         }
-        if policy.enforcesLengthLimits && length > 255 {
+        if policy.enforcesLengthLimits && length > SMTPLimits.maxDomainBytes {
             r.fail(.domainTooLong, at: firstLexeme.start)
         }
         return length
@@ -674,7 +671,7 @@ struct MailboxParser {
                 r.fail(.invalidDomainLabel, at: p[l.start] == UInt8(ascii: "-") ? l.start : l.end - 1)
             }
         }
-        if policy.enforcesLengthLimits && length > 63 {
+        if policy.enforcesLengthLimits && length > SMTPLimits.maxLabelBytes {
             r.fail(.domainLabelTooLong, at: l.start)
         }
         return length

@@ -46,8 +46,8 @@ package enum ScanClass: UInt8, Sendable {
 package let scanClassTable = ByteTable { b in
     let cls: ScanClass
     switch UInt8(b) {
-    case 0x20, 0x09: cls = .space
-    case 0x0D, 0x0A: cls = .lineBreak
+    case ASCII.space, ASCII.tab: cls = .space
+    case ASCII.carriageReturn, ASCII.lineFeed: cls = .lineBreak
     case UInt8(ascii: ","): cls = .comma
     case UInt8(ascii: ";"): cls = .semicolon
     case UInt8(ascii: "\""): cls = .quote
@@ -73,7 +73,7 @@ package enum ScanStop {
 
     package static let table = ByteTable { b in
         switch UInt8(b) {
-        case 0x0A, 0x0D: quote | comment | literal | angle
+        case ASCII.lineFeed, ASCII.carriageReturn: quote | comment | literal | angle
         case UInt8(ascii: "\\"): quote | comment | literal
         case UInt8(ascii: "\""): quote | angle
         case UInt8(ascii: "("): comment | angle
@@ -98,18 +98,18 @@ package enum ScanStop {
 
     @inlinable @inline(__always)
     package static func isControl(_ b: UInt8) -> Bool {
-        (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F
+        (b < 0x20 && b != ASCII.tab && b != ASCII.lineFeed && b != ASCII.carriageReturn) || b == 0x7F
     }
 
     @inlinable @inline(__always)
-    package static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+    package static func isSpace(_ b: UInt8) -> Bool { b == ASCII.space || b == ASCII.tab }
 
     @inlinable @inline(__always)
-    package static func isLineBreak(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
+    package static func isLineBreak(_ b: UInt8) -> Bool { b == ASCII.lineFeed || b == ASCII.carriageReturn }
 
     @inlinable @inline(__always)
     package static func isLetterOrDigit(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A)
+        (b >= 0x30 && b <= 0x39) || ((b | ASCII.caseBit) >= 0x61 && (b | ASCII.caseBit) <= 0x7A)
     }
 
     @inlinable @inline(__always)
@@ -117,7 +117,7 @@ package enum ScanStop {
 
     @inlinable @inline(__always)
     package static func lowercased(_ b: UInt8) -> UInt8 {
-        (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
+        (b >= 0x41 && b <= 0x5A) ? b | ASCII.caseBit : b
     }
 }
 

@@ -119,7 +119,7 @@ public struct ListScanner: Sendable, Hashable {
 
     /// Whether the scanner is inside a quoted string, comment, domain
     /// literal or angle brackets, where a `,` does not end a chip.
-    public var isNested: Bool { context != .top || inAngle }
+    package var isNested: Bool { context != .top || inAngle }
 
     /// Whether the scanner is between the `:` and the end of a group.
     public var isInGroup: Bool { inGroup }
@@ -194,7 +194,7 @@ public struct ListScanner: Sendable, Hashable {
     /// Records the first bytes of a chip to spot a `mailto:` prefix.
     @inline(__always)
     mutating func noteHead(_ b: UInt8) {
-        if headCount < 7 {
+        if headCount < MailtoScheme.prefixBytes {
             head |= UInt64(ByteClass.lowercased(b)) << (8 * UInt64(headCount))
             headCount += 1
         }
@@ -202,7 +202,9 @@ public struct ListScanner: Sendable, Hashable {
 
     static let mailtoHead: UInt64 = {
         var h: UInt64 = 0
-        for (k, b) in "mailto".utf8.enumerated() { h |= UInt64(b) << (8 * UInt64(k)) }
+        MailtoScheme.name.withUTF8Buffer { name in
+            for (k, b) in name.enumerated() { h |= UInt64(b) << (8 * UInt64(k)) }
+        }
         return h
     }()
 
@@ -225,6 +227,123 @@ public struct ListScanner: Sendable, Hashable {
         return j
     }
 
+    /// Case 1: the byte after a line break. Returns true when the byte
+    /// was consumed (the LF of CRLF, or folding white space); after a hard
+    /// break the byte is still to be read.
+    mutating func resolvePendingBreak(_ b: UInt8, at: Int, _ emit: (Segment) -> Void) -> Bool {
+        if pendingBreakAfterCR && b == ASCII.lineFeed {
+            pendingBreakAfterCR = false
+            return true
+        }
+        pendingBreak = -1
+        pendingBreakAfterCR = false
+        if b == ASCII.space || b == ASCII.tab {
+            // Folding white space: the break belongs to whatever context
+            // we are in.
+            if context != .top || inAngle { tokenEnd = at + 1 }
+            return true
+        }
+        // A hard line break: it ends the chip, whatever is open.
+        endChip(emit)
+        if inGroup {
+            inGroup = false
+            groupStart = -1
+            emit(Segment(.groupClose, at..<at))
+        }
+        return false
+    }
+
+    /// Case 3: a byte inside a quoted string, comment or domain literal.
+    /// Returns the index of the next byte to read.
+    @inline(__always)
+    mutating func scanNested(_ p: UnsafeBufferPointer<UInt8>, from i: Int, to n: Int, _ stop: ByteTable) -> Int {
+        let b = p[i]
+        let base = offset
+        let bit: UInt8 = context == .quote ? ScanStop.quote : context == .comment ? ScanStop.comment : ScanStop.literal
+        if escaped {
+            escaped = false
+        } else if stop[b] & bit == 0 {
+            // A run of plain text.
+            let j = ListScanner.skip(p, from: i + 1, to: n, stop, bit)
+            tokenEnd = base + j
+            return j
+        } else if b == UInt8(ascii: "\\") {
+            escaped = true
+        } else {
+            switch context {
+            case .quote:
+                if b == UInt8(ascii: "\"") {
+                    context = .top
+                    if !inAngle { lastSignificant = b }
+                }
+            case .comment:
+                if b == UInt8(ascii: "(") {
+                    commentDepth += 1
+                } else if b == UInt8(ascii: ")") {
+                    commentDepth -= 1
+                    if commentDepth == 0 { context = .top }
+                }
+            case .literal:
+                if b == UInt8(ascii: "]") {
+                    context = .top
+                    if !inAngle { lastSignificant = b }
+                }
+            case .top:
+                break
+            }
+        }
+        tokenEnd = base + i + 1
+        return i + 1
+    }
+
+    /// Case 4: a byte inside `<…>` at the top level. Returns the index of
+    /// the next byte to read.
+    @inline(__always)
+    mutating func scanInAngle(_ p: UnsafeBufferPointer<UInt8>, from i: Int, to n: Int, _ stop: ByteTable) -> Int {
+        let b = p[i]
+        let base = offset
+        if stop[b] & ScanStop.angle == 0 {
+            let j = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.angle)
+            tokenEnd = base + j
+            return j
+        }
+        tokenEnd = base + i + 1
+        switch b {
+        case UInt8(ascii: ">"):
+            inAngle = false
+            afterAngle = true
+            lastSignificant = b
+        case UInt8(ascii: "\""):
+            context = .quote
+        case UInt8(ascii: "("):
+            context = .comment
+            commentDepth = 1
+        case UInt8(ascii: "["):
+            context = .literal
+        default:
+            break
+        }
+        return i + 1
+    }
+
+    /// The state machine, one byte at a time, with runs of bytes that
+    /// change nothing skipped in tight loops. Its cases, in the order a
+    /// byte meets them:
+    /// 1. **A pending line break** (the byte after CR or LF): a space or
+    ///    tab makes it folding white space; anything else makes it a hard
+    ///    break that ends the chip and an open group
+    ///    (``resolvePendingBreak(_:at:_:)``).
+    /// 2. **A line break** becomes pending: its meaning depends on the next
+    ///    byte, which may be in the next chunk.
+    /// 3. **Inside a quoted string, comment or domain literal**: only an
+    ///    escape, the closing byte and (in comments) nesting matter
+    ///    (``scanNested(_:from:to:_:)``).
+    /// 4. **Inside `<…>`**: only `>` and the openers of nested contexts matter
+    ///    (``scanInAngle(_:from:to:_:)``).
+    /// 5. **At the top level**: white space may mark a complete bare address
+    ///    as ending here (decided by the next byte); separators end chips;
+    ///    `:` opens a group unless the chip so far is `mailto`; `;` closes
+    ///    one; runs of plain bytes are skipped with one table look-up each.
     mutating func scanChunk(
         _ p: UnsafeBufferPointer<UInt8>,
         _ classes: ByteTable,
@@ -238,126 +357,32 @@ public struct ListScanner: Sendable, Hashable {
             let b = p[i]
             let at = base + i
 
-            if pendingBreak >= 0 {
-                if pendingBreakAfterCR && b == 0x0A {
-                    pendingBreakAfterCR = false
-                    i += 1
-                    continue
-                }
-                if b == 0x20 || b == 0x09 {
-                    // Folding white space: the break belongs to whatever
-                    // context we are in.
-                    pendingBreak = -1
-                    pendingBreakAfterCR = false
-                    if context != .top || inAngle { tokenEnd = at + 1 }
-                    i += 1
-                    continue
-                }
-                // A hard line break: it ends the chip, whatever is open.
-                pendingBreak = -1
-                pendingBreakAfterCR = false
-                endChip(emit)
-                if inGroup {
-                    inGroup = false
-                    groupStart = -1
-                    emit(Segment(.groupClose, at..<at))
-                }
-                // fall through and treat `b` afresh
+            if pendingBreak >= 0 && resolvePendingBreak(b, at: at, emit) {
+                i += 1
+                continue
             }
 
-            if b == 0x0A || b == 0x0D {
+            if b == ASCII.lineFeed || b == ASCII.carriageReturn {
                 pendingBreak = at
-                pendingBreakAfterCR = b == 0x0D
+                pendingBreakAfterCR = b == ASCII.carriageReturn
                 i += 1
                 continue
             }
 
-            switch context {
-            case .quote:
-                if escaped {
-                    escaped = false
-                } else if stop[b] & ScanStop.quote == 0 {
-                    // A run of plain quoted text.
-                    i = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.quote)
-                    tokenEnd = base + i
-                    continue
-                } else if b == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if b == UInt8(ascii: "\"") {
-                    context = .top
-                    if !inAngle { lastSignificant = b }
-                }
-                tokenEnd = at + 1
-                i += 1
+            if context != .top {
+                i = scanNested(p, from: i, to: n, stop)
                 continue
-            case .comment:
-                if escaped {
-                    escaped = false
-                } else if stop[b] & ScanStop.comment == 0 {
-                    i = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.comment)
-                    tokenEnd = base + i
-                    continue
-                } else if b == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if b == UInt8(ascii: "(") {
-                    commentDepth += 1
-                } else if b == UInt8(ascii: ")") {
-                    commentDepth -= 1
-                    if commentDepth == 0 { context = .top }
-                }
-                tokenEnd = at + 1
-                i += 1
-                continue
-            case .literal:
-                if escaped {
-                    escaped = false
-                } else if stop[b] & ScanStop.literal == 0 {
-                    i = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.literal)
-                    tokenEnd = base + i
-                    continue
-                } else if b == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if b == UInt8(ascii: "]") {
-                    context = .top
-                    if !inAngle { lastSignificant = b }
-                }
-                tokenEnd = at + 1
-                i += 1
-                continue
-            case .top:
-                break
             }
 
             if inAngle {
-                if stop[b] & ScanStop.angle == 0 {
-                    i = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.angle)
-                    tokenEnd = base + i
-                    continue
-                }
-                tokenEnd = at + 1
-                switch b {
-                case UInt8(ascii: ">"):
-                    inAngle = false
-                    afterAngle = true
-                    lastSignificant = b
-                case UInt8(ascii: "\""):
-                    context = .quote
-                case UInt8(ascii: "("):
-                    context = .comment
-                    commentDepth = 1
-                case UInt8(ascii: "["):
-                    context = .literal
-                default:
-                    break
-                }
-                i += 1
+                i = scanInAngle(p, from: i, to: n, stop)
                 continue
             }
 
             let cls = ScanClass(rawValue: classes[b]) ?? .plain
             if cls == .space {
                 if tokenStart >= 0 {
-                    headCount = 7  // `mail to:` is not `mailto:`
+                    headCount = UInt8(MailtoScheme.prefixBytes)  // `mail to:` is not `mailto:`
                     if isCompleteBareAddress { tentativeSplit = true }
                 }
                 i += 1
@@ -391,7 +416,7 @@ public struct ListScanner: Sendable, Hashable {
             case .plain:
                 startChipIfNeeded(at: at)
                 var j = i
-                while j < n && headCount < 7 && classes[p[j]] == ScanClass.plain.rawValue {
+                while j < n && headCount < MailtoScheme.prefixBytes && classes[p[j]] == ScanClass.plain.rawValue {
                     noteHead(p[j])
                     j += 1
                 }
@@ -446,7 +471,7 @@ public struct ListScanner: Sendable, Hashable {
                 tokenEnd = at + 1
             case .colon:
                 if tokenStart >= 0 && !inGroup && atCount == 0
-                    && !(headCount == 6 && head == ListScanner.mailtoHead) {
+                    && !(headCount == MailtoScheme.nameBytes && head == ListScanner.mailtoHead) {
                     emit(Segment(.groupOpen, tokenStart..<at + 1))
                     inGroup = true
                     groupStart = tokenStart
