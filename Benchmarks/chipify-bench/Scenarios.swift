@@ -5,21 +5,7 @@ import Darwin
 #endif
 import ChipKit
 import ChipifyCLI
-
-/// Reads a whole file into memory (setup, not timed).
-func loadFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        if n <= 0 { break }
-        out.append(contentsOf: chunk[0..<n])
-    }
-    return out
-}
+import ChipTestSupport
 
 /// Generates `size` bytes of corpus with `seed` in memory (setup, not timed).
 func generateCorpus(size: Int, seed: UInt64) -> [UInt8] {
@@ -78,7 +64,7 @@ func runCLI(_ arguments: [String]) -> UInt64 {
 
 /// Resident memory of this process in bytes, from /proc/self/statm.
 func residentBytes() -> Int {
-    guard let bytes = loadFile("/proc/self/statm") else { return 0 }
+    guard let bytes = readFile("/proc/self/statm") else { return 0 }
     let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
     guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))

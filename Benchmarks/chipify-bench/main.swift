@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ChipKit
+import ChipTestSupport
 
 // chipify-bench: benchmarks for Chipify, and the corpus generator.
 
@@ -145,7 +146,7 @@ var corpus: [UInt8] = []
 var corpusPath = file ?? ""
 if needsCorpus {
     if let file {
-        guard let bytes = loadFile(file) else { fail("cannot read '\(file)'") }
+        guard let bytes = readFile(file) else { fail("cannot read '\(file)'") }
         corpus = bytes
     } else {
         corpus = generateCorpus(size: size, seed: 1)

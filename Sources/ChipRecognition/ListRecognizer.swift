@@ -40,6 +40,9 @@ public struct ListRecognizer: Sendable {
     var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
     var lookalikes: Lookalikes
+    /// Bytes handed to the recognizer so far: a measure of work, for tests
+    /// that bound it by the input's length.
+    package private(set) var bytesRecognized = 0
     /// Whether this recognizer adds the look-alike warnings itself. An
     /// editor turns it off and checks with a ``Lookalikes`` it keeps apart,
     /// so that the copies of this value it saves for undo hold no cache.
@@ -92,6 +95,7 @@ public struct ListRecognizer: Sendable {
                 r = Recognition()
                 r.fail(.tooLong, at: local.lowerBound)
             } else {
+                bytesRecognized &+= local.count
                 r = recognizer.recognize(p, local)
             }
             if r.isOnlyComments { return nil }  // text between addresses, not a chip

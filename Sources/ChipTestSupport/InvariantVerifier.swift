@@ -194,7 +194,7 @@ public struct InvariantVerifier: Sendable {
 
     /// A parsed chip as a field holds it: its range and error offset
     /// counted from the chip's first byte.
-    static func relativeToChip(_ chip: ParsedChip) -> ParsedChip {
+    public static func relativeToChip(_ chip: ParsedChip) -> ParsedChip {
         var c = chip
         let start = chip.byteRange.lowerBound
         c.byteRange = 0..<chip.raw.count
@@ -208,7 +208,7 @@ public struct InvariantVerifier: Sendable {
 
     /// The keys a person would type: one Unicode scalar each, or one byte
     /// where the bytes are not valid UTF-8.
-    static func keys<C: Collection>(of bytes: C) -> [[UInt8]] where C.Element == UInt8 {
+    public static func keys<C: Collection>(of bytes: C) -> [[UInt8]] where C.Element == UInt8 {
         let b = Array(bytes)
         var keys: [[UInt8]] = []
         var i = 0

@@ -189,7 +189,7 @@ struct HeaderRendererTests {
     /// Every record of the sample corpus: its valid chips survive rendering.
     @Test func sampleCorpusRoundTrips() throws {
         let root = String(#filePath).components(separatedBy: "/Tests/")[0]
-        let text = String(decoding: readAll(root + "/Corpus/samples/compose.txt"), as: UTF8.self)
+        let text = String(decoding: try #require(readFile(root + "/Corpus/samples/compose.txt")), as: UTF8.self)
         var checked = 0
         for line in text.split(separator: "\n") {
             let chips = AddressList.parse(String(line))
@@ -227,15 +227,3 @@ func sanitized(_ name: String?) -> String? {
     return out.isEmpty ? nil : out
 }
 
-func readAll(_ path: String) -> [UInt8] {
-    guard let f = fopen(path, "rb") else { return [] }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, f)
-        if n <= 0 { break }
-        out += buffer[0..<n]
-    }
-    return out
-}

@@ -18,7 +18,7 @@ struct FastPathTests {
     @Test(arguments: [
         "ann@example.com", "ann.lee+tag@mail.example.co.uk", "Ann Lee <ann@example.com>",
         "\"Lee, Ann\" <ann@example.com>", "<ann@example.com>", "José Müller <jose@example.de>",
-        "=?UTF-8?B?SsO8cmdlbg==?= <j@example.de>", "Who? <one@y.test>", "\"\" <a@b.cd>",
+        "=?UTF-8?B?SsO8cmdlbg==?= <j@example.de>", "Who? <one@y.test>", "\"\" <a@b.cd>", "Ann\tLee <a@x.org>",
     ])
     func commonChipsTakeTheFastPath(_ text: String) {
         let bytes = Array(text.utf8)
@@ -32,17 +32,15 @@ struct FastPathTests {
     @Test(arguments: [
         "ann@localhost", "ann@x.123", "ann..lee@x.org", ".ann@x.org", "ann.@x.org", "ann@-x.org", "ann@x-.org",
         "ann@x..org", "ann@x.org.", "\"ann\"@x.org", "ann@[1.2.3.4]", "Dr. Ann <a@x.org>", "Ann  <a@x.org>x",
-        "Ann <a@x.org> (c)", "mailto:a@x.org", "a@b@c.org", "ann@exa_mple.com", "Ann\tLee <a@x.org>",
+        "Ann <a@x.org> (c)", "mailto:a@x.org", "a@b@c.org", "ann@exa_mple.com",
         "\"A\\\"B\" <a@x.org>", "ann lee@x.org", "<a@x.org><b@y.org>", "üser@x.org", "a@ü.org",
     ])
     func unusualChipsTakeTheGeneralPath(_ text: String) {
+        // A warning, an error, an answer that depends on the policy, or a
+        // form the one pass does not read (literals, escapes, UTF-8 in the
+        // address): the fast path must decline it.
         let bytes = Array(text.utf8)
-        if let r = fast(bytes) {
-            // Allowed only if it is exactly what the grammar says.
-            for policy in [ValidationPolicy.strict, .standard, .lenient] {
-                #expect(r == general(bytes, policy), "\(text) under \(policy.name)")
-            }
-        }
+        #expect(fast(bytes) == nil, "\(text) took the fast path")
     }
 
     @Test func limitsAreExactOnTheFastPath() {

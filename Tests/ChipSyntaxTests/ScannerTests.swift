@@ -213,13 +213,31 @@ struct HostileInputTests {
         }
     }
 
-    @Test func workIsLinearInTheInput() {
-        // Not a timing test: count chips and bytes on a large list.
-        let unit = Array("Ann Lee <ann@example.com>, \"Lee, B\" <b@x.org>; c@y.org (C) ".utf8)
-        var bytes: [UInt8] = []
-        for _ in 0..<20_000 { bytes += unit }
-        let chips = AddressList.parse(bytes)
-        #expect(chips.count == 60_000)
-        #expect(chips.allSatisfy { $0.isValid })
+    /// Not a timing test: the work is counted. The scanner reads each byte
+    /// once (chunked scanning is tested apart); recognition is handed each
+    /// chip's bytes once, so its work is at most the input's length,
+    /// whatever the shape: long lists, deep nesting, unterminated quotes
+    /// and comments, many empty groups.
+    @Test(arguments: [
+        ("list", String(repeating: "Ann Lee <ann@example.com>, \"Lee, B\" <b@x.org>; c@y.org (C) ", count: 20_000)),
+        ("nesting", String(repeating: "(", count: 100_000) + "a@x.org"),
+        ("open quote", "\"" + String(repeating: "a, b@x.org ", count: 10_000)),
+        ("open comment", "a@x.org (" + String(repeating: "b@y.org, ", count: 10_000)),
+        ("empty groups", String(repeating: "g:;", count: 30_000)),
+        ("junk", String(repeating: "<<>>@@..,,;;", count: 10_000)),
+    ])
+    func recognitionWorkIsBoundedByTheInput(_ shape: String, _ text: String) {
+        let bytes = Array(text.utf8)
+        let found = segments(of: bytes)
+        var list = ListRecognizer()
+        var chips = 0
+        bytes.withUnsafeBufferPointer { p in
+            for segment in found where list.handle(segment, p, base: 0) != nil { chips += 1 }
+        }
+        let chipBytes = found.filter { $0.kind == .chip }.reduce(0) { $0 + $1.byteRange.count }
+        #expect(chips > 0, "\(shape)")
+        #expect(list.bytesRecognized <= bytes.count, "\(shape): \(list.bytesRecognized) bytes recognized of \(bytes.count)")
+        // Every chip's bytes, and no more (a too-long chip is refused unread).
+        #expect(list.bytesRecognized <= chipBytes, "\(shape)")
     }
 }

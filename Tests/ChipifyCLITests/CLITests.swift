@@ -591,15 +591,23 @@ struct HostileProcessTests {
     }
 
     @Test func injectionThroughTheHeaderFormatIsImpossible() {
-        let input: [UInt8] = Array("\"Evil\r\nBcc: v@x.org\" <a@x.org>, =?UTF-8?Q?x=0D=0ABcc:_v@x.org?= <b@y.org>\n".utf8)
+        // A folded quoted name holding a header, and an encoded word that
+        // decodes to CRLF and a header: both must stay inside the value.
+        let input: [UInt8] = Array(
+            "\"Evil\r\n Bcc: v@x.org\" <a@x.org>, =?UTF-8?Q?x=0D=0ABcc=3A_v=40x.org?= <b@y.org>\0".utf8)
         let file = temporaryFile(input)
         defer { unlink(file) }
         let r = runProcess(chipifyPath, ["-z", "--format", "header", file])
         #expect(r.status == 0)
-        // Output lines: a value, continuation lines start with a space.
-        for line in r.stdoutText.split(separator: "\n") {
-            #expect(!line.hasPrefix("Bcc"))
-        }
         #expect(!r.stdout.contains(0x0D))
+        // One value: continuation lines start with a space, none is a header.
+        let lines = r.stdoutText.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines.dropFirst() { #expect(line.hasPrefix(" ")) }
+        #expect(!lines.contains { $0.hasPrefix("Bcc") })
+        // Both recipients are there, and only they.
+        let unfolded = lines.joined()
+        let chips = AddressList.parse(unfolded)
+        #expect(chips.map(\.address) == ["a@x.org", "b@y.org"], "\(unfolded)")
     }
 }
