@@ -162,7 +162,7 @@ if needsCorpus {
             }
         }
         close(fd)
-        corpusPath = String(cString: template)
+        corpusPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 defer { if file == nil && !corpusPath.isEmpty { unlink(corpusPath) } }

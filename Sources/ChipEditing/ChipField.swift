@@ -258,11 +258,15 @@ public struct ChipField: Sendable {
     }
 
     /// Inserts a string at the caret.
+    ///
+    /// - Complexity: O(*m*) for *m* bytes typed at the end of the pending text, else O(*m* + *p*) for *p* pending bytes.
     @discardableResult
     public mutating func insert(_ string: String) -> [FieldChange] { insert(Array(string.utf8)) }
 
     /// Shows an input method's marked text. It is never scanned, so it
     /// never makes chips.
+    ///
+    /// - Complexity: O(*k*) in the marked text.
     @discardableResult
     public mutating func compositionUpdate(_ marked: String) -> [FieldChange] {
         let bytes = Array(marked.utf8)
@@ -275,6 +279,8 @@ public struct ChipField: Sendable {
     }
 
     /// Ends a composition: the final text is typed at the caret.
+    ///
+    /// - Complexity: O(*m* + *p*), as ``insert(_:)-(String)``.
     @discardableResult
     public mutating func compositionEnd(_ final: String) -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -289,6 +295,8 @@ public struct ChipField: Sendable {
 
     /// Turns all pending text into chips (blur, Return, Tab). Marked text
     /// is committed first. Does nothing when there is no text.
+    ///
+    /// - Complexity: O(*p*) in the pending text.
     @discardableResult
     public mutating func commit() -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -327,6 +335,8 @@ public struct ChipField: Sendable {
     /// Backspace: deletes the selection; else the grapheme cluster before
     /// the caret; else selects the chip before the caret (a second
     /// backspace then deletes it).
+    ///
+    /// - Complexity: O(*p*) in the pending text; O(*n*) in the chips when it deletes a selection.
     @discardableResult
     public mutating func backspace() -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -347,6 +357,8 @@ public struct ChipField: Sendable {
     }
 
     /// Forward delete: the mirror of ``backspace()``.
+    ///
+    /// - Complexity: O(*p*) in the pending text; O(*n*) in the chips when it deletes a selection.
     @discardableResult
     public mutating func deleteForward() -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -366,6 +378,8 @@ public struct ChipField: Sendable {
     }
 
     /// Deletes the chip at `index` (not a committed one).
+    ///
+    /// - Complexity: O(*n*) in the number of chips, for the array remove (8 bytes a chip).
     @discardableResult
     public mutating func remove(at index: Int) -> [FieldChange] {
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
@@ -376,6 +390,8 @@ public struct ChipField: Sendable {
     }
 
     /// Deletes the selected chips (committed ones stay, with a refusal).
+    ///
+    /// - Complexity: O(*n*) in the number of chips.
     @discardableResult
     public mutating func removeSelection() -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -402,6 +418,8 @@ public struct ChipField: Sendable {
 
     /// Moves the caret one grapheme cluster left, or past the chip before it.
     /// Leaving pending text commits it first, as a blur would.
+    ///
+    /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
     public mutating func moveLeft() -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -423,6 +441,8 @@ public struct ChipField: Sendable {
     }
 
     /// Moves the caret one grapheme cluster right, or past the chip after it.
+    ///
+    /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
     public mutating func moveRight() -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -445,6 +465,8 @@ public struct ChipField: Sendable {
     }
 
     /// Puts the caret before the chip at `index` (or at the end).
+    ///
+    /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
     public mutating func moveCaret(toChipIndex index: Int) -> [FieldChange] {
         var changes = commit()
@@ -460,6 +482,8 @@ public struct ChipField: Sendable {
 
     /// Selects the chip at `index`: alone, or extending a range from the
     /// last chip selected alone (shift), or toggling it (command).
+    ///
+    /// - Complexity: O(1) alone or toggled; O(*n*) to find a range's anchor.
     @discardableResult
     public mutating func select(_ index: Int, extend: Bool = false, toggle: Bool = false) -> [FieldChange] {
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
@@ -499,6 +523,8 @@ public struct ChipField: Sendable {
     /// Turns the chip at `index` back into pending text at its place, its
     /// exact source text, caret at the end. Committing it again keeps its
     /// identity (and group) if it is still one chip.
+    ///
+    /// - Complexity: O(*n* + *c*) for *n* chips (the array remove) and the chip's *c* bytes.
     @discardableResult
     public mutating func edit(at index: Int) -> [FieldChange] {
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
@@ -525,6 +551,8 @@ public struct ChipField: Sendable {
     }
 
     /// Moves the chip at `index` to `destination` (its index afterwards).
+    ///
+    /// - Complexity: O(*n*) in the number of chips, for the array moves.
     @discardableResult
     public mutating func move(from index: Int, to destination: Int) -> [FieldChange] {
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }

@@ -87,6 +87,8 @@ public struct Composer: Sendable {
     var chipKeys: [ChipID: UInt64] = [:]
 
     /// A composer with these fields (names must differ), focused on the first.
+    ///
+    /// - Complexity: O(*f*) in the number of fields.
     public init(
         fieldNames: [String] = ["to", "cc", "bcc"], policy: ValidationPolicy = .standard,
         limits: FieldLimits = FieldLimits(), duplicatePolicy: DuplicatePolicy = .warn
@@ -131,6 +133,8 @@ public struct Composer: Sendable {
     // MARK: - Operations on the focused field
 
     /// Moves the focus; the field left is blurred (its text committed).
+    ///
+    /// - Complexity: O(*f* + *p*) for *f* fields and *p* pending bytes committed.
     @discardableResult
     public mutating func focus(_ name: String) -> [ComposerChange] {
         guard let target = fieldIndex(named: name) else {
@@ -150,6 +154,8 @@ public struct Composer: Sendable {
     }
 
     /// Types text at the caret, as one key (or one string of keys).
+    ///
+    /// - Complexity: O(*m*) for *m* bytes typed at the end of the pending text, else O(*m* + *p*) for *p* pending bytes; never O(chips).
     @discardableResult
     public mutating func type(_ text: String) -> [ComposerChange] {
         perform(.typing(field: focusedIndex)) { $0.insert(text) }
@@ -184,6 +190,8 @@ public struct Composer: Sendable {
 
     /// Shows an input method's marked text in the focused field; it never
     /// makes chips. Part of the current typing step.
+    ///
+    /// - Complexity: O(*k*) in the marked text.
     @discardableResult
     public mutating func compositionUpdate(_ text: String) -> [ComposerChange] {
         perform(.typing(field: focusedIndex)) { $0.compositionUpdate(text) }
@@ -198,6 +206,8 @@ public struct Composer: Sendable {
     }
 
     /// Return, Tab or blur: commits the pending text. Ends an edit session.
+    ///
+    /// - Complexity: O(*p*) in the pending text.
     @discardableResult
     public mutating func commit() -> [ComposerChange] {
         let changes = perform(nil) { $0.commit() }
@@ -213,14 +223,20 @@ public struct Composer: Sendable {
     public mutating func backspace() -> [ComposerChange] { perform(nil) { $0.backspace() } }
 
     /// Forward delete in the focused field (see ``ChipField/deleteForward()``).
+    ///
+    /// - Complexity: O(*p*) in the pending text, or O(*n*) when it deletes a selection.
     @discardableResult
     public mutating func deleteForward() -> [ComposerChange] { perform(nil) { $0.deleteForward() } }
 
     /// Moves the caret left; leaving the pending text commits it.
+    ///
+    /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
     public mutating func moveLeft() -> [ComposerChange] { perform(nil) { $0.moveLeft() } }
 
     /// Moves the caret right; leaving the pending text commits it.
+    ///
+    /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
     public mutating func moveRight() -> [ComposerChange] { perform(nil) { $0.moveRight() } }
 
@@ -277,6 +293,8 @@ public struct Composer: Sendable {
 
     /// Turns a chip back into text; the edit, the typing and the commit
     /// that follow are one undo step.
+    ///
+    /// - Complexity: O(*n* + *c*) for *n* chips and the chip's *c* bytes.
     @discardableResult
     public mutating func edit(at index: Int) -> [ComposerChange] {
         coalescing = nil
@@ -288,6 +306,8 @@ public struct Composer: Sendable {
     }
 
     /// Moves a chip within the focused field.
+    ///
+    /// - Complexity: O(*n*) in the field's chips, for the array move.
     @discardableResult
     public mutating func move(from index: Int, to destination: Int) -> [ComposerChange] {
         perform(nil) { $0.move(from: index, to: destination) }
@@ -296,6 +316,8 @@ public struct Composer: Sendable {
     /// Moves the chip at `index` of the focused field (or, when it is
     /// selected, every selected chip) to field `name` at `destination`,
     /// keeping identities and content.
+    ///
+    /// - Complexity: O(*s* · *n*) for *s* chips moved and *n* chips in the two fields.
     @discardableResult
     public mutating func move(from index: Int, toField name: String, at destination: Int) -> [ComposerChange] {
         guard let target = fieldIndex(named: name) else {
@@ -342,6 +364,8 @@ public struct Composer: Sendable {
     // MARK: - Undo and redo
 
     /// Undoes the last step; returns its changes (indexes as they apply).
+    ///
+    /// - Complexity: O(*e*) in the edits of the step undone (an array move each where chips come or go).
     @discardableResult
     public mutating func undo() -> [ComposerChange] {
         coalescing = nil
@@ -358,6 +382,8 @@ public struct Composer: Sendable {
     }
 
     /// Redoes the last undone step.
+    ///
+    /// - Complexity: O(*e*) in the edits of the step redone.
     @discardableResult
     public mutating func redo() -> [ComposerChange] {
         coalescing = nil

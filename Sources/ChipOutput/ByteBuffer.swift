@@ -135,8 +135,11 @@ public struct ByteBuffer: @unchecked Sendable {
 
     /// Forgets what is held, keeping the memory.
     public mutating func removeAll() {
-        makeUnique()
-        storage.count = 0
+        if isKnownUniquelyReferenced(&storage) {
+            storage.count = 0
+        } else {
+            storage = Storage(capacity: storage.capacity)  // nothing to copy
+        }
     }
 
     @inline(__always)

@@ -273,12 +273,16 @@ public struct HeaderWriter: Sendable {
     }
 
     /// Ends the value: closes an open group and writes the last word.
+    ///
+    /// - Complexity: O(*k*) in the words held back.
     public mutating func finish() {
         closeGroup()
         flushLastWord()
     }
 
     /// Takes the text rendered so far.
+    ///
+    /// - Complexity: O(*k*) in the text taken.
     public mutating func take() -> String {
         defer { text = "" }
         return text

@@ -205,6 +205,8 @@ public struct ChipRecordWriter: Sendable {
 
     /// Ends a record: for `header`, its value is finished and written,
     /// with a line break.
+    ///
+    /// - Complexity: O(*k*) in the header value finished; O(1) in other formats.
     public mutating func endRecord() {
         guard format == .header && !summarize else { return }
         header.finish()

@@ -85,6 +85,8 @@ public enum AddressList {
     }
 
     /// Parses an address list given as a string.
+    ///
+    /// - Complexity: O(*n*) in the text's UTF-8 length.
     public static func parse(_ text: String, policy: ValidationPolicy = .standard) -> [ParsedChip] {
         parse(Array(text.utf8), policy: policy)
     }

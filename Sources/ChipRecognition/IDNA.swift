@@ -60,6 +60,8 @@ public enum IDNA {
     }
 
     /// The Unicode form of a domain: each valid A-label decoded.
+    ///
+    /// - Complexity: O(*n*) in the domain's length.
     public static func toUnicode(_ domain: String) throws(Failure) -> String {
         var labels: [String] = []
         for label in domain.split(separator: ".", omittingEmptySubsequences: false) {

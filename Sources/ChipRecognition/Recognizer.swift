@@ -53,6 +53,8 @@ public struct Recognition: Sendable, Hashable {
     }
 
     /// Appends the address, without obsolete white space or comments.
+    ///
+    /// - Complexity: O(*n*) in the address's length.
     public func appendAddress(_ p: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         guard let range = addressRange else { return }
         if addressIsVerbatim {
@@ -108,6 +110,8 @@ public struct Recognizer: Sendable {
 
     /// Recognizes a chip given as any collection of bytes; ranges in the
     /// result are offsets from the collection's first byte.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
     public mutating func recognize<C: Collection>(_ bytes: C) -> Recognition where C.Element == UInt8 {
         let array = Array(bytes)
         return array.withUnsafeBufferPointer { recognize($0, 0..<$0.count) }
@@ -130,6 +134,8 @@ public struct Recognizer: Sendable {
     }
 
     /// Appends a decoded phrase (a display name or a group name).
+    ///
+    /// - Complexity: O(*n*) in the phrase's length.
     @discardableResult
     public mutating func appendPhrase(
         _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]

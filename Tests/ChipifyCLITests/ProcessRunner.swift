@@ -43,7 +43,7 @@ func temporaryFile(_ bytes: [UInt8]) -> String {
         }
     }
     close(fd)
-    return String(cString: template)
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Runs `executable` with `arguments`, standard input from the file at
