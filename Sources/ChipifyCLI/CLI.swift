@@ -165,12 +165,10 @@ public enum CLI {
             return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify --help")
         }
         if options.showHelp {
-            writeAll(stdout, help)
-            return 0
+            return writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0
         }
         if options.showVersion {
-            writeAll(stdout, "chipify \(version)\n")
-            return 0
+            return writeFailureStatus(writeAll(stdout, "chipify \(version)\n"), stderr: stderr) ?? 0
         }
         return run(options, stdin: stdin, stdout: stdout, stderr: stderr)
     }
@@ -192,6 +190,7 @@ public enum CLI {
             smtpUTF8: options.smtpUTF8)
         let files = options.files.isEmpty ? ["-"] : options.files
         for file in files {
+            if writer.failed { break }  // nowhere to write: reported below
             let fd: Int32
             if file == "-" {
                 fd = stdin
@@ -224,7 +223,7 @@ public enum CLI {
         }
         writer.flush()
         if options.check && totals.errors > 0 && status == 0 { status = 1 }
-        return status
+        return writer.finalStatus(status, stderr: stderr)
     }
 
     /// Runs on bytes in memory and returns what would be written, reading

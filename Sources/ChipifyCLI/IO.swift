@@ -14,6 +14,8 @@ struct OutputBuffer {
     let fd: Int32
     /// Set when a write failed (e.g. EPIPE); output stops there.
     private(set) var failed = false
+    /// The `errno` of the failed write.
+    private(set) var writeError: Int32 = 0
 
     init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
@@ -49,7 +51,15 @@ struct OutputBuffer {
         while !failed && offset < raw.count {
             let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 {
-                if errno != EINTR { failed = true }
+                if errno != EINTR {
+                    failed = true
+                    writeError = errno
+                }
+                continue
+            }
+            if n == 0 {
+                failed = true
+                writeError = EIO
                 continue
             }
             offset += n
@@ -109,6 +119,11 @@ struct ChipWriter {
     /// Whether a write failed.
     var failed: Bool { out.failed }
 
+    /// What the run ends with, after a failed write (see ``writeFailureStatus(_:stderr:)``).
+    func finalStatus(_ status: Int32, stderr: Int32) -> Int32 {
+        writeFailureStatus(out, stderr: stderr) ?? status
+    }
+
     /// Everything written so far, for output to memory.
     func bytes() -> [UInt8] { records.output.bytes }
 }
@@ -148,11 +163,26 @@ func usageFailure(_ fd: Int32, _ message: String, usage: String, helpCommand: St
     return 64
 }
 
-/// Writes a string to a file descriptor at once (for messages).
-func writeAll(_ fd: Int32, _ text: String) {
+/// Writes a string to a file descriptor at once (for messages). Returns
+/// the buffer, whose `failed` tells whether the write went through.
+@discardableResult
+func writeAll(_ fd: Int32, _ text: String) -> OutputBuffer {
     var out = OutputBuffer(fd: fd, capacity: text.utf8.count)
     out.buffer.appendString(text)
     out.flush()
+    return out
+}
+
+/// The exit status a failed write of standard output calls for, or nil
+/// when every write went through. A closed pipe (EPIPE, as under `| head`)
+/// ends the run quietly with 141, the status of a process that SIGPIPE
+/// stops; any other failure (ENOSPC, EIO, …) is reported on standard
+/// error and gives 1, so nothing is lost without a word.
+func writeFailureStatus(_ out: OutputBuffer, stderr: Int32) -> Int32? {
+    guard out.failed else { return nil }
+    if out.writeError == EPIPE { return 141 }
+    writeAll(stderr, "chipify: write error: \(errorText(out.writeError))\n")
+    return 1
 }
 
 func errorText(_ code: Int32) -> String {

@@ -92,8 +92,7 @@ public enum Replay {
             return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify replay --help")
         }
         if options.help {
-            writeAll(stdout, help)
-            return 0
+            return writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0
         }
         let script: [UInt8]
         if let path = options.script, path != "-" {
@@ -112,7 +111,7 @@ public enum Replay {
         let status = run(script: script, options: options, out: &out, errors: &errors)
         out.flush()
         errors.flush()
-        return status
+        return writeFailureStatus(out, stderr: stderr) ?? status
     }
 
     /// Replays `script`, writing results to `out` and line errors to `errors`.
@@ -134,6 +133,7 @@ public enum Replay {
                 if !options.keepGoing { break }
             }
             out.flushIfNeeded()
+            if out.failed { break }  // nowhere to write: reported by the caller
         }
         for field in composer.fields { writeField(field, &out) }
         return failed ? 1 : 0

@@ -37,6 +37,31 @@ func jsonLines(_ bytes: [UInt8]) -> [[String: JSONValue]] {
 
 @Suite("chipify as a process")
 struct ProcessTests {
+    /// Every mode: a failed write is an error with a message and status 1;
+    /// a closed pipe ends the run quietly (status 141, as SIGPIPE would).
+    static let modes: [[String]] = [
+        ["Corpus/samples/compose.txt"], ["--format", "jsonl", "Corpus/samples/compose.txt"],
+        ["--format", "tsv", "-j", "2", "Corpus/samples/compose.txt"], ["--format", "header", "Corpus/samples/compose.txt"],
+        ["--summary", "Corpus/samples/compose.txt"], ["--help"], ["--version"],
+        ["replay", "--trace", "Corpus/replay/typing.jsonl"], ["replay", "--help"],
+    ]
+
+    @Test(arguments: modes)
+    func aFailedWriteIsReportedWithStatusOne(_ arguments: [String]) {
+        let args = arguments.map { $0.hasPrefix("Corpus/") ? packageRoot + $0 : $0 }
+        let r = runProcess(chipifyPath, args, stdout: .path("/dev/full"))
+        #expect(r.status == 1, "\(arguments)")
+        #expect(r.stderrText == "chipify: write error: No space left on device\n", "\(arguments)")
+    }
+
+    @Test(arguments: modes)
+    func aClosedPipeEndsTheRunQuietly(_ arguments: [String]) {
+        let args = arguments.map { $0.hasPrefix("Corpus/") ? packageRoot + $0 : $0 }
+        let r = runProcess(chipifyPath, args, stdout: .closedPipe)
+        #expect(r.status == 141, "\(arguments)")
+        #expect(r.stderr.isEmpty, "\(arguments): \(r.stderrText)")
+    }
+
     @Test func unknownOptionIsAUsageErrorInThreeLines() {
         let r = runProcess(chipifyPath, ["--bogus"])
         #expect(r.status == 64)
@@ -376,7 +401,8 @@ struct ParallelTests {
     /// The documented recipe: GNU parallel splits the input at line ends and
     /// runs several chipify processes; joined in order, their output equals
     /// one process's.
-    @Test func gnuParallelRecipeEqualsOneProcess() {
+    @Test(.enabled(if: commandExists("parallel"), "GNU parallel is not installed (.ci/run installs it)"))
+    func gnuParallelRecipeEqualsOneProcess() {
         let input = Self.mixedInput(seed: 11) + Self.mixedInput(seed: 12) + Self.mixedInput(seed: 13)
         let path = temporaryFile(input)
         defer { unlink(path) }

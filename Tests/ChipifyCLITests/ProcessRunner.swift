@@ -46,18 +46,45 @@ func temporaryFile(_ bytes: [UInt8]) -> String {
     return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
+/// Whether GNU `time` (with `-f`) is installed: the most exact measure of a
+/// child's peak memory. Without it, the peak is read from the child's
+/// `/proc/PID/status` while it runs (below).
+let hasGNUTime: Bool = {
+    guard access("/usr/bin/time", X_OK) == 0 else { return false }
+    return runProcess("/usr/bin/time", ["-f", "%M", "/bin/true"]).status == 0
+}()
+
+/// Whether a command is on the PATH (for tests of recipes that use it).
+func commandExists(_ name: String) -> Bool {
+    runProcess("/bin/sh", ["-c", "command -v \(name) >/dev/null 2>&1"]).status == 0
+}
+
 /// Runs `executable` with `arguments`, standard input from the file at
 /// `stdinPath` (or /dev/null), capturing both outputs through files so no
 /// pipe can fill up and block.
 ///
-/// With `measureMemory`, the process runs under GNU `time`, which forks a
-/// small process of its own: `wait4` on a child started by `posix_spawn`
-/// from here would report this test process's peak instead, because the
-/// child shares our memory until it calls `exec`.
+/// With `measureMemory`, the child's peak resident memory is measured. Under
+/// GNU `time`, which forks a small process of its own: `wait4` on a child
+/// started by `posix_spawn` from here would report this test process's peak
+/// instead, because the child shares our memory until it calls `exec`.
+/// Without GNU `time`, the child's `VmHWM` (its high-water mark, which only
+/// grows) is read from `/proc` every half millisecond until it exits: the
+/// last reading is its peak but for what it may add in its last moments.
+/// Where a child's standard output goes.
+enum OutputTarget {
+    /// A file the runner reads back (the default).
+    case captured
+    /// A path such as `/dev/full`, not read back.
+    case path(String)
+    /// A pipe whose reading end is already closed (as after `| head`).
+    case closedPipe
+}
+
 func runProcess(
-    _ executable: String, _ arguments: [String], stdinPath: String = "/dev/null", measureMemory: Bool = false
+    _ executable: String, _ arguments: [String], stdinPath: String = "/dev/null", measureMemory: Bool = false,
+    stdout target: OutputTarget = .captured
 ) -> ProcessResult {
-    if measureMemory {
+    if measureMemory && hasGNUTime {
         let memPath = temporaryFile([])
         defer { unlink(memPath) }
         var r = runProcess("/usr/bin/time", ["-f", "%M", "-o", memPath, executable] + arguments, stdinPath: stdinPath)
@@ -72,7 +99,18 @@ func runProcess(
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_TRUNC, 0)
+    var pipeEnds: [Int32] = [-1, -1]
+    switch target {
+    case .captured:
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_TRUNC, 0)
+    case .path(let path):
+        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY, 0)
+    case .closedPipe:
+        precondition(pipe(&pipeEnds) == 0, "pipe")
+        close(pipeEnds[0])
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+    }
+    defer { if pipeEnds[1] >= 0 { close(pipeEnds[1]) } }
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_TRUNC, 0)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
@@ -82,8 +120,36 @@ func runProcess(
     let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
     precondition(rc == 0, "cannot start \(executable): \(rc)")
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    var peakKiB = -1
+    if measureMemory {
+        let statusPath = "/proc/\(pid)/status"
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid || (r < 0 && errno != EINTR) { break }
+            if let hwm = highWaterMarkKiB(statusPath) { peakKiB = max(peakKiB, hwm) }
+            usleep(500)
+        }
+        if peakKiB < 0 { peakKiB = Int.max }  // never read: fail rather than pass
+    } else {
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
     let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     return ProcessResult(status: exitStatus, stdout: readFile(outPath) ?? [], stderr: readFile(errPath) ?? [],
-                         maxRSSKiB: -1)
+                         maxRSSKiB: peakKiB)
+}
+
+/// `VmHWM` of a running process, in KiB, from its `/proc/PID/status`.
+func highWaterMarkKiB(_ statusPath: String) -> Int? {
+    let fd = open(statusPath, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+    guard n > 0 else { return nil }
+    let bytes = buffer[0..<n]
+    for line in bytes.split(separator: 0x0A) where line.starts(with: Array("VmHWM:".utf8)) {
+        let digits = line.filter { $0 >= 0x30 && $0 <= 0x39 }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+    return nil
 }
