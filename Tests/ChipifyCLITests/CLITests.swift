@@ -46,6 +46,14 @@ struct ProcessTests {
         ["replay", "--trace", "Corpus/replay/typing.jsonl"], ["replay", "--help"],
     ]
 
+    /// The memory measure reads a plausible peak, with GNU time or without.
+    @Test func peakMemoryIsMeasured() {
+        let r = runProcess(chipifyPath, ["--format", "jsonl", packageRoot + "Corpus/real/debian-maintainers.txt"],
+                           measureMemory: true)
+        #expect(r.status == 0)
+        #expect(r.maxRSSKiB > 1_000 && r.maxRSSKiB < 200_000, "\(r.maxRSSKiB) KiB (GNU time: \(hasGNUTime))")
+    }
+
     @Test(arguments: modes)
     func aFailedWriteIsReportedWithStatusOne(_ arguments: [String]) {
         let args = arguments.map { $0.hasPrefix("Corpus/") ? packageRoot + $0 : $0 }
