@@ -39,6 +39,7 @@ public struct ListRecognizer: Sendable {
     var groupMembers = 0
     var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
+    var nameScratch: [UInt8] = []
     var lookalikes: Lookalikes
     /// Bytes handed to the recognizer so far: a measure of work, for tests
     /// that bound it by the input's length.
@@ -101,6 +102,13 @@ public struct ListRecognizer: Sendable {
                 r = recognizer.recognize(p, local)
             }
             if r.isOnlyComments { return nil }  // text between addresses, not a chip
+            // Decoding a name can add a warning (`undecoded-encoded-word`):
+            // found here, the warnings of a chip are complete however it is
+            // written out (the summary counts them without decoding names).
+            if let name = r.nameRange, Self.mayHoldEncodedWord(p, name) {
+                nameScratch.removeAll(keepingCapacity: true)
+                r.warnings.formUnion(recognizer.appendDisplayName(r, p, into: &nameScratch))
+            }
             if r.error == nil {
                 if isDuplicate(r, p) { r.warnings.insert(.duplicate) }
                 if checksLookalikes { lookalikes.check(&r, p, &recognizer) }
@@ -132,6 +140,17 @@ public struct ListRecognizer: Sendable {
             groupMembers = 0
             return item
         }
+    }
+
+    /// Whether the bytes hold `=?`, the start of an RFC 2047 encoded word.
+    @inline(__always)
+    static func mayHoldEncodedWord(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var i = range.lowerBound
+        while i + 1 < range.upperBound {
+            if p[i] == UInt8(ascii: "=") && p[i + 1] == UInt8(ascii: "?") { return true }
+            i += 1
+        }
+        return false
     }
 
     /// Whether an equal address was seen before in this list: the local

@@ -97,3 +97,34 @@ struct RecordWriterTests {
         #expect(d.bytes == Array(String(Int.min).utf8))
     }
 }
+
+/// `--summary` counts every warning and error the chips carry: the same
+/// counts as adding up the JSON Lines, on the corpus, the real lists, and
+/// names in charsets that are not decoded.
+@Suite("Summary counts what the chips carry")
+struct SummaryCountTests {
+    @Test func summaryEqualsTheSumOfTheChips() throws {
+        var input = contents(packageRoot + "Corpus/samples/compose.txt")
+        input += contents(packageRoot + "Corpus/real/debian-maintainers.txt")
+        input += Array("=?KOI8-R?B?8NLJ18XU?= <a@x.org>, =?x-unknown?Q?abc?= <b@y.org>\n".utf8)
+        var rng = SplitMix64(seed: 99)
+        for _ in 0..<200 { input += randomList(&rng, pieces: 1 + rng.below(12)).filter { $0 != 0x0A } + [0x0A] }
+        let chips = jsonLines(CLI.render(input, options: try CLI.parse(["-j", "1", "--format", "jsonl"])))
+        let line = CLI.render(input, options: try CLI.parse(["-j", "1", "--summary", "--format", "jsonl"]))
+        let summary = try #require(MiniJSON.object(Array(line.prefix { $0 != 0x0A })))
+        var warnings: [String: Int] = [:]
+        var errors: [String: Int] = [:]
+        for chip in chips {
+            if case .array(let list)? = chip["warnings"] { for w in list { warnings[w.text ?? "?", default: 0] += 1 } }
+            if let e = chip["error"]?.text { errors[e, default: 0] += 1 }
+        }
+        #expect(warnings["undecoded-encoded-word", default: 0] >= 2)
+        guard case .object(let byWarning)? = summary["warnings"], case .object(let byReason)? = summary["errors_by_reason"] else {
+            Issue.record("summary lacks its tables")
+            return
+        }
+        for (code, count) in byWarning { #expect(count.int == warnings[code, default: 0], "warning \(code)") }
+        for (code, count) in byReason { #expect(count.int == errors[code, default: 0], "error \(code)") }
+        #expect(summary["chips"]?.int == chips.count)
+    }
+}
