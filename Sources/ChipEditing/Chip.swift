@@ -48,7 +48,7 @@ public enum ChipState: String, Sendable, Hashable, Codable {
 
 /// One chip of a field: an identity, what recognition found, and whether
 /// it was sent.
-public struct Chip: Sendable, Hashable, Identifiable, Codable {
+public struct Chip: Sendable, Hashable, Identifiable {
     public let id: ChipID
     public var content: ParsedChip
     public var isCommitted: Bool
@@ -66,4 +66,35 @@ public struct Chip: Sendable, Hashable, Identifiable, Codable {
 
     /// Whether the chip can still be edited, moved or deleted.
     public var isEditable: Bool { !isCommitted }
+}
+
+extension Chip: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id, state, content, isCommitted
+    }
+
+    /// Saved with its state by name (`valid`, `error`, `committed`); a
+    /// snapshot of version 1 saved `isCommitted` instead.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let content = try c.decode(ParsedChip.self, forKey: .content)
+        let committed: Bool
+        if let state = try c.decodeIfPresent(ChipState.self, forKey: .state) {
+            committed = state == .committed
+            if !committed && state != (content.isValid ? .valid : .error) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .state, in: c, debugDescription: "state '\(state.rawValue)' contradicts the chip's content")
+            }
+        } else {
+            committed = try c.decode(Bool.self, forKey: .isCommitted)
+        }
+        self.init(id: try c.decode(ChipID.self, forKey: .id), content: content, isCommitted: committed)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(state, forKey: .state)
+        try c.encode(content, forKey: .content)
+    }
 }

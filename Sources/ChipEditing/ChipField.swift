@@ -941,7 +941,7 @@ extension ChipField {
     /// - Complexity: O(*n*) in the number of chips.
     public var snapshot: FieldSnapshot {
         FieldSnapshot(
-            name: name, chips: chips, pending: text.pending, caret: text.caret,
+            name: name, policy: policy, limits: limits, chips: chips, pending: text.pending, caret: text.caret,
             insertionIndex: text.insertionIndex, selection: selectedIDs, nextSerial: nextSerial)
     }
 

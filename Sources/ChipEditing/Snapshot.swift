@@ -1,10 +1,15 @@
 import ChipSyntax
 import ChipRecognition
 
-/// A field as saved: its chips with identities and states, the pending
-/// text, caret and selection.
-public struct FieldSnapshot: Sendable, Hashable, Codable {
+/// A field as saved: its rules and limits, its chips with identities and
+/// states, the pending text, caret and selection.
+public struct FieldSnapshot: Sendable, Hashable {
     public var name: String
+    /// The field's rules, every one of them (nil only in a version 1
+    /// snapshot, which kept one policy name for all fields).
+    public var policy: ValidationPolicy?
+    /// The field's limits (nil only in a version 1 snapshot).
+    public var limits: FieldLimits?
     public var chips: [Chip]
     public var pending: [UInt8]
     public var caret: Int
@@ -12,20 +17,90 @@ public struct FieldSnapshot: Sendable, Hashable, Codable {
     public var selection: [ChipID]
     /// The next serial number for new identities in this field.
     public var nextSerial: UInt64
+
+    public init(
+        name: String, policy: ValidationPolicy?, limits: FieldLimits?, chips: [Chip], pending: [UInt8],
+        caret: Int, insertionIndex: Int, selection: [ChipID], nextSerial: UInt64
+    ) {
+        self.name = name
+        self.policy = policy
+        self.limits = limits
+        self.chips = chips
+        self.pending = pending
+        self.caret = caret
+        self.insertionIndex = insertionIndex
+        self.selection = selection
+        self.nextSerial = nextSerial
+    }
 }
 
-/// A whole composer as saved, so a draft survives a restart. The undo
-/// history is not saved: a restored draft starts a new history.
+extension FieldSnapshot: Codable {
+    enum CodingKeys: String, CodingKey {
+        case name, policy, limits, chips, pending, pendingEscaped, caret, insertionIndex, selection, nextSerial
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decode(String.self, forKey: .name),
+            policy: try c.decodeIfPresent(ValidationPolicy.self, forKey: .policy),
+            limits: try c.decodeIfPresent(FieldLimits.self, forKey: .limits),
+            chips: try c.decode([Chip].self, forKey: .chips),
+            pending: try SavedBytes.decode(c, key: .pending, escapedKey: .pendingEscaped),
+            caret: try c.decode(Int.self, forKey: .caret),
+            insertionIndex: try c.decode(Int.self, forKey: .insertionIndex),
+            selection: try c.decode([ChipID].self, forKey: .selection),
+            nextSerial: try c.decode(UInt64.self, forKey: .nextSerial))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(policy, forKey: .policy)
+        try c.encodeIfPresent(limits, forKey: .limits)
+        try c.encode(chips, forKey: .chips)
+        try SavedBytes.encode(pending, &c, key: .pending, escapedKey: .pendingEscaped)
+        try c.encode(caret, forKey: .caret)
+        try c.encode(insertionIndex, forKey: .insertionIndex)
+        try c.encode(selection, forKey: .selection)
+        try c.encode(nextSerial, forKey: .nextSerial)
+    }
+}
+
+/// A whole composer as saved, so a draft survives a restart with all its
+/// settings. The undo history is not saved: a restored draft starts a new
+/// history.
+///
+/// Version 2 saves each field's full policy and limits, chip text as
+/// strings (bytes that are not UTF-8 escaped, see `rawEscaped`), kinds and
+/// states by name. Version 1 (one policy name and one set of limits for
+/// all fields, text as byte arrays) still loads.
 public struct ComposerSnapshot: Sendable, Hashable, Codable {
-    /// The format's version; a snapshot of another version is refused.
+    /// The format's version (``currentVersion`` when made here).
     public var version: Int
     public var fields: [FieldSnapshot]
     public var focus: String
     public var duplicatePolicy: DuplicatePolicy
-    public var policy: String
-    public var limits: FieldLimits
+    /// Version 1 only: the policy's name, for every field.
+    public var policy: String?
+    /// Version 1 only: the limits of every field.
+    public var limits: FieldLimits?
 
-    public static let currentVersion = 1
+    public init(
+        version: Int = ComposerSnapshot.currentVersion, fields: [FieldSnapshot], focus: String,
+        duplicatePolicy: DuplicatePolicy, policy: String? = nil, limits: FieldLimits? = nil
+    ) {
+        self.version = version
+        self.fields = fields
+        self.focus = focus
+        self.duplicatePolicy = duplicatePolicy
+        self.policy = policy
+        self.limits = limits
+    }
+
+    public static let currentVersion = 2
+    /// The versions ``Composer/init(snapshot:)`` restores.
+    public static let readableVersions = 1...2
 }
 
 /// Why a snapshot could not be restored.
@@ -39,10 +114,7 @@ extension Composer {
     ///
     /// - Complexity: O(*n*) in the number of chips.
     public var snapshot: ComposerSnapshot {
-        ComposerSnapshot(
-            version: ComposerSnapshot.currentVersion, fields: fields.map(\.snapshot),
-            focus: fields[focusedIndex].name, duplicatePolicy: duplicatePolicy,
-            policy: fields[0].policy.name, limits: fields[0].limits)
+        ComposerSnapshot(fields: fields.map(\.snapshot), focus: fields[focusedIndex].name, duplicatePolicy: duplicatePolicy)
     }
 
     /// Restores a saved composer. Anything inconsistent (unknown version,
@@ -52,23 +124,37 @@ extension Composer {
     ///
     /// - Complexity: O(*n*) in the number of chips and pending bytes.
     public init(snapshot s: ComposerSnapshot) throws(SnapshotError) {
-        guard s.version == ComposerSnapshot.currentVersion else {
-            throw SnapshotError(message: "snapshot version \(s.version) is not \(ComposerSnapshot.currentVersion)")
+        guard ComposerSnapshot.readableVersions.contains(s.version) else {
+            throw SnapshotError(message: "snapshot version \(s.version) is not one of \(ComposerSnapshot.readableVersions)")
         }
         guard !s.fields.isEmpty else { throw SnapshotError(message: "a snapshot needs a field") }
         let names = s.fields.map(\.name)
         guard Set(names).count == names.count else { throw SnapshotError(message: "field names repeat") }
-        guard let policy = ValidationPolicy(named: s.policy) else {
-            throw SnapshotError(message: "unknown policy '\(s.policy)'")
+        // Version 1 kept one policy name and one set of limits for all.
+        var sharedPolicy: ValidationPolicy?
+        if let name = s.policy {
+            guard let p = ValidationPolicy(named: name) else { throw SnapshotError(message: "unknown policy '\(name)'") }
+            sharedPolicy = p
         }
-        guard s.limits.maxChips >= 0, s.limits.maxPendingBytes >= 0 else {
-            throw SnapshotError(message: "negative limits")
+        var settings: [(ValidationPolicy, FieldLimits)] = []
+        for saved in s.fields {
+            guard let policy = saved.policy ?? sharedPolicy else {
+                throw SnapshotError(message: "field '\(saved.name)': no policy")
+            }
+            guard let limits = saved.limits ?? s.limits else {
+                throw SnapshotError(message: "field '\(saved.name)': no limits")
+            }
+            guard limits.maxChips >= 0, limits.maxPendingBytes >= 0 else {
+                throw SnapshotError(message: "field '\(saved.name)': negative limits")
+            }
+            guard policy.maxChipBytes > 0 else { throw SnapshotError(message: "field '\(saved.name)': maxChipBytes") }
+            settings.append((policy, limits))
         }
-        self.init(fieldNames: names, policy: policy, limits: s.limits, duplicatePolicy: s.duplicatePolicy)
+        self.init(fieldNames: names, policy: settings[0].0, limits: settings[0].1, duplicatePolicy: s.duplicatePolicy)
         var used = Set<ChipID>()
         for (k, saved) in s.fields.enumerated() {
             var field = try ChipField(
-                restoring: saved, policy: policy, limits: s.limits, idPrefix: UInt64(k + 1), used: &used)
+                restoring: saved, policy: settings[k].0, limits: settings[k].1, idPrefix: UInt64(k + 1), used: &used)
             field.startJournal()
             fields[k] = field
         }

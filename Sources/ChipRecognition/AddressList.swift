@@ -2,7 +2,7 @@ import ChipSyntax
 
 /// A chip parsed from an address list, with everything recognition knows,
 /// as owned values.
-public struct ParsedChip: Sendable, Hashable, Codable {
+public struct ParsedChip: Sendable, Hashable {
     public var kind: ListItem.Kind
     /// Byte offsets of the chip's text in the list.
     public var byteRange: Range<Int>

@@ -39,4 +39,3 @@ extension ChipWarnings: Codable {
     }
 }
 
-extension ListItem.Kind: Codable {}

@@ -1,0 +1,230 @@
+import ChipSyntax
+
+// How recognition's values are saved: readable and stable. Names, not
+// numbers, for kinds; text as strings, with bytes that are not UTF-8
+// escaped so that nothing is lost; every rule of a policy by name. Each
+// decoder also reads the first snapshot format (version 1), in which a
+// chip's text was an array of byte values and its kind a number.
+
+/// Bytes as JSON-friendly text: a plain string when they are UTF-8, else
+/// an escaped string in which `\` is `\\` and each byte that is not part of
+/// well-formed UTF-8 is `\xHH`.
+package enum SavedBytes {
+    /// The text, and whether it is the bytes exactly (else escaped).
+    package static func encode(_ bytes: [UInt8]) -> (text: String, exact: Bool) {
+        if let s = String(validating: bytes, as: UTF8.self) { return (s, true) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        bytes.withUnsafeBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let b = p[i]
+                let n = UTF8Bytes.sequenceLength(p, at: i, end: p.count)
+                if b == UInt8(ascii: "\\") {
+                    out += [b, b]
+                    i += 1
+                } else if n == 0 {
+                    let hex = Array("0123456789ABCDEF".utf8)
+                    out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+                    i += 1
+                } else {
+                    out += p[i..<(i + n)]
+                    i += n
+                }
+            }
+        }
+        return (String(decoding: out, as: UTF8.self), false)
+    }
+
+    /// The bytes of an escaped string, or nil when an escape is malformed.
+    package static func decodeEscaped(_ text: String) -> [UInt8]? {
+        let s = Array(text.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x41...0x46: c - 0x41 + 10
+            case 0x61...0x66: c - 0x61 + 10
+            default: nil
+            }
+        }
+        while i < s.count {
+            guard s[i] == UInt8(ascii: "\\") else {
+                out.append(s[i])
+                i += 1
+                continue
+            }
+            guard i + 1 < s.count else { return nil }
+            if s[i + 1] == UInt8(ascii: "\\") {
+                out.append(s[i])
+                i += 2
+            } else if s[i + 1] == UInt8(ascii: "x"), i + 3 < s.count, let h = hex(s[i + 2]), let l = hex(s[i + 3]) {
+                out.append(h << 4 | l)
+                i += 4
+            } else {
+                return nil
+            }
+        }
+        return out
+    }
+
+    /// Encodes bytes under `key` (exact) or `escapedKey`.
+    package static func encode<K: CodingKey>(
+        _ bytes: [UInt8], _ container: inout KeyedEncodingContainer<K>, key: K, escapedKey: K
+    ) throws {
+        let (text, exact) = encode(bytes)
+        try container.encode(text, forKey: exact ? key : escapedKey)
+    }
+
+    /// Decodes bytes saved by ``encode(_:_:key:escapedKey:)``, or as the
+    /// array of byte values of version 1.
+    package static func decode<K: CodingKey>(
+        _ container: KeyedDecodingContainer<K>, key: K, escapedKey: K
+    ) throws -> [UInt8] {
+        if let escaped = try container.decodeIfPresent(String.self, forKey: escapedKey) {
+            guard let bytes = decodeEscaped(escaped) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: escapedKey, in: container, debugDescription: "malformed escape in '\(escaped)'")
+            }
+            return bytes
+        }
+        if let text = try? container.decode(String.self, forKey: key) { return Array(text.utf8) }
+        return try container.decode([UInt8].self, forKey: key)
+    }
+}
+
+extension ListItem.Kind: Codable {
+    var savedName: String { self == .mailbox ? "mailbox" : "group" }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let name = try? c.decode(String.self) {
+            switch name {
+            case "mailbox": self = .mailbox
+            case "group": self = .emptyGroup
+            default:
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown chip kind '\(name)'")
+            }
+            return
+        }
+        let raw = try c.decode(UInt8.self)
+        guard let kind = ListItem.Kind(rawValue: raw) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown chip kind \(raw)")
+        }
+        self = kind
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(savedName)
+    }
+}
+
+extension ParsedChip: Codable {
+    enum CodingKeys: String, CodingKey {
+        case kind, start, end, byteRange, raw, rawEscaped, displayName, address, localPart, domain
+        case asciiDomain, unicodeDomain, group, error, errorOffset, warnings, suggestedDomain
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let range: Range<Int>
+        if let start = try c.decodeIfPresent(Int.self, forKey: .start) {
+            let end = try c.decode(Int.self, forKey: .end)
+            guard start <= end else {
+                throw DecodingError.dataCorruptedError(forKey: .end, in: c, debugDescription: "end before start")
+            }
+            range = start..<end
+        } else {
+            range = try c.decode(Range<Int>.self, forKey: .byteRange)  // version 1
+        }
+        self.init(
+            kind: try c.decode(ListItem.Kind.self, forKey: .kind), byteRange: range,
+            raw: try SavedBytes.decode(c, key: .raw, escapedKey: .rawEscaped),
+            displayName: try c.decodeIfPresent(String.self, forKey: .displayName),
+            address: try c.decodeIfPresent(String.self, forKey: .address),
+            localPart: try c.decodeIfPresent(String.self, forKey: .localPart),
+            domain: try c.decodeIfPresent(String.self, forKey: .domain),
+            asciiDomain: try c.decodeIfPresent(String.self, forKey: .asciiDomain),
+            unicodeDomain: try c.decodeIfPresent(String.self, forKey: .unicodeDomain),
+            group: try c.decodeIfPresent(String.self, forKey: .group),
+            error: try c.decodeIfPresent(ChipError.self, forKey: .error),
+            errorOffset: try c.decodeIfPresent(Int.self, forKey: .errorOffset),
+            warnings: try c.decode(ChipWarnings.self, forKey: .warnings),
+            suggestedDomain: try c.decodeIfPresent(String.self, forKey: .suggestedDomain))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(byteRange.lowerBound, forKey: .start)
+        try c.encode(byteRange.upperBound, forKey: .end)
+        try SavedBytes.encode(raw, &c, key: .raw, escapedKey: .rawEscaped)
+        try c.encodeIfPresent(displayName, forKey: .displayName)
+        try c.encodeIfPresent(address, forKey: .address)
+        try c.encodeIfPresent(localPart, forKey: .localPart)
+        try c.encodeIfPresent(domain, forKey: .domain)
+        try c.encodeIfPresent(asciiDomain, forKey: .asciiDomain)
+        try c.encodeIfPresent(unicodeDomain, forKey: .unicodeDomain)
+        try c.encodeIfPresent(group, forKey: .group)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(errorOffset, forKey: .errorOffset)
+        try c.encode(warnings, forKey: .warnings)
+        try c.encodeIfPresent(suggestedDomain, forKey: .suggestedDomain)
+    }
+}
+
+extension ValidationPolicy: Codable {
+    enum CodingKeys: String, CodingKey {
+        case name, allowsObsoleteSyntax, allowsComments, allowsUnnecessaryQuotes, allowsMissingAngleBrackets
+        case checksGrammar, requiresHostName, requiresDottedDomain, enforcesLengthLimits, maxChipBytes
+        case checksLookalikes, commonDomains
+    }
+
+    /// Every rule is read; one that is missing takes the value of the
+    /// preset the policy names (or of `standard` for another name), so a
+    /// policy saved by an older version, with fewer rules, still loads.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try c.decode(String.self, forKey: .name)
+        var p = ValidationPolicy(named: name) ?? .standard
+        p.name = name
+        func read(_ key: CodingKeys, _ value: inout Bool) throws {
+            if let v = try c.decodeIfPresent(Bool.self, forKey: key) { value = v }
+        }
+        try read(.allowsObsoleteSyntax, &p.allowsObsoleteSyntax)
+        try read(.allowsComments, &p.allowsComments)
+        try read(.allowsUnnecessaryQuotes, &p.allowsUnnecessaryQuotes)
+        try read(.allowsMissingAngleBrackets, &p.allowsMissingAngleBrackets)
+        try read(.checksGrammar, &p.checksGrammar)
+        try read(.requiresHostName, &p.requiresHostName)
+        try read(.requiresDottedDomain, &p.requiresDottedDomain)
+        try read(.enforcesLengthLimits, &p.enforcesLengthLimits)
+        try read(.checksLookalikes, &p.checksLookalikes)
+        if let n = try c.decodeIfPresent(Int.self, forKey: .maxChipBytes) {
+            guard n > 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .maxChipBytes, in: c, debugDescription: "maxChipBytes \(n)")
+            }
+            p.maxChipBytes = n
+        }
+        if let domains = try c.decodeIfPresent([String].self, forKey: .commonDomains) { p.commonDomains = domains }
+        self = p
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(allowsObsoleteSyntax, forKey: .allowsObsoleteSyntax)
+        try c.encode(allowsComments, forKey: .allowsComments)
+        try c.encode(allowsUnnecessaryQuotes, forKey: .allowsUnnecessaryQuotes)
+        try c.encode(allowsMissingAngleBrackets, forKey: .allowsMissingAngleBrackets)
+        try c.encode(checksGrammar, forKey: .checksGrammar)
+        try c.encode(requiresHostName, forKey: .requiresHostName)
+        try c.encode(requiresDottedDomain, forKey: .requiresDottedDomain)
+        try c.encode(enforcesLengthLimits, forKey: .enforcesLengthLimits)
+        try c.encode(maxChipBytes, forKey: .maxChipBytes)
+        try c.encode(checksLookalikes, forKey: .checksLookalikes)
+        try c.encode(commonDomains, forKey: .commonDomains)
+    }
+}
