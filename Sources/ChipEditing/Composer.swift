@@ -22,15 +22,65 @@ public struct ComposerChange: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(field): \(change)" }
 }
 
-/// Why ``Composer/send()`` refused, or that it sent.
+/// Why ``Composer/send(smtpUTF8:)`` refused, or that it sent, and what to
+/// send.
 public struct SendReport: Sendable, Hashable {
+    /// A chip that is valid but cannot go out with this transport.
+    public struct UnsendableChip: Sendable, Hashable {
+        public var field: String
+        public var id: ChipID
+        /// `needs-smtputf8` (a UTF-8 local part, or a domain without an
+        /// A-label form, on a transport without SMTPUTF8) or
+        /// `not-an-addr-spec` (text a lenient policy accepted that is not an
+        /// RFC 5322 addr-spec, so it would not read back the same).
+        public var reason: String
+
+        public init(field: String, id: ChipID, reason: String) {
+            self.field = field
+            self.id = id
+            self.reason = reason
+        }
+    }
+
+    /// One header to send: the field's name and its value as the header
+    /// writer renders it (folded, encoded words, no raw CR/LF).
+    public struct Header: Sendable, Hashable {
+        public var field: String
+        public var value: String
+
+        public init(field: String, value: String) {
+            self.field = field
+            self.value = value
+        }
+    }
+
     /// True when every chip is now committed.
     public var sent: Bool
     /// Chips in error, by field name.
     public var errorChips: [String: [ChipID]]
     /// Fields whose pending (or marked) text is not empty.
     public var fieldsWithPendingText: [String]
+    /// True when no field holds a mailbox: nobody to send to.
+    public var hasNoRecipient: Bool
+    /// Valid chips the transport cannot carry, in field order.
+    public var unsendableChips: [UnsendableChip]
+    /// On success, the non-empty fields' header values, in field order.
+    public var headers: [Header]
     public var changes: [ComposerChange]
+
+    public init(
+        sent: Bool, errorChips: [String: [ChipID]] = [:], fieldsWithPendingText: [String] = [],
+        hasNoRecipient: Bool = false, unsendableChips: [UnsendableChip] = [], headers: [Header] = [],
+        changes: [ComposerChange] = []
+    ) {
+        self.sent = sent
+        self.errorChips = errorChips
+        self.fieldsWithPendingText = fieldsWithPendingText
+        self.hasNoRecipient = hasNoRecipient
+        self.unsendableChips = unsendableChips
+        self.headers = headers
+        self.changes = changes
+    }
 }
 
 /// Several named fields (by default `to`, `cc`, `bcc`), the focus, moves
@@ -400,12 +450,11 @@ public struct Composer: Sendable {
 
     // MARK: - Sending
 
-    /// Sends: refused, with the reasons, if a chip is in error or text is
-    /// pending; otherwise every chip becomes committed. Sending cannot be
-    /// undone, so the undo history is cleared.
+    /// The draft's errors and pending text: what refuses a send before
+    /// the transport is asked about. Used by `send(smtpUTF8:)`.
     ///
     /// - Complexity: O(*n*) in the number of chips.
-    public mutating func send() -> SendReport {
+    package func unsentWork() -> (errors: [String: [ChipID]], pending: [String]) {
         var errors: [String: [ChipID]] = [:]
         var pendingFields: [String] = []
         for f in fields {
@@ -413,9 +462,16 @@ public struct Composer: Sendable {
             if !bad.isEmpty { errors[f.name] = bad }
             if f.hasUncommittedText { pendingFields.append(f.name) }
         }
-        guard errors.isEmpty && pendingFields.isEmpty else {
-            return SendReport(sent: false, errorChips: errors, fieldsWithPendingText: pendingFields, changes: [])
-        }
+        return (errors, pendingFields)
+    }
+
+    /// Marks every chip committed (sent): no longer editable, movable or
+    /// deletable. Sending cannot be undone, so the undo history is cleared.
+    /// The checks that decide whether a draft may be sent are the output
+    /// layer's (`send(smtpUTF8:)`), which knows what a header can carry.
+    ///
+    /// - Complexity: O(*n*) in the number of chips.
+    package mutating func commitForSending() -> [ComposerChange] {
         var changes: [ComposerChange] = []
         for k in fields.indices {
             changes += fields[k].commitAllChips().map { ComposerChange(field: fields[k].name, change: $0) }
@@ -423,7 +479,7 @@ public struct Composer: Sendable {
         undoStack.removeAll()
         redoStack.removeAll()
         coalescing = nil
-        return SendReport(sent: true, errorChips: [:], fieldsWithPendingText: [], changes: changes)
+        return changes
     }
 
     // MARK: - Internals

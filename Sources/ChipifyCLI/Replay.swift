@@ -72,8 +72,9 @@ public enum Replay {
 
         The script (a file, or standard input) is JSON Lines, one operation per
         line: focus, type, paste, composition, compositionEnd, backspace, delete,
-        left, right, return, tab, blur, select, edit, remove, move, undo, redo,
-        send. See README.
+        left, right, return, tab, blur, select, selectAll, clearSelection,
+        removeSelection, moveCaret, moveSelection, edit, remove, move, undo,
+        redo, send. See README.
 
           --trace          after each operation, print the changes it made
           --keep-going     go on after an invalid line (exit status still 1)
@@ -159,6 +160,7 @@ public enum Replay {
         var toggle: Bool?
         var to: String?
         var at: Int?
+        var smtputf8: Bool?
 
         var name: String { op }
 
@@ -199,6 +201,7 @@ public enum Replay {
             toggle = try bool("toggle")
             to = try string("to")
             at = try int("at")
+            smtputf8 = try bool("smtputf8")
         }
 
         func string(_ key: String, _ value: String?) throws(LineError) -> String {
@@ -244,14 +247,25 @@ public enum Replay {
                 let i = try chipIndex()
                 let at = try int("at", self.at)
                 if let field = to {
-                    guard c.fieldIndex(named: field) != nil else { throw LineError(message: "no field \"\(field)\"") }
+                    guard let k = c.fieldIndex(named: field) else { throw LineError(message: "no field \"\(field)\"") }
+                    guard (0...c.fields[k].count).contains(at) else {
+                        throw LineError(message: "no place \(at) in field \"\(field)\" (it has \(c.fields[k].count) chips)")
+                    }
                     return Result(changes: c.move(from: i, toField: field, at: at))
                 }
+                guard (0..<c.focusedField.count).contains(at) else {
+                    throw LineError(message: "no place \(at) in field \"\(c.focusedField.name)\" (it has \(c.focusedField.count) chips)")
+                }
                 return Result(changes: c.move(from: i, to: at))
+            case "selectAll": return Result(changes: c.selectAll())
+            case "clearSelection": return Result(changes: c.clearSelection())
+            case "removeSelection": return Result(changes: c.removeSelection())
+            case "moveCaret": return Result(changes: c.moveCaret(toChipIndex: try int("at", at)))
+            case "moveSelection": return Result(changes: c.moveSelection(to: try int("at", at)))
             case "undo": return Result(changes: c.undo())
             case "redo": return Result(changes: c.redo())
             case "send":
-                let report = c.send()
+                let report = c.send(smtpUTF8: smtputf8 ?? false)
                 return Result(changes: report.changes, send: report)
             default:
                 throw LineError(message: "unknown op \"\(op)\"")
@@ -283,6 +297,30 @@ public enum Replay {
             out.buffer.append("},\"pending\":[")
             out.buffer.appendString(report.fieldsWithPendingText.map { "\"\($0)\"" }.joined(separator: ","))
             out.buffer.append("]")
+            if report.hasNoRecipient { out.buffer.append(",\"no_recipient\":true") }
+            if !report.unsendableChips.isEmpty {
+                out.buffer.append(",\"unsendable\":[")
+                for (k, u) in report.unsendableChips.enumerated() {
+                    out.buffer.append(k > 0 ? ",{\"field\":" : "{\"field\":")
+                    JSON.appendString(Array(u.field.utf8), to: &out.buffer)
+                    out.buffer.append(",\"id\":")
+                    out.buffer.appendString("\(u.id.rawValue)")
+                    out.buffer.append(",\"reason\":")
+                    JSON.appendString(Array(u.reason.utf8), to: &out.buffer)
+                    out.buffer.append("}")
+                }
+                out.buffer.append("]")
+            }
+            if report.sent {
+                out.buffer.append(",\"headers\":{")
+                for (k, h) in report.headers.enumerated() {
+                    if k > 0 { out.buffer.append(UInt8(ascii: ",")) }
+                    JSON.appendString(Array(h.field.utf8), to: &out.buffer)
+                    out.buffer.append(":")
+                    JSON.appendString(Array(h.value.utf8), to: &out.buffer)
+                }
+                out.buffer.append("}")
+            }
         }
         out.buffer.append("}\n")
     }

@@ -445,7 +445,7 @@ struct ParallelTests {
 struct ReplayTests {
     /// The replay scripts under Corpus/replay against recorded traces.
     /// Re-record with `CHIPIFY_RECORD=1 swift test` and review the diff.
-    @Test(arguments: ["typing", "backspace-and-edit", "move-and-duplicates", "send", "invalid-lines"])
+    @Test(arguments: ["typing", "backspace-and-edit", "move-and-duplicates", "send", "invalid-lines", "selection-and-send"])
     func scriptsMatchRecordedTraces(_ name: String) {
         let script = packageRoot + "Corpus/replay/\(name).jsonl"
         let golden = packageRoot + "Corpus/expected/replay/\(name).out"
@@ -463,6 +463,7 @@ struct ReplayTests {
                 chipify replay: line 3: unknown op "fly"
                 chipify replay: line 4: no chip 7 in field "to" (it has 1)
                 chipify replay: line 5: "type" needs a string "text"
+                chipify replay: line 7: no place 99 in field "to" (it has 2 chips)
 
                 """)
         } else {

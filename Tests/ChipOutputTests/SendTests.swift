@@ -1,0 +1,72 @@
+import Testing
+import ChipKit
+@testable import ChipOutput
+import ChipTestSupport
+
+/// Send means sendable: a draft goes out only when every chip can be
+/// carried by the transport, and the report holds the header values.
+@Suite("Sending")
+struct SendTests {
+    @Test(arguments: ["", "undisclosed-recipients:;, "])
+    func aDraftWithNoRecipientIsRefused(_ text: String) {
+        var c = Composer()
+        c.paste(text)
+        let report = c.send()
+        #expect(!report.sent)
+        #expect(report.hasNoRecipient)
+        #expect(report.headers.isEmpty && report.changes.isEmpty)
+        #expect(c.fields.allSatisfy { $0.chips.allSatisfy { $0.state != .committed } })
+    }
+
+    @Test func aUTF8LocalPartNeedsSMTPUTF8() {
+        var c = Composer()
+        c.paste("josé@example.org, ann@x.org, ")
+        let refused = c.send(smtpUTF8: false)
+        #expect(!refused.sent)
+        #expect(refused.unsendableChips == [
+            SendReport.UnsendableChip(field: "to", id: c.focusedField[0].id, reason: "needs-smtputf8")])
+        #expect(!refused.hasNoRecipient && refused.errorChips.isEmpty)
+        let sent = c.send(smtpUTF8: true)
+        #expect(sent.sent)
+        #expect(sent.headers == [SendReport.Header(field: "to", value: "josé@example.org, ann@x.org")])
+        #expect(c.focusedField.chips.allSatisfy { $0.state == .committed })
+    }
+
+    @Test func aLenientChipThatIsNotAnAddrSpecIsRefused() {
+        var c = Composer(policy: .lenient)
+        c.paste("ann..lee@x.org, ")
+        #expect(c.focusedField[0].state == .valid)
+        let report = c.send(smtpUTF8: true)
+        #expect(!report.sent)
+        #expect(report.unsendableChips.map(\.reason) == ["not-an-addr-spec"])
+    }
+
+    /// The headers are the header writer's values of each non-empty field:
+    /// encoded words for names, A-labels for domains without SMTPUTF8.
+    @Test func theReportHoldsTheHeaderValuesOfEachField() {
+        var c = Composer()
+        c.paste("José Müller <jose@bücher.de>, \"Lee, Ann\" <ann@x.org>, ")
+        c.focus("bcc")
+        c.paste("Team: t@z.org, u@z.org;, ")
+        let chips = c.fields.map { $0.chips.map(\.content) }
+        let report = c.send()
+        #expect(report.sent)
+        #expect(report.headers.map(\.field) == ["to", "bcc"])
+        #expect(report.headers[0].value == HeaderRenderer.render(chips[0]).text)
+        #expect(report.headers[0].value.contains("=?UTF-8?") && report.headers[0].value.contains("xn--bcher-kva.de"))
+        #expect(report.headers[1].value == "Team: t@z.org, u@z.org;")
+        #expect(!c.canUndo)
+    }
+
+    @Test func errorsAndPendingTextAreAllReported() {
+        var c = Composer()
+        c.paste("bob@, ann@x.org, ")
+        c.focus("cc")
+        c.type("half")
+        let report = c.send()
+        #expect(!report.sent)
+        #expect(report.errorChips == ["to": [c.field(named: "to")![0].id]])
+        #expect(report.fieldsWithPendingText == ["cc"])
+        #expect(!report.hasNoRecipient)
+    }
+}
