@@ -2,7 +2,8 @@ import ChipSyntax
 import ChipRecognition
 
 /// What to do when an address is added that some field already holds.
-/// Addresses compare with the domain without case and the local part exactly.
+/// Addresses compare without ASCII case, in the domain and (unless the policy
+/// says `comparesLocalPartsExactly`) in the local part.
 public enum DuplicatePolicy: String, Sendable, Hashable, Codable, CaseIterable {
     /// Keep both, say nothing.
     case allow
@@ -533,9 +534,11 @@ public struct Composer: Sendable {
         if undoStack.count > maxUndoSteps { undoStack.removeFirst(undoStack.count - maxUndoSteps) }
     }
 
-    static func key(of chip: Chip) -> UInt64? {
+    /// The duplicate key of a chip, under the fields' policy (whether local
+    /// parts compare exactly).
+    func key(of chip: Chip) -> UInt64? {
         guard chip.content.kind == .mailbox, chip.content.isValid, let address = chip.content.address else { return nil }
-        return AddressKey.hash(Array(address.utf8))
+        return AddressKey.hash(Array(address.utf8), exactLocalPart: fields[0].policy.comparesLocalPartsExactly)
     }
 
     /// Applies the duplicate policy to chips the changes inserted, and
@@ -548,7 +551,7 @@ public struct Composer: Sendable {
             case .removed(let id, _):
                 extra += forget(id)
             case .inserted(let id, let insertedAt):
-                guard let chip = fields[k].chip(id), let key = Composer.key(of: chip) else { continue }
+                guard let chip = fields[k].chip(id), let key = key(of: chip) else { continue }
                 let holders = keyIndex[key] ?? []
                 if holders.isEmpty || duplicatePolicy == .allow {
                     remember(id, key)
@@ -634,7 +637,7 @@ public struct Composer: Sendable {
                 }
             case .inserted(let id, _):
                 if let k = fieldIndex(named: c.field), let chip = fields[k].chip(id),
-                   let key = Composer.key(of: chip), chipKeys[id] == nil {
+                   let key = key(of: chip), chipKeys[id] == nil {
                     remember(id, key)
                 }
             default:

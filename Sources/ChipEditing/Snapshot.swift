@@ -164,7 +164,7 @@ extension Composer {
         focusedIndex = focus
         for f in fields {
             for chip in f.chips {
-                if let key = Composer.key(of: chip) { remember(chip.id, key) }
+                if let key = key(of: chip) { remember(chip.id, key) }
             }
         }
     }

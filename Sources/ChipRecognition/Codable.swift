@@ -179,7 +179,7 @@ extension ValidationPolicy: Codable {
     enum CodingKeys: String, CodingKey {
         case name, allowsObsoleteSyntax, allowsComments, allowsUnnecessaryQuotes, allowsMissingAngleBrackets
         case checksGrammar, requiresHostName, requiresDottedDomain, enforcesLengthLimits, maxChipBytes
-        case checksLookalikes, commonDomains
+        case checksLookalikes, commonDomains, comparesLocalPartsExactly
     }
 
     /// Every rule is read; one that is missing takes the value of the
@@ -202,6 +202,7 @@ extension ValidationPolicy: Codable {
         try read(.requiresDottedDomain, &p.requiresDottedDomain)
         try read(.enforcesLengthLimits, &p.enforcesLengthLimits)
         try read(.checksLookalikes, &p.checksLookalikes)
+        try read(.comparesLocalPartsExactly, &p.comparesLocalPartsExactly)
         if let n = try c.decodeIfPresent(Int.self, forKey: .maxChipBytes) {
             guard n > 0 else {
                 throw DecodingError.dataCorruptedError(forKey: .maxChipBytes, in: c, debugDescription: "maxChipBytes \(n)")
@@ -226,5 +227,6 @@ extension ValidationPolicy: Codable {
         try c.encode(maxChipBytes, forKey: .maxChipBytes)
         try c.encode(checksLookalikes, forKey: .checksLookalikes)
         try c.encode(commonDomains, forKey: .commonDomains)
+        try c.encode(comparesLocalPartsExactly, forKey: .comparesLocalPartsExactly)
     }
 }

@@ -188,7 +188,7 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     /// A `mailto:` prefix was dropped.
     public static let mailtoPrefix = ChipWarnings(rawValue: 1 << 2)
     /// The same address occurs earlier in the list (domain compared
-    /// without case, local part exactly).
+    /// and local part without ASCII case, unless `comparesLocalPartsExactly`).
     public static let duplicate = ChipWarnings(rawValue: 1 << 3)
     /// An encoded word (RFC 2047) in the name could not be decoded (unknown
     /// charset or bad encoding) and is shown as written.

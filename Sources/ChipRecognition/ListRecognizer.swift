@@ -48,6 +48,8 @@ public struct ListRecognizer: Sendable {
     /// editor turns it off and checks with a ``Lookalikes`` it keeps apart,
     /// so that the copies of this value it saves for undo hold no cache.
     package let checksLookalikes: Bool
+    /// Whether duplicates compare local parts exactly (the policy's rule).
+    let exactLocalPart: Bool
 
     public init(policy: ValidationPolicy = .standard) {
         self.init(policy: policy, checksLookalikes: policy.checksLookalikes)
@@ -56,6 +58,7 @@ public struct ListRecognizer: Sendable {
     package init(policy: ValidationPolicy, checksLookalikes: Bool) {
         recognizer = Recognizer(policy: policy)
         self.checksLookalikes = checksLookalikes && policy.checksLookalikes
+        self.exactLocalPart = policy.comparesLocalPartsExactly
         lookalikes = Lookalikes(commonDomains: self.checksLookalikes ? policy.commonDomains : [])
     }
 
@@ -153,17 +156,18 @@ public struct ListRecognizer: Sendable {
         return false
     }
 
-    /// Whether an equal address was seen before in this list: the local
-    /// part compared exactly (quotes around a plain local part ignored),
-    /// the domain without ASCII case. Compared by a 64-bit hash.
+    /// Whether an equal address was seen before in this list: quotes around
+    /// a plain local part ignored, ASCII case ignored (in the local part
+    /// too unless the policy compares local parts exactly). Compared by a
+    /// 64-bit hash.
     mutating func isDuplicate(_ r: Recognition, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
         let hash: UInt64
         if r.addressIsVerbatim, let range = r.addressRange {
-            hash = AddressKey.hash(UnsafeBufferPointer(rebasing: p[range]))
+            hash = AddressKey.hash(UnsafeBufferPointer(rebasing: p[range]), exactLocalPart: exactLocalPart)
         } else {
             keyScratch.removeAll(keepingCapacity: true)
             r.appendAddress(p, into: &keyScratch)
-            hash = keyScratch.withUnsafeBufferPointer { AddressKey.hash($0) }
+            hash = keyScratch.withUnsafeBufferPointer { AddressKey.hash($0, exactLocalPart: exactLocalPart) }
         }
         return !seen.insert(hash, limit: maxTrackedAddresses)
     }
@@ -230,8 +234,8 @@ struct AddressSeenSet: Sendable {
 package enum AddressKey {
     /// A 64-bit hash of `address` with its domain lower-cased (ASCII) and
     /// quotes around a local part removed. Deterministic across runs.
-    package static func hash(_ address: [UInt8]) -> UInt64 {
-        address.withUnsafeBufferPointer { hash($0) }
+    package static func hash(_ address: [UInt8], exactLocalPart: Bool = false) -> UInt64 {
+        address.withUnsafeBufferPointer { hash($0, exactLocalPart: exactLocalPart) }
     }
 
     /// The same hash of an address held in a buffer.
@@ -239,7 +243,7 @@ package enum AddressKey {
     /// Word at a time: eight bytes are loaded and mixed with one multiply,
     /// and the domain is lower-cased eight bytes at once (SWAR), so hashing
     /// costs a fraction of a byte-at-a-time hash.
-    package static func hash(_ address: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func hash(_ address: UnsafeBufferPointer<UInt8>, exactLocalPart: Bool = false) -> UInt64 {
         let n = address.count
         // Split at the last `@` (a quoted local part may hold one).
         var at = n - 1
@@ -256,9 +260,9 @@ package enum AddressKey {
                 unquoted.append(address[i])
                 i += 1
             }
-            h = unquoted.withUnsafeBufferPointer { mixWords($0.baseAddress, $0.count, h, lowercase: false) }
+            h = unquoted.withUnsafeBufferPointer { mixWords($0.baseAddress, $0.count, h, lowercase: !exactLocalPart) }
         } else {
-            h = mixWords(base, localEnd, h, lowercase: false)
+            h = mixWords(base, localEnd, h, lowercase: !exactLocalPart)
         }
         h = mix(h, 0x40)  // the `@`
         if at >= 0 { h = mixWords(base + at + 1, n - at - 1, h, lowercase: true) }

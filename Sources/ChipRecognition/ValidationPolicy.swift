@@ -40,6 +40,12 @@ public struct ValidationPolicy: Sendable, Hashable {
     /// Add the look-alike warnings (`display-name-spoof`, `mixed-script`,
     /// `likely-typo`) to valid chips.
     public var checksLookalikes = true
+    /// Whether two addresses are the same recipient only when their local
+    /// parts are equal to the letter (RFC 5321 §2.4 lets a server tell
+    /// `Ann` from `ann`). Off by default: the big providers, and people,
+    /// treat `ANN@x.org` and `ann@x.org` as one mailbox, so duplicates
+    /// compare local parts without ASCII case. Domains never have case.
+    public var comparesLocalPartsExactly = false
     /// The domains `likely-typo` compares with; replace it with the
     /// domains your users write to.
     public var commonDomains: [String] = ValidationPolicy.defaultCommonDomains

@@ -5,18 +5,52 @@ import ChipTestSupport
 
 @Suite("Duplicate keys")
 struct AddressKeyTests {
-    func key(_ s: String) -> UInt64 { AddressKey.hash(Array(s.utf8)) }
+    func key(_ s: String, exact: Bool = false) -> UInt64 { AddressKey.hash(Array(s.utf8), exactLocalPart: exact) }
+
+    /// By default local parts compare without ASCII case, as the big
+    /// providers treat them; exactly under `comparesLocalPartsExactly`.
+    @Test(arguments: [
+        ("ann@x.org", "ANN@x.org", true, false),
+        ("Ann.Lee@x.org", "ann.lee@X.ORG", true, false),
+        ("\"Ann\"@x.org", "ann@x.org", true, false),
+        ("josé@x.org", "JOSÉ@x.org", false, false),   // only ASCII letters fold
+        ("josé@x.org", "JOSé@x.org", true, false),
+        ("ann@x.org", "anne@x.org", false, false),
+    ])
+    func localPartsFoldCaseUnlessExact(_ a: String, _ b: String, _ folded: Bool, _ exact: Bool) {
+        #expect((key(a) == key(b)) == folded, "\(a) vs \(b)")
+        let exactlySame = a.split(separator: "@")[0].replacingOccurrences("\"", "") == b.split(separator: "@")[0]
+        #expect((key(a, exact: true) == key(b, exact: true)) == exactlySame, "\(a) vs \(b), exact")
+    }
+
+    @Test func listsAndComposersUseThePolicysRule() {
+        let list = "ANN@x.org, ann@x.org"
+        #expect(AddressList.parse(list)[1].warnings.contains(.duplicate))
+        var exact = ValidationPolicy.standard
+        exact.comparesLocalPartsExactly = true
+        #expect(!AddressList.parse(list, policy: exact)[1].warnings.contains(.duplicate))
+        var c = Composer(duplicatePolicy: .reject)
+        c.paste("ANN@x.org, ")
+        c.focus("cc")
+        let changes = c.paste("ann@x.org, ")
+        #expect(c.field(named: "cc")!.count == 0)
+        #expect(changes.contains { if case .refused(let r) = $0.change { r.reason == .duplicate } else { false } })
+        var e = Composer(policy: exact, duplicatePolicy: .reject)
+        e.paste("ANN@x.org, ann@x.org, ")
+        #expect(e.focusedField.count == 2)
+    }
 
     @Test(arguments: [
         ("ann@example.com", "ann@EXAMPLE.com", true),
         ("ann@example.com", "ann@Example.COM", true),
-        ("ann@example.com", "Ann@example.com", false),  // local parts are case-sensitive
+        ("ann@example.com", "Ann@example.com", true),  // local parts fold ASCII case by default
         ("\"ann\"@example.com", "ann@example.com", true),  // quotes around a plain local part
         ("\"a\\\"b\"@x.org", "\"a\\\"b\"@X.ORG", true),
         ("ann@example.com", "ann@example.co", false),
         ("a@b.c", "a@b.c\u{0}", false),
         ("averyveryverylonglocalpart@sub.example.com", "averyveryverylonglocalpart@SUB.EXAMPLE.COM", true),
-        ("averyveryverylonglocalpart@sub.example.com", "averyveryverylonglocalparT@sub.example.com", false),
+        ("averyveryverylonglocalpart@sub.example.com", "averyveryverylonglocalparT@sub.example.com", true),
+        ("averyveryverylonglocalpart@sub.example.com", "averyveryverylonglocalpars@sub.example.com", false),
         ("x@münchen.de", "x@MÜNCHEN.de", false),  // only ASCII case is folded here
         ("x@münchen.de", "x@MüNCHEN.DE", true),
     ])
@@ -61,5 +95,11 @@ struct AddressKeyTests {
         set.removeAll()
         let afterReset = set.insert(k(3), limit: 500)
         #expect(afterReset)
+    }
+}
+
+extension Substring {
+    func replacingOccurrences(_ target: Character, _ with: String) -> String {
+        String(self.filter { $0 != target })
     }
 }
