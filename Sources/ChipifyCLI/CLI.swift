@@ -80,7 +80,8 @@ public enum CLI {
     /// Parses the arguments that follow the program name.
     ///
     /// - Throws: ``UsageError`` for an unknown option or a bad value.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    public static func parse(_ rawArguments: [String]) throws(UsageError) -> Options {
+        let arguments = try expandShortOptions(rawArguments)
         var options = Options()
         var i = 0
         var onlyFiles = false
@@ -146,7 +147,48 @@ public enum CLI {
             }
             i += 1
         }
+        // An option that would do nothing is a mistake worth saying.
+        if options.smtpUTF8 && options.format != .header {
+            throw UsageError(message: "--smtputf8 applies to --format header only")
+        }
+        if options.summary && (options.format == .tsv || options.format == .header) {
+            throw UsageError(message: "--summary writes text or JSON (--format text or jsonl), not \(options.format.rawValue)")
+        }
+        if !options.recordNumbers && (options.summary || options.format == .header) {
+            throw UsageError(message: "--no-record-numbers does nothing with \(options.summary ? "--summary" : "--format header")")
+        }
         return options
+    }
+
+    /// Short options as getopt reads them: bundled (`-zj 2`), with values
+    /// attached (`-j1`, `-fjsonl`) or in the next argument. Returns the
+    /// arguments with each short option alone and its value after it.
+    static func expandShortOptions(_ arguments: [String]) throws(UsageError) -> [String] {
+        let flags: Set<Character> = ["z", "h"]
+        let valued: Set<Character> = ["f", "p", "j"]
+        var out: [String] = []
+        var onlyFiles = false
+        for arg in arguments {
+            if onlyFiles || arg == "-" || !arg.hasPrefix("-") || arg.hasPrefix("--") || arg.count == 2 {
+                if arg == "--" { onlyFiles = true }
+                out.append(arg)
+                continue
+            }
+            var rest = Substring(arg.dropFirst())
+            while let c = rest.first {
+                rest = rest.dropFirst()
+                if flags.contains(c) {
+                    out.append("-\(c)")
+                } else if valued.contains(c) {
+                    out.append("-\(c)")
+                    if !rest.isEmpty { out.append(String(rest)) }
+                    break
+                } else {
+                    throw UsageError(message: "unknown option '-\(c)'")
+                }
+            }
+        }
+        return out
     }
 
     /// Runs `chipify` with the arguments after the program name, reading

@@ -94,10 +94,17 @@ struct JSONReader {
         var pendingHigh: UInt32?
         while i < s.count {
             let b = s[i]
+            if pendingHigh != nil && !(b == UInt8(ascii: "\\") && i + 1 < s.count && s[i + 1] == UInt8(ascii: "u")) {
+                throw Failure(message: "a lone surrogate \\u\(String(pendingHigh!, radix: 16)) (JSON text is Unicode)")
+            }
             if b == UInt8(ascii: "\"") {
                 i += 1
-                if pendingHigh != nil { appendScalarUTF8(0xFFFD, &out) }
-                return String(decoding: out, as: UTF8.self)
+                // RFC 8259 §8.1: JSON text is UTF-8; a script's text is
+                // typed as it is, so it must be text, never repaired.
+                guard let text = String(validating: out, as: UTF8.self) else {
+                    throw Failure(message: "a string that is not UTF-8")
+                }
+                return text
             }
             guard b >= 0x20 else { throw Failure(message: "control character in a string") }
             if b != UInt8(ascii: "\\") {
@@ -121,13 +128,22 @@ struct JSONReader {
                 }
                 i += 4
                 if v >= 0xD800 && v < 0xDC00 {
+                    guard pendingHigh == nil else {
+                        throw Failure(message: "a lone surrogate \\u\(String(pendingHigh!, radix: 16)) (JSON text is Unicode)")
+                    }
                     pendingHigh = v
                     continue
                 }
-                if v >= 0xDC00 && v < 0xE000, let high = pendingHigh {
+                if v >= 0xDC00 && v < 0xE000 {
+                    guard let high = pendingHigh else {
+                        throw Failure(message: "a lone surrogate \\u\(String(v, radix: 16)) (JSON text is Unicode)")
+                    }
                     appendScalarUTF8(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00), &out)
                     pendingHigh = nil
                     continue
+                }
+                guard pendingHigh == nil else {
+                    throw Failure(message: "a lone surrogate \\u\(String(pendingHigh!, radix: 16)) (JSON text is Unicode)")
                 }
                 appendScalarUTF8(v, &out)
             default:

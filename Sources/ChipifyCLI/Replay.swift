@@ -102,10 +102,18 @@ public enum Replay {
                 writeAll(stderr, "Error: cannot open '\(path)': \(errorText(errno))\n")
                 return 1
             }
-            script = readAllBytes(fd)
-            close(fd)
+            defer { close(fd) }
+            guard let bytes = readAllBytes(fd) else {
+                writeAll(stderr, "Error: cannot read '\(path)': \(errorText(errno))\n")
+                return 1
+            }
+            script = bytes
         } else {
-            script = readAllBytes(stdin)
+            guard let bytes = readAllBytes(stdin) else {
+                writeAll(stderr, "Error: cannot read standard input: \(errorText(errno))\n")
+                return 1
+            }
+            script = bytes
         }
         var out = OutputBuffer(fd: stdout)
         var errors = OutputBuffer(fd: stderr)
@@ -404,14 +412,18 @@ public enum Replay {
     }
 }
 
-/// Reads a file descriptor to its end.
-func readAllBytes(_ fd: Int32) -> [UInt8] {
+/// Reads a file descriptor to its end; nil (with `errno`) when a read
+/// fails, as on a directory (EISDIR), so a script is never taken as empty.
+/// A byte order mark at the start is not part of the script.
+func readAllBytes(_ fd: Int32) -> [UInt8]? {
     var out: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let n = chunk.withUnsafeMutableBytes { readSome(fd, $0.baseAddress!, $0.count) }
-        if n <= 0 { break }
+        if n < 0 { return nil }
+        if n == 0 { break }
         out.append(contentsOf: chunk[0..<n])
     }
+    if out.starts(with: [0xEF, 0xBB, 0xBF]) { out.removeFirst(3) }
     return out
 }
