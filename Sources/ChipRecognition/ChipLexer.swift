@@ -59,6 +59,14 @@ struct Problem: Sendable, Hashable {
 /// Splits one chip's bytes into lexemes. Iterative: nested comments are a
 /// depth counter, so no input can grow the stack.
 enum ChipLexer {
+    /// The kind of the last lexeme that is not white space or a comment.
+    @inline(__always)
+    static func lastSignificant(_ lexemes: [Lexeme]) -> Lexeme.Kind? {
+        var k = lexemes.count - 1
+        while k >= 0 && (lexemes[k].kind == .space || lexemes[k].kind == .comment) { k -= 1 }
+        return k >= 0 ? lexemes[k].kind : nil
+    }
+
     /// Appends the lexemes of `p[range]` to `out` and returns the most
     /// important lexical problem, if any.
     ///
@@ -157,7 +165,9 @@ enum ChipLexer {
                         problem = Problem.pick(problem, Problem(error: .unbalancedComment, offset: start))
                     }
                     out.append(Lexeme(kind: .comment, flags: flags, start: start, end: i))
-                case UInt8(ascii: "["):
+                case UInt8(ascii: "[") where ChipLexer.lastSignificant(out) == .at:
+                    // A domain literal is the whole domain: only after `@`
+                    // (CFWS between allowed). Elsewhere `[` is a stray byte.
                     i += 1
                     var flags: Lexeme.Flags = [.unterminated]
                     while i < end {
@@ -191,7 +201,7 @@ enum ChipLexer {
                     case UInt8(ascii: ";"): kind = .semicolon
                     default:
                         kind = .other
-                        // `)`, `]`, `\` and control characters.
+                        // `)`, `]`, `[` not after `@`, `\` and control characters.
                         let error: ChipError = b == UInt8(ascii: ")") ? .unbalancedComment : .invalidCharacter
                         problem = Problem.pick(problem, Problem(error: error, offset: i))
                     }

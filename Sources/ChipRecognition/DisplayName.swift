@@ -41,7 +41,10 @@ enum DisplayName {
                 }
                 run.append(contentsOf: word.bytes)
             }
+            let before = out.count
             EncodedWord.appendUTF8(run, charset: charset, into: &out)
+            // A name does not start with the space a decoded control became.
+            if before == start && out.count > start && out[start] == ASCII.space { out.remove(at: start) }
             pendingEncoded.removeAll()
         }
 

@@ -146,12 +146,14 @@ enum EncodedWord {
     ]
 
     /// Appends `bytes` in `charset` as UTF-8; what cannot be converted
-    /// becomes U+FFFD, and control characters are dropped, so a decoded
-    /// name can never smuggle a line break.
+    /// becomes U+FFFD. Every control character (C0, DEL, C1) and line or
+    /// paragraph separator becomes a space, and runs of white space fold to
+    /// one, so a decoded name can never smuggle a line break, and the words
+    /// around a control stay apart (`x=0D=0Ay` is `x y`).
     static func appendUTF8(_ bytes: [UInt8], charset: Charset, into out: inout [UInt8]) {
         func scalar(_ v: UInt32) {
-            if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) {
-                if v == ASCII.tab || v == ASCII.lineFeed || v == ASCII.carriageReturn { out.append(ASCII.space) }
+            if v <= 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) || v == 0x2028 || v == 0x2029 {
+                if out.last != ASCII.space { out.append(ASCII.space) }
                 return
             }
             appendScalar(v, into: &out)

@@ -112,6 +112,14 @@ public struct ListRecognizer: Sendable {
                 nameScratch.removeAll(keepingCapacity: true)
                 r.warnings.formUnion(recognizer.appendDisplayName(r, p, into: &nameScratch))
             }
+            if r.error != nil, recognizer.policy.checksLookalikes, let name = r.nameRange, r.addressRange != nil,
+               UnsafeBufferPointer(rebasing: p[name]).contains(UInt8(ascii: "@")) {
+                // A name that is itself another address deceives whatever
+                // else is wrong with the chip (`ceo@company.com <x@evil>`).
+                nameScratch.removeAll(keepingCapacity: true)
+                _ = recognizer.appendDisplayName(r, p, into: &nameScratch)
+                if lookalikes.spoofs(nameScratch, r, p) { r.warnings.insert(.displayNameSpoof) }
+            }
             if r.error == nil {
                 if isDuplicate(r, p) { r.warnings.insert(.duplicate) }
                 if checksLookalikes { lookalikes.check(&r, p, &recognizer) }

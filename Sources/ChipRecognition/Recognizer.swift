@@ -150,6 +150,8 @@ public struct Recognizer: Sendable {
 /// of §4.4 and the policy's extra rules. Iterative, no backtracking beyond
 /// a constant number of passes.
 struct MailboxParser {
+    /// Two words of a local part stood side by side, without a dot.
+    var adjacentWords = false
     let p: UnsafeBufferPointer<UInt8>
     let lx: UnsafeBufferPointer<Lexeme>
     let policy: ValidationPolicy
@@ -464,6 +466,10 @@ struct MailboxParser {
         }
         let localBytes = checkLocalPart(local)
         let domainBytes = checkDomain(domain)
+        // Words with only white space between them (`ann lee@x.org`) are
+        // no local part: glued together they would read as another, valid
+        // mailbox. An error chip reports what is there.
+        if adjacentWords && r.error != nil { r.addressIsVerbatim = true }
         if policy.enforcesLengthLimits {
             if localBytes > SMTPLimits.maxLocalPartBytes {
                 r.fail(.localPartTooLong, at: lx[local.lowerBound].start)
@@ -508,8 +514,13 @@ struct MailboxParser {
                 continue
             case .atom, .quoted:
                 length += l.end - l.start
-                if !expectWord && policy.checksGrammar {
-                    r.fail(.invalidLocalPart, at: l.start)
+                if let bad = AddressCleaner.firstForbiddenScalar(p, l.range) {
+                    r.fail(.invalidCharacter, at: bad)
+                }
+                if l.kind == .quoted && AddressCleaner.holdsLineBreak(p, l.range) { r.addressIsVerbatim = false }
+                if !expectWord {
+                    adjacentWords = true
+                    if policy.checksGrammar { r.fail(.invalidLocalPart, at: l.start) }
                 }
                 expectWord = false
                 words += 1
@@ -568,6 +579,7 @@ struct MailboxParser {
     mutating func checkDomain(_ range: Range<Int>) -> Int {
         let firstLexeme = lx[range.lowerBound]
         if firstLexeme.kind == .literal {
+            if AddressCleaner.holdsLineBreak(p, firstLexeme.range) { r.addressIsVerbatim = false }
             if range.count > 1 && policy.checksGrammar {
                 r.fail(.invalidCharacter, at: lx[range.lowerBound + 1].start)
             }
@@ -687,11 +699,40 @@ struct MailboxParser {
 /// Rebuilds an address written with obsolete CFWS (`ann . lee @ x . org`)
 /// as `ann.lee@x.org`.
 enum AddressCleaner {
+    /// The address without CFWS between its words, and unfolded: a CRLF
+    /// inside a quoted local part or a domain literal is folding white
+    /// space (RFC 5322 §2.2.3, §3.2.4), so the line break goes and the
+    /// space after it stays.
     static func appendWithoutCFWS(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) {
         var lexemes: [Lexeme] = []
         _ = ChipLexer.lex(p, range, into: &lexemes)
         for l in lexemes where l.kind != .space && l.kind != .comment {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[l.range]))
+            if l.kind == .quoted || l.kind == .literal {
+                for i in l.range where p[i] != ASCII.carriageReturn && p[i] != ASCII.lineFeed { out.append(p[i]) }
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[l.range]))
+            }
         }
+    }
+
+    /// Whether bytes hold a line break (folding white space to unfold).
+    static func holdsLineBreak(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        range.contains { p[$0] == ASCII.carriageReturn || p[$0] == ASCII.lineFeed }
+    }
+
+    /// The offset of the first C1 control (U+0080–U+009F) or line or
+    /// paragraph separator (U+2028, U+2029) in UTF-8 bytes, if any: they
+    /// may not stand in an address, quoted or not.
+    static func firstForbiddenScalar(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var i = range.lowerBound
+        while i + 1 < range.upperBound {
+            let b = p[i]
+            if b == 0xC2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F { return i }
+            if b == 0xE2 && i + 2 < range.upperBound && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9) {
+                return i
+            }
+            i += 1
+        }
+        return nil
     }
 }

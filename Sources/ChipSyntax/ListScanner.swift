@@ -75,6 +75,9 @@ public struct ListScanner: Sendable, Hashable {
     var lastSignificant: UInt8 = 0
     /// A `<…>` was closed in this chip.
     var afterAngle = false
+    /// The last byte inside `<…>` that was not white space, so that `[`
+    /// opens a domain literal there only right after the `@`.
+    var angleLast: UInt8 = 0
     /// White space followed a complete bare address; the next byte decides
     /// whether the chip ends there.
     var tentativeSplit = false
@@ -304,6 +307,9 @@ public struct ListScanner: Sendable, Hashable {
         let base = offset
         if stop[b] & ScanStop.angle == 0 {
             let j = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.angle)
+            var k = j - 1
+            while k >= i && (p[k] == ASCII.space || p[k] == ASCII.tab) { k -= 1 }
+            if k >= i { angleLast = p[k] }
             tokenEnd = base + j
             return j
         }
@@ -315,11 +321,12 @@ public struct ListScanner: Sendable, Hashable {
             lastSignificant = b
         case UInt8(ascii: "\""):
             context = .quote
+            angleLast = b
         case UInt8(ascii: "("):
             context = .comment
             commentDepth = 1
         case UInt8(ascii: "["):
-            context = .literal
+            if angleLast == UInt8(ascii: "@") { context = .literal } else { angleLast = b }
         default:
             break
         }
@@ -452,11 +459,19 @@ public struct ListScanner: Sendable, Hashable {
                 startChipIfNeeded(at: at)
                 noteHead(b)
                 inAngle = true
+                angleLast = b
                 tokenEnd = at + 1
             case .openBracket:
                 startChipIfNeeded(at: at)
                 noteHead(b)
-                context = .literal
+                // A domain literal is the whole domain (RFC 5322 §3.4.1):
+                // only right after the `@`. Elsewhere `[` is a stray byte
+                // (recognition says so), and a `,` after it still splits.
+                if lastSignificant == UInt8(ascii: "@") {
+                    context = .literal
+                } else {
+                    lastSignificant = b
+                }
                 tokenEnd = at + 1
             case .at:
                 startChipIfNeeded(at: at)

@@ -1,0 +1,68 @@
+import Testing
+import ChipKit
+@testable import ChipRecognition
+import ChipTestSupport
+
+/// Cases other parsers' suites exercise, reasoned from the RFCs. Each row
+/// also goes through the invariant verifier (`verifyRFCRow`).
+enum RecognitionFixTables {
+    static let rows: [RFCRow] = [
+        // RFC 2047 §5 and RFC 5322 §3.2.2: a decoded control is one space,
+        // then white space folds; words never merge.
+        rfc("2047 §5", "=?UTF-8?Q?x=0D=0Ay?= <b@y.org>", .standard, .valid, name: "x y"),
+        rfc("2047 §5", "=?UTF-8?Q?a=07b?= <b@y.org>", .standard, .valid, name: "a b"),
+        rfc("2047 §5", "=?UTF-8?Q?a=C2=85b?= <b@y.org>", .standard, .valid, name: "a b"),
+        rfc("2047 §5", "=?UTF-8?Q?a__=09_b?= <b@y.org>", .standard, .valid, name: "a b"),
+        rfc("2047 §5", "=?UTF-8?Q?=0D=0Alead?= <b@y.org>", .standard, .valid, name: "lead"),
+        rfc("2047 §5", "=?UTF-8?Q?a=E2=80=A8b?= <b@y.org>", .standard, .valid, name: "a b"),
+        // RFC 5322 §3.4.1: a domain literal is the whole domain after `@`;
+        // a `[` elsewhere is a stray character and the next `,` splits.
+        rfcList("5322 §3.4.1", "a[b@x.org, c@y.org", .standard,
+                [member(nil, .unchecked, .error("invalid-character")), member(nil, "c@y.org")]),
+        rfcList("5322 §3.4.1", "a@x.org[, c@y.org", .standard,
+                [member(nil, .unchecked, .error("invalid-character")), member(nil, "c@y.org")]),
+        rfcList("5322 §3.4.1", "Ann <a[b@x.org>, c@y.org", .standard,
+                [member(.unchecked, .unchecked, .error("invalid-character")), member(nil, "c@y.org")]),
+        rfcList("5322 §3.4.1", "[x, y]@x.org, c@y.org", .standard,
+                [member(nil, .unchecked, .invalid), member(nil, .unchecked, .invalid), member(nil, "c@y.org")]),
+        rfc("5322 §3.4.1", "d@[192.0.2.1]", .standard, .valid, address: "d@[192.0.2.1]"),
+        rfc("5322 §3.4.1", "d@ [192.0.2.1]", .standard, .valid, address: "d@[192.0.2.1]"),
+        rfc("5322 §3.4.1", "Ann <d@[IPv6:2001:db8::1]>", .standard, .valid, address: "d@[IPv6:2001:db8::1]"),
+        // RFC 5322 §3.2.4 qtext and RFC 6532 §3.2: no control in a local
+        // part, quoted or not; C1 controls and U+2028/U+2029 included.
+        rfc("6532 §3.2", "\u{85}x@y.org", .standard, "invalid-character"),
+        rfc("6532 §3.2", "a\u{9F}@y.org", .lenient, "invalid-character"),
+        rfc("6532 §3.2", "\"a\u{85}b\"@y.org", .standard, "invalid-character"),
+        rfc("6532 §3.2", "\"a\u{2028}b\"@y.org", .standard, "invalid-character"),
+        rfc("6532 §3.2", "a\u{2029}b@y.org", .standard, "invalid-character"),
+        rfc("6532 §3.2", "\"a\u{A0}b\"@y.org", .standard, .valid),  // NBSP is not a control
+        // RFC 5322 §2.2.3, §3.2.4: folding inside a quoted local part or a
+        // literal is unfolded: the CRLF goes, the space stays.
+        rfc("5322 §3.2.4", "\"a\r\n b\"@x.org", .standard, .valid, address: "\"a b\"@x.org"),
+        rfc("5322 §3.2.4", "Ann <\"a\r\n\tb\"@x.org>", .standard, .valid, address: "\"a\tb\"@x.org"),
+        rfc("5322 §3.4.1", "c@[192.0.\r\n 2.1]", .lenient, .valid, address: "c@[192.0. 2.1]"),
+        // An error chip reports the words that are there, not glued into
+        // another mailbox.
+        rfc("5322 §3.4.1", "ann lee@x.org", .strict, "invalid-local-part", address: "ann lee@x.org"),
+        rfc("5322 §3.4.1", "\"a\" \"b\"@x.org", .strict, "invalid-local-part", address: "\"a\" \"b\"@x.org"),
+        rfc("5322 §4.4", "john . smith@x.org", .standard, .valid, address: "john.smith@x.org"),
+        // An unquoted name that is another address warns, whatever else is
+        // wrong with the chip.
+        rfc("5322 §3.4", "ceo@company.com <x@evil.example>", .standard, "invalid-display-name",
+            warn: ["display-name-spoof"]),
+        rfc("5322 §3.4", "ceo@company.com <x@evil.example>", .strict, .invalid, warn: ["display-name-spoof"]),
+        rfc("5322 §3.4", "\"ceo@company.com\" <x@evil.example>", .standard, .valid, warn: ["display-name-spoof"]),
+    ]
+}
+
+@Suite("Recognition as other suites test it")
+struct RecognitionFixesTests {
+    @Test(arguments: RecognitionFixTables.rows)
+    func row(_ row: RFCRow) { verifyRFCRow(row) }
+
+    @Test func aCorrectNameIsNoSpoof() {
+        let chips = AddressList.parse("ann@x.org <ann@x.org>, ann@x.org <ann@x.or")
+        #expect(!chips[0].warnings.contains(.displayNameSpoof))
+        #expect(!chips[1].warnings.contains(.displayNameSpoof))  // no address to compare with
+    }
+}
