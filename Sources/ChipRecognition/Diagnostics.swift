@@ -12,6 +12,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
         case tooLong
         case invalidUTF8
         case invalidCharacter
+        case invisibleCharacter
         case unterminatedQuote
         case unbalancedComment
         case unterminatedDomainLiteral
@@ -46,6 +47,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
             case .tooLong: "too-long"
             case .invalidUTF8: "invalid-utf8"
             case .invalidCharacter: "invalid-character"
+            case .invisibleCharacter: "invisible-character"
             case .unterminatedQuote: "unterminated-quote"
             case .unbalancedComment: "unbalanced-comment"
             case .unterminatedDomainLiteral: "unterminated-domain-literal"
@@ -82,6 +84,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
             case .tooLong: "the text is longer than a chip may be"
             case .invalidUTF8: "the text is not valid UTF-8"
             case .invalidCharacter: "a character that is not allowed here"
+            case .invisibleCharacter: "the address holds an invisible character (zero-width, bidi control, BOM)"
             case .unterminatedQuote: "a quoted string is not closed with \""
             case .unbalancedComment: "parentheses do not balance"
             case .unterminatedDomainLiteral: "a domain literal is not closed with ]"
@@ -143,6 +146,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     public static let tooLong = ChipError(.tooLong)
     public static let invalidUTF8 = ChipError(.invalidUTF8)
     public static let invalidCharacter = ChipError(.invalidCharacter)
+    public static let invisibleCharacter = ChipError(.invisibleCharacter)
     public static let unterminatedQuote = ChipError(.unterminatedQuote)
     public static let unbalancedComment = ChipError(.unbalancedComment)
     public static let unterminatedDomainLiteral = ChipError(.unterminatedDomainLiteral)
@@ -210,8 +214,15 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     /// The domain is one or two edits from a common mail domain; the chip's
     /// `suggestedDomain` says which.
     public static let likelyTypo = ChipWarnings(rawValue: 1 << 9)
+    /// The name holds a bidirectional control (U+202A–U+202E, U+2066–U+2069,
+    /// LRM, RLM, ALM), which can show its text in another order than it is
+    /// (Unicode TR #36 §2.1): `Ann\u{202E}gro.x` reads as "Annx.org".
+    public static let bidiControl = ChipWarnings(rawValue: 1 << 10)
+    /// The name holds an invisible character (zero-width space or joiner,
+    /// word joiner, soft hyphen, BOM) that can make two names look alike.
+    public static let hiddenCharacter = ChipWarnings(rawValue: 1 << 11)
 
-    static let table: [(ChipWarnings, StaticString)] = (0..<10).map {
+    static let table: [(ChipWarnings, StaticString)] = (0..<12).map {
         (ChipWarnings(rawValue: 1 << UInt32($0)), code(ofIndex: $0))
     }
 
@@ -248,6 +259,8 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
         case 7: "display-name-spoof"
         case 8: "mixed-script"
         case 9: "likely-typo"
+        case 10: "bidi-control"
+        case 11: "hidden-character"
         default: "unknown"
         }
     }

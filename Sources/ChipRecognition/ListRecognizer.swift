@@ -108,9 +108,15 @@ public struct ListRecognizer: Sendable {
             // Decoding a name can add a warning (`undecoded-encoded-word`):
             // found here, the warnings of a chip are complete however it is
             // written out (the summary counts them without decoding names).
-            if let name = r.nameRange, Self.mayHoldEncodedWord(p, name) {
-                nameScratch.removeAll(keepingCapacity: true)
-                r.warnings.formUnion(recognizer.appendDisplayName(r, p, into: &nameScratch))
+            if let name = r.nameRange {
+                if Self.mayHoldEncodedWord(p, name) {
+                    nameScratch.removeAll(keepingCapacity: true)
+                    r.warnings.formUnion(recognizer.appendDisplayName(r, p, into: &nameScratch))
+                    r.warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch)))
+                }
+                // Invisible characters and bidi controls in the name warn
+                // the reader (decoded or as typed).
+                r.warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, name)))
             }
             if r.error != nil, recognizer.policy.checksLookalikes, let name = r.nameRange, r.addressRange != nil,
                UnsafeBufferPointer(rebasing: p[name]).contains(UInt8(ascii: "@")) {

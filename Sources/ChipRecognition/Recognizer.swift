@@ -517,6 +517,7 @@ struct MailboxParser {
                 if let bad = AddressCleaner.firstForbiddenScalar(p, l.range) {
                     r.fail(.invalidCharacter, at: bad)
                 }
+                if let hidden = Invisibles.scan(p, l.range).first { r.fail(.invisibleCharacter, at: hidden) }
                 if l.kind == .quoted && AddressCleaner.holdsLineBreak(p, l.range) { r.addressIsVerbatim = false }
                 if !expectWord {
                     adjacentWords = true
@@ -578,6 +579,9 @@ struct MailboxParser {
     /// host-name rules; returns the length in octets of its ASCII form.
     mutating func checkDomain(_ range: Range<Int>) -> Int {
         let firstLexeme = lx[range.lowerBound]
+        for k in range where lx[k].kind == .atom || lx[k].kind == .literal {
+            if let hidden = Invisibles.scan(p, lx[k].range).first { r.fail(.invisibleCharacter, at: hidden) }
+        }
         if firstLexeme.kind == .literal {
             if AddressCleaner.holdsLineBreak(p, firstLexeme.range) { r.addressIsVerbatim = false }
             if range.count > 1 && policy.checksGrammar {

@@ -75,6 +75,12 @@ public struct ListScanner: Sendable, Hashable {
     var lastSignificant: UInt8 = 0
     /// A `<…>` was closed in this chip.
     var afterAngle = false
+    /// A byte order mark may be starting where a chip could start: its
+    /// offset and how many of its bytes (EF BB BF) were seen, or -1. A
+    /// whole BOM there is white space (an editor or exporter wrote it before
+    /// the list); anything else makes its bytes the start of a chip.
+    var bomStart = -1
+    var bomMatched: UInt8 = 0
     /// The last byte inside `<…>` that was not white space, so that `[`
     /// opens a domain literal there only right after the `@`.
     var angleLast: UInt8 = 0
@@ -109,7 +115,7 @@ public struct ListScanner: Sendable, Hashable {
     /// segments not yet reported: the start of the current chip, or
     /// ``offset`` when no chip is open.
     public var retainOffset: Int {
-        let chip = tokenStart >= 0 ? tokenStart : (pendingBreak >= 0 ? pendingBreak : offset)
+        let chip = tokenStart >= 0 ? tokenStart : (pendingBreak >= 0 ? pendingBreak : (bomStart >= 0 ? bomStart : offset))
         return groupStart >= 0 ? min(groupStart, chip) : chip
     }
 
@@ -153,6 +159,7 @@ public struct ListScanner: Sendable, Hashable {
     ///
     /// - Complexity: O(1).
     public mutating func finish(_ emit: (Segment) -> Void) {
+        if bomStart >= 0 { startChipAtPartialBOM() }
         if pendingBreak >= 0 {
             pendingBreak = -1
             pendingBreakAfterCR = false
@@ -167,6 +174,20 @@ public struct ListScanner: Sendable, Hashable {
     }
 
     // MARK: - The state machine
+
+    /// The bytes of a BOM candidate turned out to be text: the chip starts
+    /// with them.
+    mutating func startChipAtPartialBOM() {
+        let start = bomStart
+        let matched = Int(bomMatched)
+        bomStart = -1
+        bomMatched = 0
+        startChipIfNeeded(at: start)
+        noteHead(0xEF)
+        if matched > 1 { noteHead(0xBB) }
+        lastSignificant = matched > 1 ? 0xBB : 0xEF
+        tokenEnd = start + matched
+    }
 
     @inline(__always)
     mutating func startChipIfNeeded(at i: Int) {
@@ -363,6 +384,25 @@ public struct ListScanner: Sendable, Hashable {
         while i < n {
             let b = p[i]
             let at = base + i
+
+            if bomStart >= 0 {
+                // The rest of a byte order mark, or the chip it began.
+                if b == (bomMatched == 1 ? 0xBB : 0xBF) {
+                    bomMatched += 1
+                    if bomMatched == 3 {
+                        bomStart = -1
+                        bomMatched = 0
+                    }
+                    i += 1
+                    continue
+                }
+                startChipAtPartialBOM()
+            } else if b == 0xEF && tokenStart < 0 && pendingBreak < 0 && context == .top && !inAngle {
+                bomStart = at
+                bomMatched = 1
+                i += 1
+                continue
+            }
 
             if pendingBreak >= 0 && resolvePendingBreak(b, at: at, emit) {
                 i += 1

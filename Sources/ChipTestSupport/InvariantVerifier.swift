@@ -10,7 +10,7 @@ import ChipKit
 /// 1. **Chunking independence**: the scanner's segments are the same whole,
 ///    byte by byte, and in random chunks.
 /// 2. **Lossless**: segments come in order without overlap; every byte
-///    outside them is white space or a separator; every chip's `raw` is its
+///    outside them is white space, a separator or a byte order mark; every chip's `raw` is its
 ///    exact source bytes (a `too-long` chip's is the first `maxChipBytes`
 ///    bytes of them).
 /// 3. **Safe headers**: rendering the chips never lets a bare CR, LF or any
@@ -74,22 +74,27 @@ public struct InvariantVerifier: Sendable {
 
         // 2. Lossless.
         var position = 0
+        func checkGap(_ gap: Range<Int>) {
+            var k = gap.lowerBound
+            while k < gap.upperBound {
+                if k + 3 <= gap.upperBound && bytes[k] == 0xEF && bytes[k + 1] == 0xBB && bytes[k + 2] == 0xBF {
+                    k += 3  // a byte order mark between chips is white space
+                    continue
+                }
+                check(Self.isSeparator(bytes[k]), "byte \(k) (0x\(String(bytes[k], radix: 16))) is in no segment")
+                k += 1
+            }
+        }
         for segment in whole {
             let r = segment.byteRange
             check(r.lowerBound >= position && r.upperBound <= bytes.count && !r.isEmpty || segment.kind == .groupClose,
                   "segment \(r) out of order or empty")
             if r.lowerBound >= position && r.upperBound <= bytes.count {
-                for k in position..<r.lowerBound {
-                    check(Self.isSeparator(bytes[k]), "byte \(k) (0x\(String(bytes[k], radix: 16))) is in no segment")
-                }
+                checkGap(position..<r.lowerBound)
                 position = r.upperBound
             }
         }
-        if position <= bytes.count {
-            for k in position..<bytes.count {
-                check(Self.isSeparator(bytes[k]), "byte \(k) (0x\(String(bytes[k], radix: 16))) is in no segment")
-            }
-        }
+        if position <= bytes.count { checkGap(position..<bytes.count) }
         let parsed = AddressList.parse(bytes, policy: policy)
         for chip in parsed {
             let r = chip.byteRange

@@ -24,7 +24,7 @@ public let fragments: [String] = [
     "ann@example.com", "Ann Lee", " <", ">", "<bob@example.org>", "\"", "\"Lee, Ann\"", "\\",
     "(", ")", "(comment)", "[", "]", "[192.0.2.1]", ",", ";", ":", "Team:", " ", "  ", "\t",
     "\n", "\r\n", "\r\n ", "\n\t", "@", ".", "x", "é", "😀", "=?UTF-8?Q?Andr=C3=A9?=", "mailto:",
-    "\u{0}", "\u{7}", "\u{7F}", "undisclosed-recipients:;", "a@b.c d@e.f", "Bob <b@y.org> Carol <c@z.org>",
+    "\u{0}", "\u{7}", "\u{7F}", "\u{FEFF}", "\u{200B}", "\u{202E}", "\u{85}", "undisclosed-recipients:;", "a@b.c d@e.f", "Bob <b@y.org> Carol <c@z.org>",
 ]
 
 public func randomList(_ rng: inout SplitMix64, pieces: Int) -> [UInt8] {

@@ -52,13 +52,55 @@ enum RecognitionFixTables {
             warn: ["display-name-spoof"]),
         rfc("5322 §3.4", "ceo@company.com <x@evil.example>", .strict, .invalid, warn: ["display-name-spoof"]),
         rfc("5322 §3.4", "\"ceo@company.com\" <x@evil.example>", .standard, .valid, warn: ["display-name-spoof"]),
+        // Unicode TR #36 §2, TR #39 §3.1: invisible characters inside an
+        // address make two that look alike reach different mailboxes.
+        rfc("TR 36", "a\u{200B}b@x.org", .standard, "invisible-character"),
+        rfc("TR 36", "ann@ex\u{FEFF}ample.com", .standard, "invisible-character"),
+        rfc("TR 36", "ann@example.com\u{200D}", .lenient, "invisible-character"),
+        rfc("TR 36", "\"a\u{2066}b\"@x.org", .standard, "invisible-character"),
+        rfc("TR 36", "a\u{00AD}b@x.org", .standard, "invisible-character"),
+        rfc("TR 36", "Ann <a\u{200E}@x.org>", .standard, "invisible-character"),
+        rfc("TR 36", "a@[192.0.2.1\u{200B}]", .lenient, "invisible-character"),
+        // ... and in a name, a warning that protects the reader.
+        rfc("TR 36", "\"Ann \u{202E}gro.x\" <a@x.org>", .standard, .valid, warn: ["bidi-control"]),
+        rfc("TR 36", "Ann\u{2067} Lee <a@x.org>", .standard, .valid, warn: ["bidi-control"]),
+        rfc("TR 36", "=?UTF-8?Q?Ann=E2=80=AE?= <a@x.org>", .standard, .valid, warn: ["bidi-control"]),
+        rfc("TR 36", "Ann\u{200B} Lee <a@x.org>", .standard, .valid, warn: ["hidden-character"]),
+        rfc("TR 36", "a@x.org (An\u{2060}n)", .standard, .valid, warn: ["hidden-character"]),
+        // A byte order mark where a chip starts is white space, not text.
+        rfcList("Unicode §23.8", "\u{FEFF}ann@x.org, \u{FEFF}bob@y.org", .standard,
+                [member(nil, "ann@x.org"), member(nil, "bob@y.org")]),
+        rfcList("Unicode §23.8", "\u{FEFF}\u{FEFF}\"Lee, A\" <l@y.org>", .standard, [member("Lee, A", "l@y.org")]),
+        rfc("Unicode §23.8", "\u{FEFF}", .standard, .valid, kind: .mailbox).withNoChips(),
     ]
+}
+
+extension RFCRow {
+    /// The same input, expected to give no chip at all.
+    func withNoChips() -> RFCRow {
+        var row = self
+        row.chips = []
+        return row
+    }
 }
 
 @Suite("Recognition as other suites test it")
 struct RecognitionFixesTests {
     @Test(arguments: RecognitionFixTables.rows)
     func row(_ row: RFCRow) { verifyRFCRow(row) }
+
+    @Test func namesWithoutInvisiblesCarryNoSuchWarning() {
+        for text in ["José Müller <j@x.de>", "\"Lee, Ann\" <a@x.org>", "=?UTF-8?Q?Andr=C3=A9?= <a@x.org>", "עִבְרִית <h@x.org>"] {
+            let w = AddressList.parse(text)[0].warnings
+            #expect(!w.contains(.bidiControl) && !w.contains(.hiddenCharacter), "\(text)")
+        }
+        // A BOM inside a chip is no white space: it is an invisible character.
+        #expect(AddressList.parse("ann\u{FEFF}@x.org")[0].error?.code == "invisible-character")
+        // Partial BOMs are text of the chip they start.
+        let partial = AddressList.parse([0xEF, 0x61, 0x40, 0x62, 0x2E, 0x63, 0x2C, 0x20, 0xEF, 0xBB, 0x61, 0x40, 0x62, 0x2E, 0x63])
+        #expect(partial.map(\.raw.count) == [6, 7])
+        #expect(partial.allSatisfy { $0.error?.code == "invalid-utf8" })
+    }
 
     @Test func aCorrectNameIsNoSpoof() {
         let chips = AddressList.parse("ann@x.org <ann@x.org>, ann@x.org <ann@x.or")

@@ -99,8 +99,16 @@ struct ScannerTests {
             }
         }
         let separators: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ","), UInt8(ascii: ";")]
-        for (i, b) in bytes.enumerated() where !covered[i] {
-            #expect(separators.contains(b), "seed \(seed): byte \(b) at \(i) lost")
+        var i = 0
+        while i < bytes.count {
+            // A byte order mark between chips is white space.
+            if !covered[i] && i + 2 < bytes.count && bytes[i...(i + 2)].elementsEqual([0xEF, 0xBB, 0xBF])
+                && !covered[i + 1] && !covered[i + 2] {
+                i += 3
+                continue
+            }
+            if !covered[i] { #expect(separators.contains(bytes[i]), "seed \(seed): byte \(bytes[i]) at \(i) lost") }
+            i += 1
         }
     }
 

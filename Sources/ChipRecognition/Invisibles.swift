@@ -1,0 +1,73 @@
+import ChipSyntax
+
+/// Characters that show nothing, or change how the text around them is
+/// shown, found in UTF-8 bytes (Unicode TR #36 §2, TR #39 §3.1): in an
+/// address they are an error, since two addresses that look the same would
+/// reach different mailboxes; in a name, a warning.
+///
+/// | kind | code points |
+/// |---|---|
+/// | bidi controls | U+061C ALM, U+200E LRM, U+200F RLM, U+202A–U+202E, U+2066–U+2069 |
+/// | hidden | U+00AD soft hyphen, U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF |
+enum Invisibles {
+    struct Found: Equatable {
+        var bidi = false
+        var hidden = false
+        /// The offset of the first one, if any.
+        var first: Int?
+    }
+
+    /// What `p[range]` holds.
+    ///
+    /// - Complexity: O(*n*) in the range; ASCII bytes cost one compare.
+    static func scan(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Found {
+        var found = Found()
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i < end {
+            let b = p[i]
+            if b < 0xC2 {
+                i += 1
+                continue
+            }
+            var kind = 0  // 1 bidi, 2 hidden
+            if b == 0xC2, i + 1 < end, p[i + 1] == 0xAD {
+                kind = 2
+            } else if b == 0xD8, i + 1 < end, p[i + 1] == 0x9C {
+                kind = 1
+            } else if b == 0xE1, i + 2 < end, p[i + 1] == 0xA0, p[i + 2] == 0x8E {
+                kind = 2
+            } else if b == 0xE2, i + 2 < end {
+                let c = p[i + 1], d = p[i + 2]
+                if c == 0x80 {
+                    if d >= 0x8B && d <= 0x8D { kind = 2 }
+                    if d == 0x8E || d == 0x8F || (d >= 0xAA && d <= 0xAE) { kind = 1 }
+                } else if c == 0x81 {
+                    if d >= 0xA0 && d <= 0xA4 { kind = 2 }
+                    if d >= 0xA6 && d <= 0xA9 { kind = 1 }
+                }
+            } else if b == 0xEF, i + 2 < end, p[i + 1] == 0xBB, p[i + 2] == 0xBF {
+                kind = 2
+            }
+            if kind != 0 {
+                if found.first == nil { found.first = i }
+                if kind == 1 { found.bidi = true } else { found.hidden = true }
+            }
+            i += 1
+        }
+        return found
+    }
+
+    /// The same over an array (a decoded name).
+    static func scan(_ bytes: [UInt8]) -> Found {
+        bytes.withUnsafeBufferPointer { scan($0, 0..<$0.count) }
+    }
+
+    /// The warnings a name with these characters carries.
+    static func warnings(_ found: Found) -> ChipWarnings {
+        var w: ChipWarnings = []
+        if found.bidi { w.insert(.bidiControl) }
+        if found.hidden { w.insert(.hiddenCharacter) }
+        return w
+    }
+}
