@@ -113,7 +113,8 @@ public struct ChipField: Sendable {
         self.policy = policy
         self.limits = limits
         self.names = Recognizer(policy: policy)
-        self.lookalikes = Lookalikes(commonDomains: policy.checksLookalikes ? policy.commonDomains : [])
+        self.lookalikes = Lookalikes(
+            commonDomains: policy.checksLookalikes ? policy.commonDomains : [], checks: policy.checksLookalikes)
         self.idPrefix = ChipID.prefix(field: idPrefix)
         self.text = TextState(policy: policy)
         // The composer applies the duplicate policy across fields; the

@@ -59,7 +59,7 @@ public struct ListRecognizer: Sendable {
         recognizer = Recognizer(policy: policy)
         self.checksLookalikes = checksLookalikes && policy.checksLookalikes
         self.exactLocalPart = policy.comparesLocalPartsExactly
-        lookalikes = Lookalikes(commonDomains: self.checksLookalikes ? policy.commonDomains : [])
+        lookalikes = Lookalikes(commonDomains: self.checksLookalikes ? policy.commonDomains : [], checks: self.checksLookalikes)
     }
 
     /// The rules recognition follows, fixed at creation.
@@ -109,14 +109,15 @@ public struct ListRecognizer: Sendable {
             // found here, the warnings of a chip are complete however it is
             // written out (the summary counts them without decoding names).
             if let name = r.nameRange {
-                if Self.mayHoldEncodedWord(p, name) {
+                let (equals, nonASCII) = Self.nameBytes(p, name)
+                if equals && Self.mayHoldEncodedWord(p, name) {
                     nameScratch.removeAll(keepingCapacity: true)
                     r.warnings.formUnion(recognizer.appendDisplayName(r, p, into: &nameScratch))
                     r.warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch)))
                 }
                 // Invisible characters and bidi controls in the name warn
-                // the reader (decoded or as typed).
-                r.warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, name)))
+                // the reader (decoded or as typed); they are never ASCII.
+                if nonASCII { r.warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, name))) }
             }
             if r.error != nil, recognizer.policy.checksLookalikes, let name = r.nameRange, r.addressRange != nil,
                UnsafeBufferPointer(rebasing: p[name]).contains(UInt8(ascii: "@")) {
@@ -157,6 +158,31 @@ public struct ListRecognizer: Sendable {
             groupMembers = 0
             return item
         }
+    }
+
+    /// Whether the bytes hold an `=` and whether they hold a byte that is not
+    /// ASCII: eight bytes at a time, since most names are plain ASCII.
+    @inline(__always)
+    static func nameBytes(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (equals: Bool, nonASCII: Bool) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var any: UInt64 = 0, eq: UInt64 = 0
+        let raw = UnsafeRawPointer(p.baseAddress!)
+        var i = range.lowerBound
+        while i + 8 <= range.upperBound {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            any |= w
+            let x = w ^ (ones &* 0x3D)  // zero bytes where `=`
+            eq |= (x &- ones) & ~x & high
+            i += 8
+        }
+        var equals = eq != 0
+        while i < range.upperBound {
+            any |= UInt64(p[i])
+            if p[i] == UInt8(ascii: "=") { equals = true }
+            i += 1
+        }
+        return (equals, any & high != 0)
     }
 
     /// Whether the bytes hold `=?`, the start of an RFC 2047 encoded word.

@@ -25,9 +25,9 @@ package struct Lookalikes: Sendable {
         var mixed = false
     }
 
-    /// Made on the first check, so a recognizer that never checks (the
-    /// copies an editor keeps for undo) holds none.
-    var cache: [Verdict] = []
+    /// Made only by a checker that checks, so a recognizer that never does
+    /// (the copies an editor keeps for undo) holds none.
+    var cache: [Verdict]
     static let cacheSize = 4096
 
     /// The bytes the verdict cache holds.
@@ -37,7 +37,10 @@ package struct Lookalikes: Sendable {
     /// The lengths of the entries, as bits, to skip domains no entry is near.
     let lengths: UInt128
 
-    package init(commonDomains: [String]) {
+    /// `checks`: whether this value will check chips (and so needs its
+    /// table of verdicts).
+    package init(commonDomains: [String], checks: Bool = true) {
+        cache = checks ? [Verdict](repeating: Verdict(), count: Lookalikes.cacheSize) : []
         let lowered = commonDomains.map { Array($0.lowercased().utf8) }.filter { $0.count < 100 }
         entries = lowered.map { Entry(domain: $0, signature: Lookalikes.signature($0[...])) }
         var bits: UInt128 = 0
@@ -57,7 +60,7 @@ package struct Lookalikes: Sendable {
 
     /// Adds the warnings of a valid chip to `r`.
     package mutating func check(_ r: inout Recognition, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer) {
-        guard let domainRange = r.domainRange else { return }
+        guard let domainRange = r.domainRange, !cache.isEmpty else { return }
         if let nameRange = r.nameRange {
             var hasAt = false, hasEncodedWord = false, hasNonASCII = false
             var i = nameRange.lowerBound
@@ -108,7 +111,6 @@ package struct Lookalikes: Sendable {
         h = (h ^ word ^ (k << 59)) &* 0x94D0_49BB_1331_11EB
         h ^= h >> 31
         let key = h | 1
-        if cache.isEmpty { cache = [Verdict](repeating: Verdict(), count: Lookalikes.cacheSize) }
         let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - 1)
         if cache[slot].key == key { return cache[slot] }
         var verdict = Verdict(key: key)

@@ -397,11 +397,6 @@ public struct ListScanner: Sendable, Hashable {
                     continue
                 }
                 startChipAtPartialBOM()
-            } else if b == 0xEF && tokenStart < 0 && pendingBreak < 0 && context == .top && !inAngle {
-                bomStart = at
-                bomMatched = 1
-                i += 1
-                continue
             }
 
             if pendingBreak >= 0 && resolvePendingBreak(b, at: at, emit) {
@@ -461,6 +456,13 @@ public struct ListScanner: Sendable, Hashable {
 
             switch cls {
             case .plain:
+                if tokenStart < 0 && b == 0xEF {
+                    // Perhaps a byte order mark where a chip would start.
+                    bomStart = at
+                    bomMatched = 1
+                    i += 1
+                    continue
+                }
                 startChipIfNeeded(at: at)
                 var j = i
                 while j < n && headCount < MailtoScheme.prefixBytes && classes[p[j]] == ScanClass.plain.rawValue {
