@@ -24,6 +24,8 @@ struct Lexeme: Sendable, Hashable {
         static let lineBreak = Flags(rawValue: 1 << 3)
         /// Holds an obsolete form (quoted-pair in a literal).
         static let obsolete = Flags(rawValue: 1 << 4)
+        /// A full-width `＠` (U+FF20) that an input method typed for `@`.
+        static let fullWidth = Flags(rawValue: 1 << 5)
     }
 
     var kind: Kind
@@ -67,6 +69,12 @@ enum ChipLexer {
         return k >= 0 ? lexemes[k].kind : nil
     }
 
+    /// Whether the bytes at `i` are U+FF20 FULLWIDTH COMMERCIAL AT.
+    @inline(__always)
+    static func isFullWidthAt(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Bool {
+        i + 2 < end && p[i + 1] == 0xBC && p[i + 2] == 0xA0
+    }
+
     /// Appends the lexemes of `p[range]` to `out` and returns the most
     /// important lexical problem, if any.
     ///
@@ -82,6 +90,11 @@ enum ChipLexer {
             while i < end {
                 let b = p[i]
                 let start = i
+                if b == 0xEF && isFullWidthAt(p, i, end) {
+                    out.append(Lexeme(kind: .at, flags: [.fullWidth], start: i, end: i + 3))
+                    i += 3
+                    continue
+                }
                 if atext[b] != 0 {
                     var flags: Lexeme.Flags = []
                     while i < end {
@@ -90,6 +103,7 @@ enum ChipLexer {
                             if atext[c] == 0 { break }
                             i += 1
                         } else {
+                            if c == 0xEF && isFullWidthAt(p, i, end) { break }
                             flags.insert(.nonASCII)
                             let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
                             if n == 0 {

@@ -222,7 +222,11 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     /// word joiner, soft hyphen, BOM) that can make two names look alike.
     public static let hiddenCharacter = ChipWarnings(rawValue: 1 << 11)
 
-    static let table: [(ChipWarnings, StaticString)] = (0..<12).map {
+    /// A full-width `＠` (U+FF20), as Chinese and Japanese input methods
+    /// type it, was read as `@`.
+    public static let fullWidthAt = ChipWarnings(rawValue: 1 << 12)
+
+    static let table: [(ChipWarnings, StaticString)] = (0..<13).map {
         (ChipWarnings(rawValue: 1 << UInt32($0)), code(ofIndex: $0))
     }
 
@@ -261,6 +265,7 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
         case 9: "likely-typo"
         case 10: "bidi-control"
         case 11: "hidden-character"
+        case 12: "full-width-at"
         default: "unknown"
         }
     }

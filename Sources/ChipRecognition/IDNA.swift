@@ -51,7 +51,7 @@ public enum IDNA {
     ///   a label, which is at most 63 bytes).
     public static func toASCII(_ domain: String) throws(Failure) -> String {
         var labels: [String] = []
-        for label in domain.split(separator: ".", omittingEmptySubsequences: false) {
+        for label in mapWidth(domain).split(separator: ".", omittingEmptySubsequences: false) {
             let a = try asciiLabel(String(label))
             guard a.utf8.count <= SMTPLimits.maxLabelBytes else { throw .labelTooLong }
             labels.append(a)
@@ -64,7 +64,7 @@ public enum IDNA {
     /// - Complexity: O(*n*) in the domain's length.
     public static func toUnicode(_ domain: String) throws(Failure) -> String {
         var labels: [String] = []
-        for label in domain.split(separator: ".", omittingEmptySubsequences: false) {
+        for label in mapWidth(domain).split(separator: ".", omittingEmptySubsequences: false) {
             let lower = label.lowercased()
             if lower.hasPrefix("xn--") {
                 labels.append(try decodeALabel(String(lower)))
@@ -75,9 +75,28 @@ public enum IDNA {
         return labels.joined(separator: ".")
     }
 
+    /// The width mapping of UTS #46 §4 for what input methods type: the
+    /// full-width ASCII forms (U+FF01–U+FF5E) as ASCII, and the ideographic
+    /// and full-width full stops (U+3002, U+FF0E, U+FF61) as `.`, the label
+    /// separators of IDNA2008 (RFC 5890 §2.3.2.3 via UTS #46).
+    ///
+    /// - Complexity: O(*n*) in the text; ASCII text is returned as it is.
+    static func mapWidth(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0xE3 }) else { return text }
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            switch s.value {
+            case 0xFF01...0xFF5E: out.append(Unicode.Scalar(s.value - 0xFEE0)!)
+            case 0x3002, 0xFF0E, 0xFF61: out.append(".")
+            default: out.append(s)
+            }
+        }
+        return String(out)
+    }
+
     static func asciiLabel(_ label: String) throws(Failure) -> String {
         guard !label.isEmpty else { throw .emptyLabel }
-        let lower = label.lowercased()
+        let lower = mapWidth(label).lowercased()
         if lower.unicodeScalars.allSatisfy(\.isASCII) {
             try checkHyphens(lower)
             for s in lower.unicodeScalars where !(ByteClass.isLetterOrDigit(UInt8(s.value)) || s == "-") {

@@ -152,6 +152,8 @@ public struct Recognizer: Sendable {
 struct MailboxParser {
     /// Two words of a local part stood side by side, without a dot.
     var adjacentWords = false
+    /// Labels that ideographic full stops inside a lexeme separated.
+    var extraLabels = 0
     let p: UnsafeBufferPointer<UInt8>
     let lx: UnsafeBufferPointer<Lexeme>
     let policy: ValidationPolicy
@@ -426,6 +428,12 @@ struct MailboxParser {
         for k in range where lx[k].kind == .at {
             atCount += 1
             if at < 0 { at = k } else if secondAt < 0 { secondAt = k }
+            if lx[k].flags.contains(.fullWidth) {
+                // An input method's `＠`: read as `@`, said so, and the
+                // address written with the ASCII one.
+                r.warnings.insert(.fullWidthAt)
+                r.addressIsVerbatim = false
+            }
         }
         if atCount == 0 {
             let (error, offset) = classifyMissingAt(range)
@@ -637,6 +645,7 @@ struct MailboxParser {
         if expectLabel && lastDot >= 0 && policy.checksGrammar {
             r.fail(.trailingDot, at: lx[lastDot].start)
         }
+        labels += extraLabels
         if labels < 2 {
             dottedDomainProblem(.domainMissingDot, .domainMissingDot, at: firstLexeme.start)
         } else if lastLabel >= 0 {
@@ -665,9 +674,16 @@ struct MailboxParser {
     mutating func checkLabel(_ l: Lexeme) -> Int {
         var length = l.end - l.start
         if l.flags.contains(.nonASCII) {
-            let label = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
+            // UTS #46 maps the full-width forms an input method types to
+            // ASCII, and the ideographic full stops to label separators.
+            let text = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
+            let mapped = IDNA.mapWidth(text)
+            let pieces = mapped.split(separator: ".", omittingEmptySubsequences: false)
+            extraLabels += pieces.count - 1
             do {
-                length = try IDNA.asciiLabel(label).utf8.count
+                var total = pieces.count - 1
+                for piece in pieces { total += try IDNA.asciiLabel(String(piece)).utf8.count }
+                length = total
             } catch {
                 if policy.requiresHostName { r.fail(.invalidInternationalDomain, at: l.start) }
             }
@@ -713,6 +729,8 @@ enum AddressCleaner {
         for l in lexemes where l.kind != .space && l.kind != .comment {
             if l.kind == .quoted || l.kind == .literal {
                 for i in l.range where p[i] != ASCII.carriageReturn && p[i] != ASCII.lineFeed { out.append(p[i]) }
+            } else if l.kind == .at {
+                out.append(UInt8(ascii: "@"))
             } else {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: p[l.range]))
             }

@@ -67,6 +67,20 @@ enum RecognitionFixTables {
         rfc("TR 36", "=?UTF-8?Q?Ann=E2=80=AE?= <a@x.org>", .standard, .valid, warn: ["bidi-control"]),
         rfc("TR 36", "Ann\u{200B} Lee <a@x.org>", .standard, .valid, warn: ["hidden-character"]),
         rfc("TR 36", "a@x.org (An\u{2060}n)", .standard, .valid, warn: ["hidden-character"]),
+        // UTS #46 §4: the full-width forms input methods produce map to
+        // ASCII, and the ideographic full stops separate labels.
+        rfc("UTS 46", "ann@\u{FF58}.org", .standard, .valid, domain: "\u{FF58}.org"),
+        rfc("UTS 46", "ann@x\u{3002}org", .strict, .valid),
+        rfc("UTS 46", "ann@x\u{FF0E}org", .strict, .valid),
+        rfc("UTS 46", "ann@x\u{FF61}org", .strict, .valid),
+        rfc("UTS 46", "ann@\u{FF25}\u{FF38}.com", .strict, .valid),
+        rfc("UTS 46", "ann@x\u{3002}\u{3002}org", .standard, "invalid-idn"),
+        rfc("UTS 46", "ann@x\u{3002}", .standard, "invalid-idn"),
+        // A full-width at sign is read as `@`, with a warning.
+        rfc("UTS 46", "ann\u{FF20}x.org", .standard, .valid, address: "ann@x.org", warn: ["full-width-at"]),
+        rfc("UTS 46", "Ann <ann\u{FF20}x.org>", .strict, .valid, address: "ann@x.org", warn: ["full-width-at"]),
+        rfc("UTS 46", "ann\u{FF20}\u{FF58}\u{3002}org", .standard, .valid, address: "ann@\u{FF58}\u{3002}org",
+            warn: ["full-width-at"]),
         // A byte order mark where a chip starts is white space, not text.
         rfcList("Unicode §23.8", "\u{FEFF}ann@x.org, \u{FEFF}bob@y.org", .standard,
                 [member(nil, "ann@x.org"), member(nil, "bob@y.org")]),
@@ -100,6 +114,13 @@ struct RecognitionFixesTests {
         let partial = AddressList.parse([0xEF, 0x61, 0x40, 0x62, 0x2E, 0x63, 0x2C, 0x20, 0xEF, 0xBB, 0x61, 0x40, 0x62, 0x2E, 0x63])
         #expect(partial.map(\.raw.count) == [6, 7])
         #expect(partial.allSatisfy { $0.error?.code == "invalid-utf8" })
+    }
+
+    /// What goes out is ASCII (or the mapped U-labels under SMTPUTF8).
+    @Test func fullWidthFormsAreSentMapped() {
+        let chips = AddressList.parse("ann@\u{FF58}.org, ann\u{FF20}x.org, ann@x\u{3002}org, j@\u{4F8B}\u{5B50}\u{3002}\u{5E7F}\u{544A}")
+        #expect(chips.map(\.asciiDomain) == ["x.org", "x.org", "x.org", "xn--fsqu00a.xn--4rr70v"] as [String?])
+        #expect(HeaderRenderer.render(Array(chips.prefix(3))).text == "ann@x.org, ann@x.org, ann@x.org")
     }
 
     @Test func aCorrectNameIsNoSpoof() {
