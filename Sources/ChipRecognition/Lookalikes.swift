@@ -15,6 +15,8 @@ package struct Lookalikes: Sendable {
     struct Entry: Sendable {
         var domain: [UInt8]
         var signature: UInt64
+        /// The length of its provider label (`gmail` in `gmail.com`).
+        var providerLabelBytes: Int
     }
 
     /// What was found for a domain: lists repeat domains, so each distinct
@@ -42,7 +44,10 @@ package struct Lookalikes: Sendable {
     package init(commonDomains: [String], checks: Bool = true) {
         cache = checks ? [Verdict](repeating: Verdict(), count: Lookalikes.cacheSize) : []
         let lowered = commonDomains.map { Array($0.lowercased().utf8) }.filter { $0.count < 100 }
-        entries = lowered.map { Entry(domain: $0, signature: Lookalikes.signature($0[...])) }
+        entries = lowered.map {
+            Entry(domain: $0, signature: Lookalikes.signature($0[...]),
+                  providerLabelBytes: Lookalikes.providerLabel($0)?.utf8.count ?? $0.count)
+        }
         var bits: UInt128 = 0
         for d in lowered {
             for n in max(0, d.count - 2)...(d.count + 2) where n < 128 { bits |= 1 << UInt128(n) }
@@ -215,17 +220,67 @@ package struct Lookalikes: Sendable {
     func likelyTypo(_ domain: [UInt8]) -> Int? {
         guard domain.count < 128, lengths & (1 << UInt128(domain.count)) != 0 else { return nil }
         let signature = Lookalikes.signature(domain[...])
-        // An exact match is no typo.
+        // A known domain is no typo, nor a provider's under another country.
         for e in entries where e.signature == signature && e.domain == domain { return nil }
+        if let provider = Lookalikes.providerLabel(domain) {
+            // A known provider with a mistyped suffix (`gmail.con`,
+            // `aol.comm`): the provider's domain is meant, however short its
+            // name. Any other suffix of a provider with country variants is
+            // one of them (`yahoo.es`).
+            let suffix = Lookalikes.suffix(domain, after: provider)
+            if Lookalikes.typoSuffixes.contains(suffix) {
+                var best: (distance: Int, index: Int)?
+                for (index, e) in entries.enumerated() where Lookalikes.providerLabel(e.domain) == provider {
+                    let d = Lookalikes.editDistance(domain, e.domain, limit: 3)
+                    if d <= 3, best == nil || d < best!.distance { best = (d, index) }
+                }
+                if let best { return best.index }
+            }
+            if ValidationPolicy.countryVariantProviders.contains(provider) { return nil }
+        }
         var best: (distance: Int, index: Int)?
+        let ownLabel = Lookalikes.providerLabel(domain)?.utf8.count ?? domain.count
         for (index, e) in entries.enumerated() {
-            let maxEdits = min(e.domain.count, domain.count) < 8 ? 1 : 2
-            guard abs(e.domain.count - domain.count) <= maxEdits,
+            // The shorter the provider's name, the less an edit says: `arm`
+            // is no typo of `aim`. One edit from four letters on, two from
+            // eight.
+            let label = min(ownLabel, e.providerLabelBytes)
+            let maxEdits = label >= 8 ? 2 : label >= 4 ? 1 : 0
+            guard maxEdits > 0, abs(e.domain.count - domain.count) <= maxEdits,
                   (e.signature ^ signature).nonzeroBitCount <= 2 * maxEdits else { continue }
             let d = Lookalikes.editDistance(domain, e.domain, limit: maxEdits)
             if d <= maxEdits, best == nil || d < best!.distance { best = (d, index) }
         }
         return best?.index
+    }
+
+    /// Suffixes that are slips of the finger for `com`, `net` or `org`,
+    /// not the domains of any real service a person writes to.
+    static let typoSuffixes: Set<String> = [
+        "con", "cmo", "ocm", "comm", "coom", "cim", "vom", "xom", "cpm", "com.com", "cm", "om", "co",
+        "nte", "ne", "nt", "et", "met", "bet", "ogr", "rg", "orgg",
+    ]
+
+    /// What follows the provider label (`co.uk` in `yahoo.co.uk`).
+    static func suffix(_ domain: [UInt8], after provider: String) -> String {
+        let text = String(decoding: domain, as: UTF8.self)
+        guard let r = text.firstRange(of: provider + ".") else { return "" }
+        return String(text[r.upperBound...])
+    }
+
+    /// The label that names the provider: the one before the public
+    /// suffix, read as a country code (`es`), a generic top-level label, or
+    /// a country's second level (`co.uk`, `com.au`, `ne.jp`).
+    static func providerLabel(_ domain: [UInt8]) -> String? {
+        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return nil }
+        let secondLevels: Set<String> = ["co", "com", "net", "org", "ne", "or", "ac", "gov", "edu"]
+        var k = labels.count - 2
+        if labels.count >= 3 && labels[labels.count - 1].count == 2
+            && secondLevels.contains(String(decoding: labels[k], as: UTF8.self)) {
+            k -= 1
+        }
+        return String(decoding: labels[k], as: UTF8.self)
     }
 
     /// Optimal string alignment distance (Damerau–Levenshtein without

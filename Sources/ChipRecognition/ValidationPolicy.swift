@@ -50,14 +50,6 @@ public struct ValidationPolicy: Sendable, Hashable {
     /// domains your users write to.
     public var commonDomains: [String] = ValidationPolicy.defaultCommonDomains
 
-    /// Widely used mail domains.
-    public static let defaultCommonDomains = [
-        "gmail.com", "googlemail.com", "yahoo.com", "yahoo.co.uk", "yahoo.fr", "ymail.com", "hotmail.com",
-        "hotmail.co.uk", "hotmail.fr", "outlook.com", "live.com", "msn.com", "icloud.com", "me.com", "mac.com",
-        "aol.com", "protonmail.com", "proton.me", "gmx.de", "gmx.net", "web.de", "mail.ru", "yandex.ru",
-        "qq.com", "163.com", "comcast.net", "verizon.net", "att.net", "orange.fr", "free.fr", "t-online.de",
-        "libero.it", "naver.com", "fastmail.com", "zoho.com",
-    ]
 
     /// What a careful sender accepts: RFC 5322 without obsolete syntax or
     /// comments, quotes in the local part only when needed, a dotted host
