@@ -226,7 +226,11 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     /// type it, was read as `@`.
     public static let fullWidthAt = ChipWarnings(rawValue: 1 << 12)
 
-    static let table: [(ChipWarnings, StaticString)] = (0..<13).map {
+    /// The header fields of a `mailto:` link (`?subject=…`, RFC 6068) were
+    /// left out: a chip is a recipient, not a message.
+    public static let mailtoFieldsDropped = ChipWarnings(rawValue: 1 << 13)
+
+    static let table: [(ChipWarnings, StaticString)] = (0..<14).map {
         (ChipWarnings(rawValue: 1 << UInt32($0)), code(ofIndex: $0))
     }
 
@@ -266,6 +270,7 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
         case 10: "bidi-control"
         case 11: "hidden-character"
         case 12: "full-width-at"
+        case 13: "mailto-fields-dropped"
         default: "unknown"
         }
     }

@@ -135,7 +135,11 @@ public struct ListRecognizer: Sendable {
             return ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName)
         case .groupOpen:
             var name: [UInt8] = []
-            let local = (range.lowerBound - base)..<(range.upperBound - 1 - base)
+            var local = (range.lowerBound - base)..<(range.upperBound - 1 - base)
+            if local.lowerBound >= 0 && local.upperBound <= p.count && Self.startsWithMailto(p, local) {
+                // `mailto:Team: a@x.org;` names the group `Team`.
+                local = (local.lowerBound + MailtoScheme.prefixBytes)..<local.upperBound
+            }
             if local.count <= recognizer.policy.maxChipBytes && local.lowerBound >= 0 && local.upperBound <= p.count {
                 recognizer.appendPhrase(p, local, into: &name)
             }
@@ -183,6 +187,15 @@ public struct ListRecognizer: Sendable {
             i += 1
         }
         return (equals, any & high != 0)
+    }
+
+    /// Whether the bytes start with `mailto:` (any case).
+    static func startsWithMailto(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count > MailtoScheme.prefixBytes, p[range.lowerBound + MailtoScheme.nameBytes] == UInt8(ascii: ":")
+        else { return false }
+        return MailtoScheme.name.withUTF8Buffer { name in
+            (0..<name.count).allSatisfy { ByteClass.lowercased(p[range.lowerBound + $0]) == name[$0] }
+        }
     }
 
     /// Whether the bytes hold `=?`, the start of an RFC 2047 encoded word.

@@ -97,7 +97,16 @@ public struct Recognizer: Sendable {
     mutating func recognizeInGeneral(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition {
         var r = Recognition()
         lexemes.removeAll(keepingCapacity: true)
-        if let problem = ChipLexer.lex(p, range, into: &lexemes) {
+        if let (query, resume) = Recognizer.mailtoQuery(p, range) {
+            // RFC 6068: `mailto:addr?subject=…&body=…`. The header fields
+            // are no part of the chip: they are left out, with a warning.
+            r.warnings.insert(.mailtoFieldsDropped)
+            var problem = ChipLexer.lex(p, range.lowerBound..<query, into: &lexemes)
+            if resume < range.upperBound, let more = ChipLexer.lex(p, resume..<range.upperBound, into: &lexemes) {
+                problem = problem.map { Problem.pick($0, more) } ?? more
+            }
+            if let problem { r.fail(problem.error, at: problem.offset) }
+        } else if let problem = ChipLexer.lex(p, range, into: &lexemes) {
             r.fail(problem.error, at: problem.offset)
         }
         lexemes.withUnsafeBufferPointer { lx in
@@ -106,6 +115,45 @@ public struct Recognizer: Sendable {
             r = parser.r
         }
         return r
+    }
+
+    /// Where the header fields of a `mailto:` link start (its `?`), and
+    /// where reading resumes after them (the `>` of `<mailto:…?…>`, or the
+    /// end): nil when the chip is no such link.
+    static func mailtoQuery(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (Int, Int)? {
+        var i = range.lowerBound
+        while i < range.upperBound && (p[i] == ASCII.space || p[i] == ASCII.tab) { i += 1 }
+        var angle = false
+        // The link starts the chip, or follows its first `<` outside quotes
+        // (`Ann <mailto:ann@x.org?subject=hi>`).
+        var k = i, quoted = false
+        while k < range.upperBound {
+            let b = p[k]
+            if b == ASCII.quote { quoted.toggle() }
+            if b == ASCII.backslash && quoted { k += 2; continue }
+            if b == UInt8(ascii: "<") && !quoted {
+                angle = true
+                i = k + 1
+                break
+            }
+            k += 1
+        }
+        let prefixBytes = MailtoScheme.prefixBytes
+        guard i + prefixBytes < range.upperBound else { return nil }
+        let isMailto = MailtoScheme.name.withUTF8Buffer { name in
+            (0..<name.count).allSatisfy { ByteClass.lowercased(p[i + $0]) == name[$0] }
+        }
+        guard isMailto, p[i + prefixBytes - 1] == UInt8(ascii: ":") else { return nil }
+        var q = i + prefixBytes
+        while q < range.upperBound && p[q] != UInt8(ascii: "?") {
+            // A quoted local part or an angle's end: no query to cut here.
+            if p[q] == ASCII.quote || p[q] == UInt8(ascii: ">") { return nil }
+            q += 1
+        }
+        guard q < range.upperBound else { return nil }
+        var resume = range.upperBound
+        if angle, let close = (q..<range.upperBound).last(where: { p[$0] == UInt8(ascii: ">") }) { resume = close }
+        return (q, resume)
     }
 
     /// Recognizes a chip given as any collection of bytes; ranges in the
@@ -287,6 +335,16 @@ struct MailboxParser {
         if inner.isEmpty {
             r.fail(.emptyAddress, at: lx[open].start)
             return
+        }
+        // A pasted link in angle brackets: `<mailto:ann@x.org>`.
+        if inner.count >= 2, lx[inner.lowerBound].kind == .atom, lx[inner.lowerBound + 1].kind == .colon,
+           isMailto(lx[inner.lowerBound]) {
+            r.warnings.insert(.mailtoPrefix)
+            inner = trimmed((inner.lowerBound + 2)..<inner.upperBound)
+            if inner.isEmpty {
+                r.fail(.emptyAddress, at: lx[open].start)
+                return
+            }
         }
         // obs-route: `@a,@b:` before the address (RFC 5322 §4.4).
         if lx[inner.lowerBound].kind == .at || lx[inner.lowerBound].kind == .comma,

@@ -81,6 +81,24 @@ enum RecognitionFixTables {
         rfc("UTS 46", "Ann <ann\u{FF20}x.org>", .strict, .valid, address: "ann@x.org", warn: ["full-width-at"]),
         rfc("UTS 46", "ann\u{FF20}\u{FF58}\u{3002}org", .standard, .valid, address: "ann@\u{FF58}\u{3002}org",
             warn: ["full-width-at"]),
+        // RFC 6068: `mailto:` links as people paste them. The address is
+        // read with the `mailto-prefix` warning; header fields are dropped
+        // with `mailto-fields-dropped`.
+        rfc("6068 §2", "<mailto:ann@x.org>", .standard, .valid, address: "ann@x.org", warn: ["mailto-prefix"]),
+        rfc("6068 §2", "<MailTo:ann@x.org>", .strict, .valid, address: "ann@x.org", warn: ["mailto-prefix"]),
+        rfc("6068 §2", "mailto:ann@x.org?subject=hi", .standard, .valid, address: "ann@x.org",
+            warn: ["mailto-prefix", "mailto-fields-dropped"]),
+        rfc("6068 §2", "mailto:ann@x.org?subject=Hello%20there&body=a%26b", .standard, .valid, address: "ann@x.org",
+            warn: ["mailto-prefix", "mailto-fields-dropped"]),
+        rfc("6068 §2", "Ann <mailto:ann@x.org?cc=bob@y.org>", .standard, .valid, name: "Ann", address: "ann@x.org",
+            warn: ["mailto-prefix", "mailto-fields-dropped"]),
+        rfc("6068 §2", "<mailto:ann@x.org?subject=x>", .standard, .valid, address: "ann@x.org",
+            warn: ["mailto-prefix", "mailto-fields-dropped"]),
+        rfc("6068 §2", "mailto:?subject=x", .standard, "not-an-address"),
+        rfc("6068 §2", "ann@x.org?subject=hi", .standard, "invalid-domain-character"),  // no link: no cut
+        // A `mailto:` before a group's name is no part of the name.
+        rfcList("6068 §2", "mailto:Team: a@x.org, b@y.org;", .standard,
+                [member(nil, "a@x.org", group: "Team"), member(nil, "b@y.org", group: "Team")]),
         // A byte order mark where a chip starts is white space, not text.
         rfcList("Unicode §23.8", "\u{FEFF}ann@x.org, \u{FEFF}bob@y.org", .standard,
                 [member(nil, "ann@x.org"), member(nil, "bob@y.org")]),
