@@ -62,6 +62,22 @@ public struct ChipField: Sendable {
     /// Whether edits are journaled: on in a ``Composer``, which takes them
     /// after each operation; off in a field used alone, so nothing grows.
     private var recordsEdits = false
+    /// The chip a space made at once (`bob@y.org ` typed), and the text as
+    /// it was before, while the next significant key may still show the
+    /// address going on (`(`, `<`, `.`, `@`): then the chip is reopened in
+    /// that keystroke. Any other operation makes the chip final.
+    private var provisional: Provisional?
+
+    /// White space typed after a chip a space made at once: text again if
+    /// the next key reopens the chip (for tests that bound the work of a key).
+    package var provisionalSpaceBytes: Int { provisional?.spaces.count ?? 0 }
+
+    struct Provisional: Sendable {
+        var id: ChipID
+        var text: TextState
+        /// White space typed since (a separator now, text if reopened).
+        var spaces: [UInt8] = []
+    }
     /// Bytes fed to the scanner so far: a measure of work, for tests and
     /// benchmarks that bound the cost of a keystroke.
     package private(set) var bytesScanned = 0
@@ -223,6 +239,32 @@ public struct ChipField: Sendable {
     public mutating func insert(_ bytes: [UInt8]) -> [FieldChange] {
         guard !bytes.isEmpty else { return [] }
         var changes: [FieldChange] = []
+        var bytes = bytes
+        if let p = provisional {
+            let atEndOfSpaces = text.caret == text.pending.count && text.marked.isEmpty
+                && text.pending.allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
+            let significant = bytes.first { $0 != ASCII.space && $0 != ASCII.tab }
+            if !atEndOfSpaces {
+                provisional = nil
+            } else if significant == nil {
+                provisional?.spaces += bytes
+            } else if let b = significant {
+                provisional = nil
+                if b == UInt8(ascii: "(") || b == UInt8(ascii: "<") || b == UInt8(ascii: ".") || b == UInt8(ascii: "@") {
+                    // The address goes on: reopen its chip, as one change.
+                    let spaces = p.spaces + text.pending
+                    let before = text
+                    if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
+                        removeChipKeepingText(at: text.insertionIndex - 1, &changes)
+                    }
+                    let index = text.insertionIndex
+                    text = p.text
+                    text.insertionIndex = index
+                    finishTextChange(from: before, &changes)
+                    bytes = spaces + bytes
+                }
+            }
+        }
         let before = text
         if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
         let atEnd = text.caret == text.pending.count && text.scanned == text.pending.count
@@ -254,6 +296,20 @@ public struct ChipField: Sendable {
         text.caret += bytes.count
         if !atEnd { resetScanner() }
         feed(&changes)
+        // A space after a complete bare address makes its chip at once; a
+        // key that continues the address will reopen it.
+        if text.scanner.endsAfterCompleteBareAddress && text.caret == text.pending.count && text.marked.isEmpty
+            && provisional == nil {
+            let saved = text
+            let count = order.count
+            var segments: [Segment] = []
+            text.scanner.splitAfterCompleteBareAddress { segments.append($0) }
+            emit(segments, &changes)
+            dropCompletedText(force: true)
+            if order.count == count + 1 && text.insertionIndex > 0 {
+                provisional = Provisional(id: order[text.insertionIndex - 1], text: saved)
+            }
+        }
         finishTextChange(from: before, &changes)
         return changes
     }
@@ -300,6 +356,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*p*) in the pending text.
     @discardableResult
     public mutating func commit() -> [FieldChange] {
+        provisional = nil
         var changes: [FieldChange] = []
         if !text.marked.isEmpty {
             let marked = text.marked
@@ -340,6 +397,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*p*) in the pending text; O(*n*) in the chips when it deletes a selection.
     @discardableResult
     public mutating func backspace() -> [FieldChange] {
+        provisional = nil
         var changes: [FieldChange] = []
         if !selection.isEmpty { return removeSelection() }
         if text.caret > 0 {
@@ -362,6 +420,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*p*) in the pending text; O(*n*) in the chips when it deletes a selection.
     @discardableResult
     public mutating func deleteForward() -> [FieldChange] {
+        provisional = nil
         var changes: [FieldChange] = []
         if !selection.isEmpty { return removeSelection() }
         if text.caret < text.pending.count {
@@ -383,6 +442,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*n*) in the number of chips, for the array remove (8 bytes a chip).
     @discardableResult
     public mutating func remove(at index: Int) -> [FieldChange] {
+        provisional = nil
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
         guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
         var changes: [FieldChange] = []
@@ -395,6 +455,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*n*) in the number of chips.
     @discardableResult
     public mutating func removeSelection() -> [FieldChange] {
+        provisional = nil
         var changes: [FieldChange] = []
         let before = text
         let selected = selection
@@ -423,6 +484,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
     public mutating func moveLeft() -> [FieldChange] {
+        provisional = nil
         var changes: [FieldChange] = []
         if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
         if text.caret > 0 {
@@ -446,6 +508,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
     public mutating func moveRight() -> [FieldChange] {
+        provisional = nil
         var changes: [FieldChange] = []
         if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
         if text.caret < text.pending.count {
@@ -470,6 +533,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
     public mutating func moveCaret(toChipIndex index: Int) -> [FieldChange] {
+        provisional = nil
         var changes = commit()
         let target = max(0, min(index, order.count))
         if target != text.insertionIndex {
@@ -528,6 +592,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*n* + *c*) for *n* chips (the array remove) and the chip's *c* bytes.
     @discardableResult
     public mutating func edit(at index: Int) -> [FieldChange] {
+        provisional = nil
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
         guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
         let id = order[index]
@@ -556,6 +621,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*n*) in the number of chips, for the array moves.
     @discardableResult
     public mutating func move(from index: Int, to destination: Int) -> [FieldChange] {
+        provisional = nil
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
         guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
         let to = max(0, min(destination, order.count - 1))
@@ -670,7 +736,12 @@ public struct ChipField: Sendable {
         text.scanner.scan(text.pending[from...]) { segments.append($0) }
         text.scanned = text.pending.count
         emit(segments, &changes)
-        // Drop the text of completed chips and separators.
+        dropCompletedText(force: !segments.isEmpty)
+    }
+
+    /// Drops the text of completed chips and separators from the pending
+    /// text, and keeps the state to rescan from at its new start.
+    private mutating func dropCompletedText(force: Bool) {
         let retain = text.scanner.retainOffset
         let drop = min(max(retain - text.pendingBase, 0), text.pending.count)
         if drop > 0 {
@@ -679,7 +750,7 @@ public struct ChipField: Sendable {
             text.scanned -= drop
             text.pendingBase += drop
         }
-        if drop > 0 || !segments.isEmpty {
+        if drop > 0 || force {
             // The state to rescan from is the one at the new pending start.
             let groupOpenerPending = text.scanner.openGroupStart == text.pendingBase
             text.baseInGroup = text.scanner.isInGroup && !groupOpenerPending
@@ -794,6 +865,7 @@ extension ChipField {
     /// Applies primitive edits (for undo: the inverses, in reverse order)
     /// without journaling them, and returns the changes.
     mutating func apply(_ edits: [FieldEdit]) -> [FieldChange] {
+        provisional = nil
         var changes: [FieldChange] = []
         for edit in edits {
             switch edit {
@@ -866,6 +938,7 @@ extension ChipField {
     ///
     /// - Complexity: O(*n*) in the number of chips, for the array insert.
     mutating func insertChip(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
+        provisional = nil
         let before = text
         insertPrimitive(chip, at: index, &changes)
         if index < text.insertionIndex || (index == text.insertionIndex && text.pending.isEmpty) {
@@ -909,6 +982,7 @@ extension ChipField {
     ///
     /// - Complexity: O(*n*) in the number of chips.
     mutating func commitAllChips() -> [FieldChange] {
+        provisional = nil
         var changes: [FieldChange] = []
         for (i, id) in order.enumerated() where !storage[id]!.isCommitted {
             var chip = storage[id]!

@@ -133,6 +133,20 @@ public struct ListScanner: Sendable, Hashable {
     /// Whether the scanner is between the `:` and the end of a group.
     public var isInGroup: Bool { inGroup }
 
+    /// Whether white space followed a complete bare address (`bob@y.org `):
+    /// the chip ends there unless the next significant byte is `(`, `<`,
+    /// `.` or `@`.
+    public var endsAfterCompleteBareAddress: Bool { tentativeSplit && tokenStart >= 0 }
+
+    /// Ends the chip at a pending split after a complete bare address now,
+    /// as the next significant byte would if it did not continue it. An
+    /// open group stays open.
+    public mutating func splitAfterCompleteBareAddress(_ emit: (Segment) -> Void) {
+        guard endsAfterCompleteBareAddress else { return }
+        tentativeSplit = false
+        endChip(emit)
+    }
+
     /// Whether some text of an unfinished chip has been seen.
     public var hasOpenChip: Bool { tokenStart >= 0 }
 
