@@ -78,6 +78,45 @@ public enum HeaderRenderer {
 
     /// A display name (or group name) as the words of an RFC 5322 phrase:
     /// atoms when they can be, else a quoted string, else encoded words.
+    static func phraseWords(_ name: String, _ options: HeaderOptions, keepingEncodedWords: Bool) -> [String] {
+        guard keepingEncodedWords else { return phraseWords(name, options) }
+        // An encoded word that was not decoded (a charset this engine does
+        // not read) goes out as the encoded word it was, for the reader's
+        // client to decode; quoting it would show its code. The words
+        // around it are written as any phrase.
+        var out: [String] = []
+        var run: [Substring] = []
+        func flush() {
+            if !run.isEmpty { out += phraseWords(run.joined(separator: " "), options) }
+            run = []
+        }
+        for word in name.split(separator: " ") {
+            if isEncodedWord(word) {
+                flush()
+                out.append(String(word))
+            } else {
+                run.append(word)
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// Whether a word is a well-formed RFC 2047 encoded word:
+    /// `=?charset?B|Q?text?=`, printable ASCII without spaces, at most 75
+    /// characters.
+    static func isEncodedWord(_ word: Substring) -> Bool {
+        let b = Array(word.utf8)
+        guard b.count >= 8, b.count <= HeaderLimits.maxEncodedWordBytes, b.starts(with: [0x3D, 0x3F]),
+              b[b.count - 2] == 0x3F, b[b.count - 1] == 0x3D,
+              b.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        let inner = b[2..<(b.count - 2)].split(separator: 0x3F, omittingEmptySubsequences: false)
+        guard inner.count == 3, !inner[0].isEmpty, inner[1].count == 1,
+              [UInt8(ascii: "B"), UInt8(ascii: "b"), UInt8(ascii: "Q"), UInt8(ascii: "q")].contains(inner[1].first!)
+        else { return false }
+        return true
+    }
+
     static func phraseWords(_ name: String, _ options: HeaderOptions) -> [String] {
         // Controls fold to spaces; white space runs fold to one space.
         var cleaned: [Unicode.Scalar] = []
@@ -265,7 +304,8 @@ public struct HeaderWriter: Sendable {
         } else {
             separate()
         }
-        let name = HeaderRenderer.phraseWords(chip.displayName ?? "", options)
+        let name = HeaderRenderer.phraseWords(
+            chip.displayName ?? "", options, keepingEncodedWords: chip.warnings.contains(.undecodedEncodedWord))
         for w in name { word(w) }
         word(name.isEmpty ? address : "<" + address + ">")
         needsComma = true

@@ -166,7 +166,10 @@ public struct ChipRecordWriter: Sendable {
             case .jsonl: writeJSON(fields)
             case .tsv: writeTSV(fields)
             case .text: writeText(fields)
-            case .header: writeHeaderChip(kind: chip.kind, error: chip.error, group: chip.group, start: fields.start, end: fields.end)
+            case .header:
+                writeHeaderChip(
+                    kind: chip.kind, error: chip.error, group: chip.group, start: fields.start, end: fields.end,
+                    warnings: chip.warnings)
             }
         }
     }
@@ -199,7 +202,7 @@ public struct ChipRecordWriter: Sendable {
         case .header:
             writeHeaderChip(
                 kind: c.item.kind, error: r.error, group: c.item.group.map { String(decoding: $0, as: UTF8.self) },
-                start: c.start, end: c.end)
+                start: c.start, end: c.end, warnings: warnings)
         }
     }
 
@@ -237,12 +240,14 @@ public struct ChipRecordWriter: Sendable {
         }
     }
 
-    mutating func writeHeaderChip(kind: ListItem.Kind, error: ChipError?, group: String?, start: Int, end: Int) {
+    mutating func writeHeaderChip(
+        kind: ListItem.Kind, error: ChipError?, group: String?, start: Int, end: Int, warnings: ChipWarnings
+    ) {
         let chip = ParsedChip(
             kind: kind, byteRange: start..<end, raw: [],
             displayName: name.isEmpty ? nil : String(decoding: name, as: UTF8.self),
             address: address.isEmpty ? nil : String(decoding: address, as: UTF8.self),
-            group: group, error: error)
+            group: group, error: error, warnings: warnings)
         header.add(chip)
         output.appendString(header.take())
     }

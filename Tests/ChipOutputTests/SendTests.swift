@@ -70,3 +70,29 @@ struct SendTests {
         #expect(!report.hasNoRecipient)
     }
 }
+
+/// An encoded word this engine cannot decode goes out as it was, for the
+/// reader's client to decode: never inside quotes, where no client would.
+@Suite("Undecodable names survive")
+struct UndecodableNameTests {
+    @Test(arguments: [
+        ("=?KOI8-R?B?8NLJ18XU?= <a@x.org>", "=?KOI8-R?B?8NLJ18XU?= <a@x.org>"),
+        ("Ivan =?KOI8-R?B?8NLJ18XU?= <a@x.org>", "Ivan =?KOI8-R?B?8NLJ18XU?= <a@x.org>"),
+        ("\"Lee, A\" =?x-unknown?q?abc?= <a@x.org>", "\"Lee, A\" =?x-unknown?q?abc?= <a@x.org>"),
+        ("\"=?x?Q?not?=\" <a@x.org>", "\"=?x?Q?not?=\" <a@x.org>"),      // quoted: never an encoded word
+        ("=?UTF-8?Q?Andr=C3=A9?= <a@x.org>", "=?UTF-8?B?QW5kcsOp?= <a@x.org>"),  // decoded, encoded again (B is shorter)
+    ])
+    func theHeaderKeepsTheEncodedWord(_ input: String, _ header: String) {
+        let chips = AddressList.parse(input)
+        let value = HeaderRenderer.render(chips).text
+        #expect(value == header)
+        // And it reads back as the same name.
+        #expect(AddressList.parse(value).map(\.displayName) == chips.map(\.displayName))
+    }
+
+    @Test func theFilterWritesTheSame() {
+        var writer = ChipRecordWriter(format: .header)
+        writer.write(record: 1, Array("=?KOI8-R?B?8NLJ18XU?= <a@x.org>".utf8))
+        #expect(String(decoding: writer.output.bytes, as: UTF8.self) == "=?KOI8-R?B?8NLJ18XU?= <a@x.org>\n")
+    }
+}
