@@ -121,30 +121,22 @@ public struct Recognizer: Sendable {
     /// where reading resumes after them (the `>` of `<mailto:…?…>`, or the
     /// end): nil when the chip is no such link.
     static func mailtoQuery(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (Int, Int)? {
-        var i = range.lowerBound
-        while i < range.upperBound && (p[i] == ASCII.space || p[i] == ASCII.tab) { i += 1 }
-        var angle = false
-        // The link starts the chip, or follows its first `<` outside quotes
-        // (`Ann <mailto:ann@x.org?subject=hi>`).
-        var k = i, quoted = false
-        while k < range.upperBound {
-            let b = p[k]
-            if b == ASCII.quote { quoted.toggle() }
-            if b == ASCII.backslash && quoted { k += 2; continue }
-            if b == UInt8(ascii: "<") && !quoted {
-                angle = true
-                i = k + 1
-                break
-            }
-            k += 1
-        }
-        let prefixBytes = MailtoScheme.prefixBytes
-        guard i + prefixBytes < range.upperBound else { return nil }
+        // The link's `mailto:` starts the chip or follows a `<`: find the
+        // first `:` (one compare a byte) and look back from it.
+        let nameBytes = MailtoScheme.nameBytes
+        var colon = range.lowerBound + nameBytes
+        while colon < range.upperBound && p[colon] != UInt8(ascii: ":") { colon += 1 }
+        guard colon < range.upperBound else { return nil }
+        let i = colon - nameBytes
         let isMailto = MailtoScheme.name.withUTF8Buffer { name in
             (0..<name.count).allSatisfy { ByteClass.lowercased(p[i + $0]) == name[$0] }
         }
-        guard isMailto, p[i + prefixBytes - 1] == UInt8(ascii: ":") else { return nil }
-        var q = i + prefixBytes
+        guard isMailto else { return nil }
+        var before = i - 1
+        while before >= range.lowerBound && (p[before] == ASCII.space || p[before] == ASCII.tab) { before -= 1 }
+        let angle = before >= range.lowerBound && p[before] == UInt8(ascii: "<")
+        guard angle || before < range.lowerBound else { return nil }
+        var q = colon + 1
         while q < range.upperBound && p[q] != UInt8(ascii: "?") {
             // A quoted local part or an angle's end: no query to cut here.
             if p[q] == ASCII.quote || p[q] == UInt8(ascii: ">") { return nil }
