@@ -18,27 +18,21 @@ public struct Summary: Sendable, Equatable {
     public init() {}
 
     /// Counts one chip of a record.
-    public mutating func count(_ chip: ParsedChip) {
-        chips += 1
-        if let error = chip.error {
-            errors += 1
-            errorsByReason[error.precedence] += 1
-        } else {
-            valid += 1
-        }
-        chip.warnings.forEachIndex { warningsByKind[$0] += 1 }
-    }
+    public mutating func count(_ chip: ParsedChip) { count(error: chip.error, warnings: chip.warnings) }
 
     @inline(__always)
-    package mutating func count(_ r: Recognition) {
+    package mutating func count(_ r: Recognition) { count(error: r.error, warnings: r.warnings) }
+
+    @inline(__always)
+    mutating func count(error: ChipError?, warnings: ChipWarnings) {
         chips += 1
-        if let error = r.error {
+        if let error {
             errors += 1
             errorsByReason[error.precedence] += 1
         } else {
             valid += 1
         }
-        r.warnings.forEachIndex { warningsByKind[$0] += 1 }
+        warnings.forEachIndex { warningsByKind[$0] += 1 }
     }
 
     /// Adds another summary's counts (for parallel runs).

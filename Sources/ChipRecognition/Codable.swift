@@ -15,6 +15,7 @@ package enum SavedBytes {
         if let s = String(validating: bytes, as: UTF8.self) { return (s, true) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
+        let hex: StaticString = "0123456789ABCDEF"
         bytes.withUnsafeBufferPointer { p in
             var i = 0
             while i < p.count {
@@ -24,8 +25,7 @@ package enum SavedBytes {
                     out += [b, b]
                     i += 1
                 } else if n == 0 {
-                    let hex = Array("0123456789ABCDEF".utf8)
-                    out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+                    out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex.utf8Start[Int(b >> 4)], hex.utf8Start[Int(b & 15)]]
                     i += 1
                 } else {
                     out += p[i..<(i + n)]

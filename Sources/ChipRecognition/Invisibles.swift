@@ -9,12 +9,17 @@ import ChipSyntax
 /// |---|---|
 /// | bidi controls | U+061C ALM, U+200E LRM, U+200F RLM, U+202A–U+202E, U+2066–U+2069 |
 /// | hidden | U+00AD soft hyphen, U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF |
+/// | controls (``Found/control``) | U+0080–U+009F, U+2028, U+2029 |
 enum Invisibles {
     struct Found: Equatable {
         var bidi = false
         var hidden = false
         /// The offset of the first one, if any.
         var first: Int?
+        /// The offset of the first C1 control (U+0080–U+009F) or line or
+        /// paragraph separator (U+2028, U+2029): no character of an
+        /// address at all, quoted or not.
+        var control: Int?
     }
 
     /// What `p[range]` holds.
@@ -30,9 +35,11 @@ enum Invisibles {
                 i += 1
                 continue
             }
-            var kind = 0  // 1 bidi, 2 hidden
+            var kind = 0  // 1 bidi, 2 hidden, 3 control
             if b == 0xC2, i + 1 < end, p[i + 1] == 0xAD {
                 kind = 2
+            } else if b == 0xC2, i + 1 < end, p[i + 1] >= 0x80, p[i + 1] <= 0x9F {
+                kind = 3
             } else if b == 0xD8, i + 1 < end, p[i + 1] == 0x9C {
                 kind = 1
             } else if b == 0xE1, i + 2 < end, p[i + 1] == 0xA0, p[i + 2] == 0x8E {
@@ -42,6 +49,7 @@ enum Invisibles {
                 if c == 0x80 {
                     if d >= 0x8B && d <= 0x8D { kind = 2 }
                     if d == 0x8E || d == 0x8F || (d >= 0xAA && d <= 0xAE) { kind = 1 }
+                    if d == 0xA8 || d == 0xA9 { kind = 3 }
                 } else if c == 0x81 {
                     if d >= 0xA0 && d <= 0xA4 { kind = 2 }
                     if d >= 0xA6 && d <= 0xA9 { kind = 1 }
@@ -49,7 +57,9 @@ enum Invisibles {
             } else if b == 0xEF, i + 2 < end, p[i + 1] == 0xBB, p[i + 2] == 0xBF {
                 kind = 2
             }
-            if kind != 0 {
+            if kind == 3 {
+                if found.control == nil { found.control = i }
+            } else if kind != 0 {
                 if found.first == nil { found.first = i }
                 if kind == 1 { found.bidi = true } else { found.hidden = true }
             }

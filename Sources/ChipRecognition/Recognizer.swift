@@ -572,10 +572,9 @@ struct MailboxParser {
                 continue
             case .atom, .quoted:
                 length += l.end - l.start
-                if let bad = AddressCleaner.firstForbiddenScalar(p, l.range) {
-                    r.fail(.invalidCharacter, at: bad)
-                }
-                if let hidden = Invisibles.scan(p, l.range).first { r.fail(.invisibleCharacter, at: hidden) }
+                let found = Invisibles.scan(p, l.range)
+                if let bad = found.control { r.fail(.invalidCharacter, at: bad) }
+                if let hidden = found.first { r.fail(.invisibleCharacter, at: hidden) }
                 if l.kind == .quoted && AddressCleaner.holdsLineBreak(p, l.range) { r.addressIsVerbatim = false }
                 if !expectWord {
                     adjacentWords = true
@@ -790,21 +789,5 @@ enum AddressCleaner {
     /// Whether bytes hold a line break (folding white space to unfold).
     static func holdsLineBreak(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         range.contains { p[$0] == ASCII.carriageReturn || p[$0] == ASCII.lineFeed }
-    }
-
-    /// The offset of the first C1 control (U+0080–U+009F) or line or
-    /// paragraph separator (U+2028, U+2029) in UTF-8 bytes, if any: they
-    /// may not stand in an address, quoted or not.
-    static func firstForbiddenScalar(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        var i = range.lowerBound
-        while i + 1 < range.upperBound {
-            let b = p[i]
-            if b == 0xC2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F { return i }
-            if b == 0xE2 && i + 2 < range.upperBound && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9) {
-                return i
-            }
-            i += 1
-        }
-        return nil
     }
 }

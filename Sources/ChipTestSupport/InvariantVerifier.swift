@@ -44,10 +44,12 @@ public struct InvariantVerifier: Sendable {
         self.policy = policy
     }
 
-    /// What broke for `bytes` under every preset policy.
-    public static func violations(ofAnyPolicy bytes: [UInt8]) -> [String] {
+    /// What broke for `bytes` under every preset policy, with these seeds.
+    public static func violations(ofAnyPolicy bytes: [UInt8], seeds: [UInt64] = [1, 2]) -> [String] {
         [ValidationPolicy.strict, .standard, .lenient].flatMap {
-            InvariantVerifier(policy: $0).violations(of: bytes)
+            var verifier = InvariantVerifier(policy: $0)
+            verifier.seeds = seeds
+            return verifier.violations(of: bytes)
         }
     }
 

@@ -10,17 +10,18 @@ struct AddressKeyTests {
     /// By default local parts compare without ASCII case, as the big
     /// providers treat them; exactly under `comparesLocalPartsExactly`.
     @Test(arguments: [
+        // (a, b, same by default, same exactly)
         ("ann@x.org", "ANN@x.org", true, false),
         ("Ann.Lee@x.org", "ann.lee@X.ORG", true, false),
-        ("\"Ann\"@x.org", "ann@x.org", true, false),
+        ("\"ann\"@x.org", "ann@X.org", true, true),
         ("josé@x.org", "JOSÉ@x.org", false, false),   // only ASCII letters fold
         ("josé@x.org", "JOSé@x.org", true, false),
         ("ann@x.org", "anne@x.org", false, false),
+        ("ann@x.org", "ann@x.org", true, true),
     ])
     func localPartsFoldCaseUnlessExact(_ a: String, _ b: String, _ folded: Bool, _ exact: Bool) {
         #expect((key(a) == key(b)) == folded, "\(a) vs \(b)")
-        let exactlySame = a.split(separator: "@")[0].replacingOccurrences("\"", "") == b.split(separator: "@")[0]
-        #expect((key(a, exact: true) == key(b, exact: true)) == exactlySame, "\(a) vs \(b), exact")
+        #expect((key(a, exact: true) == key(b, exact: true)) == exact, "\(a) vs \(b), exact")
     }
 
     @Test func listsAndComposersUseThePolicysRule() {
@@ -98,8 +99,3 @@ struct AddressKeyTests {
     }
 }
 
-extension Substring {
-    func replacingOccurrences(_ target: Character, _ with: String) -> String {
-        String(self.filter { $0 != target })
-    }
-}
