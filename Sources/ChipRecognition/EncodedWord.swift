@@ -3,10 +3,6 @@ import ChipSyntax
 /// RFC 2047 encoded words, `=?charset?encoding?text?=`, as they appear in
 /// display names and comments.
 enum EncodedWord {
-    enum Charset: Equatable {
-        case utf8, ascii, latin1, windows1252, latin9
-    }
-
     struct Decoded {
         var charset: Charset
         var bytes: [UInt8]
@@ -59,21 +55,10 @@ enum EncodedWord {
         return .decoded(words)
     }
 
-    /// The charsets understood. An RFC 2231 language suffix (`*en`) is ignored.
+    /// The charset a label names (WHATWG labels; an RFC 2231 language
+    /// suffix such as `*en` is ignored).
     static func charset(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Charset? {
-        var name: [UInt8] = []
-        for i in range {
-            if p[i] == UInt8(ascii: "*") { break }
-            name.append(ByteClass.lowercased(p[i]))
-        }
-        switch String(decoding: name, as: UTF8.self) {
-        case "utf-8", "utf8": return .utf8
-        case "us-ascii", "ascii", "ansi_x3.4-1968": return .ascii
-        case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1": return .latin1
-        case "windows-1252", "cp1252": return .windows1252
-        case "iso-8859-15", "iso8859-15", "latin9", "latin-9": return .latin9
-        default: return nil
-        }
+        Charset(label: UnsafeBufferPointer(rebasing: p[range]))
     }
 
     static func base64(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
@@ -137,63 +122,18 @@ enum EncodedWord {
         }
     }
 
-    /// Windows-1252's 0x80–0x9F (0 where undefined).
-    static let windows1252High: [UInt32] = [
-        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
-    ]
-
     /// Appends `bytes` in `charset` as UTF-8; what cannot be converted
     /// becomes U+FFFD. Every control character (C0, DEL, C1) and line or
     /// paragraph separator becomes a space, and runs of white space fold to
     /// one, so a decoded name can never smuggle a line break, and the words
     /// around a control stay apart (`x=0D=0Ay` is `x y`).
     static func appendUTF8(_ bytes: [UInt8], charset: Charset, into out: inout [UInt8]) {
-        func scalar(_ v: UInt32) {
-            if v <= 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) || v == 0x2028 || v == 0x2029 {
-                if out.last != ASCII.space { out.append(ASCII.space) }
-                return
-            }
-            appendScalar(v, into: &out)
-        }
-        switch charset {
-        case .utf8:
-            var iterator = bytes.makeIterator()
-            var decoder = UTF8()
-            loop: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue(let s): scalar(s.value)
-                case .error: scalar(0xFFFD)
-                case .emptyInput: break loop
-                }
-            }
-        case .ascii:
-            for b in bytes { scalar(b < 0x80 ? UInt32(b) : 0xFFFD) }
-        case .latin1:
-            for b in bytes { scalar(UInt32(b)) }
-        case .windows1252:
-            for b in bytes {
-                if b >= 0x80 && b < 0xA0 {
-                    let v = windows1252High[Int(b - 0x80)]
-                    scalar(v == 0 ? 0xFFFD : v)
+        bytes.withUnsafeBufferPointer { buffer in
+            charset.decode(buffer) { v in
+                if v <= 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) || v == 0x2028 || v == 0x2029 {
+                    if out.last != ASCII.space { out.append(ASCII.space) }
                 } else {
-                    scalar(UInt32(b))
-                }
-            }
-        case .latin9:
-            for b in bytes {
-                switch b {
-                case 0xA4: scalar(0x20AC)
-                case 0xA6: scalar(0x0160)
-                case 0xA8: scalar(0x0161)
-                case 0xB4: scalar(0x017D)
-                case 0xB8: scalar(0x017E)
-                case 0xBC: scalar(0x0152)
-                case 0xBD: scalar(0x0153)
-                case 0xBE: scalar(0x0178)
-                default: scalar(UInt32(b))
+                    appendUTF8Scalar(v, into: &out)
                 }
             }
         }
@@ -202,23 +142,7 @@ enum EncodedWord {
 
 /// Appends a code point as UTF-8 (surrogates and out-of-range values
 /// become U+FFFD).
+@inline(__always)
 func appendScalar(_ value: UInt32, into out: inout [UInt8]) {
-    var v = value
-    if (v >= 0xD800 && v < 0xE000) || v > 0x10FFFF { v = 0xFFFD }
-    switch v {
-    case 0..<0x80:
-        out.append(UInt8(v))
-    case 0x80..<0x800:
-        out.append(UInt8(0xC0 | (v >> 6)))
-        out.append(UInt8(0x80 | (v & 0x3F)))
-    case 0x800..<0x10000:
-        out.append(UInt8(0xE0 | (v >> 12)))
-        out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (v & 0x3F)))
-    default:
-        out.append(UInt8(0xF0 | (v >> 18)))
-        out.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
-        out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (v & 0x3F)))
-    }
+    appendUTF8Scalar(value, into: &out)
 }
