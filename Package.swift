@@ -12,11 +12,14 @@ let package = Package(
     dependencies: [],
     targets: [
         // The layers, one target each: a layer imports only those below it.
+        // Syntax → Recognition → Directory → Editing → Output.
         .target(name: "ChipSyntax"),
         .target(name: "ChipRecognition", dependencies: ["ChipSyntax"]),
-        .target(name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition"]),
-        .target(name: "ChipOutput", dependencies: ["ChipSyntax", "ChipRecognition", "ChipEditing"]),
-        .target(name: "ChipKit", dependencies: ["ChipSyntax", "ChipRecognition", "ChipEditing", "ChipOutput"]),
+        .target(name: "ChipDirectory", dependencies: ["ChipSyntax", "ChipRecognition"]),
+        .target(name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory"]),
+        .target(name: "ChipOutput", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing"]),
+        .target(
+            name: "ChipKit", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing", "ChipOutput"]),
         .target(name: "ChipifyCLI", dependencies: ["ChipKit"]),
         .executableTarget(name: "chipify", dependencies: ["ChipifyCLI"]),
         .executableTarget(
@@ -29,6 +32,7 @@ let package = Package(
         .target(name: "ChipTestSupport", dependencies: ["ChipKit"]),
         .testTarget(name: "ChipSyntaxTests", dependencies: ["ChipSyntax", "ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipRecognitionTests", dependencies: ["ChipRecognition", "ChipKit", "ChipTestSupport"]),
+        .testTarget(name: "ChipDirectoryTests", dependencies: ["ChipDirectory", "ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipEditingTests", dependencies: ["ChipEditing", "ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipOutputTests", dependencies: ["ChipOutput", "ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipKitTests", dependencies: ["ChipKit", "ChipTestSupport"]),

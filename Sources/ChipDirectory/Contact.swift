@@ -1,0 +1,200 @@
+// The people and lists a person types: contacts as an address book holds
+// them, independent of the file format they came from.
+
+/// A contact's identity: the card's `UID` when it has one, otherwise one
+/// derived from the contact's content, so the same card imported twice gets
+/// the same identity.
+public struct ContactID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public static func < (a: ContactID, b: ContactID) -> Bool { a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8) }
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}
+
+/// A structured name (vCard `N`): family names, given names, additional
+/// names, honorific prefixes and suffixes, each possibly several.
+public struct StructuredName: Hashable, Sendable, Codable {
+    public var family: [String]
+    public var given: [String]
+    public var additional: [String]
+    public var prefixes: [String]
+    public var suffixes: [String]
+
+    public init(
+        family: [String] = [], given: [String] = [], additional: [String] = [],
+        prefixes: [String] = [], suffixes: [String] = []
+    ) {
+        self.family = family
+        self.given = given
+        self.additional = additional
+        self.prefixes = prefixes
+        self.suffixes = suffixes
+    }
+
+    /// Whether no part has any text.
+    public var isEmpty: Bool {
+        [family, given, additional, prefixes, suffixes].allSatisfy { $0.allSatisfy(\.isEmpty) }
+    }
+
+    /// The name as it is usually shown: prefixes, given, additional,
+    /// family, suffixes, separated by spaces (what a card without `FN`
+    /// displays).
+    public var formatted: String {
+        (prefixes + given + additional + family + suffixes).filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+/// One email address of a contact.
+public struct ContactEmail: Hashable, Sendable, Codable {
+    /// The address as the card wrote it (an addr-spec, without a display
+    /// name or `mailto:`).
+    public var address: String
+    /// Labels, lower-case (`home`, `work`, `internet`, `x-…`), in the order
+    /// the card gave them, without `pref`.
+    public var types: [String]
+    /// The preference, 1 (most preferred) to 100, or `nil` when the card
+    /// gave none. vCard 2.1's bare `PREF` and 3.0's `TYPE=pref` are 1.
+    public var pref: Int?
+
+    public init(address: String, types: [String] = [], pref: Int? = nil) {
+        self.address = address
+        self.types = types
+        self.pref = pref
+    }
+}
+
+/// How often and how lately a contact was used, kept by the host.
+///
+/// Recorded uses count by how recent they are: a use `halfLife` seconds
+/// ago counts half as much as one now (see ``score(at:halfLife:)``).
+public struct ContactUsage: Hashable, Sendable, Codable {
+    /// How many times the contact was used (sent to, chosen).
+    public var count: Int
+    /// The frecency accumulated up to ``last``, in units of one use at ``last``.
+    public var weight: Double
+    /// When the contact was last used, in seconds since 1970, or `nil`.
+    public var last: Double?
+
+    public init(count: Int = 0, weight: Double = 0, last: Double? = nil) {
+        self.count = count
+        self.weight = weight
+        self.last = last
+    }
+
+    /// The default half-life of a use: 30 days.
+    public static let defaultHalfLife: Double = 30 * 24 * 3600
+
+    /// This record with one more use at `time`.
+    public func recordingUse(at time: Double, halfLife: Double = ContactUsage.defaultHalfLife) -> ContactUsage {
+        var next = self
+        next.count += 1
+        next.weight = score(at: time, halfLife: halfLife) + 1
+        next.last = max(time, last ?? time)
+        return next
+    }
+
+    /// The decayed use count at `time`: every use counts 2^(−age/halfLife).
+    public func score(at time: Double, halfLife: Double = ContactUsage.defaultHalfLife) -> Double {
+        guard let last, weight > 0 else { return 0 }
+        let age = max(0, time - last)
+        return weight * halving(age / halfLife)
+    }
+}
+
+/// Where a contact came from, for messages and for `chipify contacts`.
+public enum ContactSource: String, Hashable, Sendable, Codable {
+    case vCard21 = "2.1"
+    case vCard30 = "3.0"
+    case vCard40 = "4.0"
+    case csv
+    /// Made by the host, not imported.
+    case host
+}
+
+/// A person, organization or list of an address book.
+public struct Contact: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case individual, group, org, location
+    }
+
+    public var id: ContactID
+    public var kind: Kind
+    /// The formatted name (`FN`), or the structured name formatted when the
+    /// card had no `FN`; `nil` when the contact has no name at all.
+    public var displayName: String?
+    public var name: StructuredName
+    public var nicknames: [String]
+    public var organization: String?
+    public var categories: [String]
+    /// The addresses in the card's order.
+    public var emails: [ContactEmail]
+    /// A list's members as the card names them: `mailto:` URIs, `urn:uuid:`
+    /// or other references to contacts' ids, or (from CSV) addresses.
+    public var members: [String]
+    public var usage: ContactUsage
+    /// Where it came from, and the line of the file its record starts on
+    /// (1-based; 0 when not imported).
+    public var source: ContactSource
+    public var line: Int
+
+    public init(
+        id: ContactID, kind: Kind = .individual, displayName: String? = nil, name: StructuredName = StructuredName(),
+        nicknames: [String] = [], organization: String? = nil, categories: [String] = [],
+        emails: [ContactEmail] = [], members: [String] = [], usage: ContactUsage = ContactUsage(),
+        source: ContactSource = .host, line: Int = 0
+    ) {
+        self.id = id
+        self.kind = kind
+        self.displayName = displayName
+        self.name = name
+        self.nicknames = nicknames
+        self.organization = organization
+        self.categories = categories
+        self.emails = emails
+        self.members = members
+        self.usage = usage
+        self.source = source
+        self.line = line
+    }
+
+    /// The index in ``emails`` of the preferred address: the lowest `pref`,
+    /// the first address among equals, the first address when none has a
+    /// `pref`; `nil` when the contact has no address.
+    public var preferredEmailIndex: Int? {
+        guard !emails.isEmpty else { return nil }
+        var best = 0
+        for i in emails.indices.dropFirst() where (emails[i].pref ?? Int.max) < (emails[best].pref ?? Int.max) {
+            best = i
+        }
+        return best
+    }
+
+    /// The preferred address (see ``preferredEmailIndex``).
+    public var preferredEmail: ContactEmail? { preferredEmailIndex.map { emails[$0] } }
+}
+
+/// 2^−x for x ≥ 0, without a math library: whole halvings scale the
+/// exponent, and the fraction goes through the exponential series
+/// (|x·ln 2| < 0.7, so 20 terms are exact to a double's precision).
+func halving(_ x: Double) -> Double {
+    guard x.isFinite else { return 0 }
+    let whole = x.rounded(.down)
+    if whole > 1100 { return 0 }
+    let y = -(x - whole) * 0.693_147_180_559_945_309_4
+    var term = 1.0
+    var sum = 1.0
+    for k in 1...20 {
+        term *= y / Double(k)
+        sum += term
+    }
+    return Double(sign: .plus, exponent: -Int(whole), significand: sum)
+}
