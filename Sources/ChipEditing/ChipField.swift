@@ -97,6 +97,7 @@ public struct ChipField: Sendable {
         var list: ListRecognizer
         /// The scanner and list state at `pending[0]`, to rescan from.
         var baseInGroup = false
+        var baseSeparators = ListScanner.Separators()
         var baseList: ListRecognizer
         /// The chip being edited: the first chip its text gives keeps its
         /// identity and group.
@@ -273,7 +274,7 @@ public struct ChipField: Sendable {
         // so a keystroke far from the limits needs no dry run.
         let total = text.pending.count + bytes.count
         if total > limits.maxPendingBytes || order.count + total > limits.maxChips {
-            var trial = atEnd ? text.scanner : ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup)
+            var trial = atEnd ? text.scanner : ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup, separators: text.baseSeparators)
             var produced = 0
             let count = { (segment: Segment) in if segment.kind != .groupOpen { produced += 1 } }
             if atEnd {
@@ -381,6 +382,7 @@ public struct ChipField: Sendable {
         text.scanned = 0
         text.list.reset()
         text.baseInGroup = false
+        text.baseSeparators = ListScanner.Separators()
         text.baseList = text.list
         text.editing = nil
         text.editingGroup = nil
@@ -610,6 +612,7 @@ public struct ChipField: Sendable {
         text.list.reset()
         text.baseList = text.list
         text.baseInGroup = false
+        text.baseSeparators = ListScanner.Separators()
         resetScanner()
         feed(&changes)
         finishTextChange(from: before, &changes)
@@ -712,7 +715,7 @@ public struct ChipField: Sendable {
 
     /// Rescans the pending text from its start (after an edit inside it).
     private mutating func resetScanner() {
-        text.scanner = ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup)
+        text.scanner = ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup, separators: text.baseSeparators)
         text.scanned = 0
         text.list = text.baseList
     }
@@ -725,6 +728,7 @@ public struct ChipField: Sendable {
         text.list.reset()
         text.baseList = text.list
         text.baseInGroup = false
+        text.baseSeparators = ListScanner.Separators()
     }
 
     /// Scans the pending bytes not yet seen; chips completed become chips
@@ -754,6 +758,7 @@ public struct ChipField: Sendable {
             // The state to rescan from is the one at the new pending start.
             let groupOpenerPending = text.scanner.openGroupStart == text.pendingBase
             text.baseInGroup = text.scanner.isInGroup && !groupOpenerPending
+            text.baseSeparators = text.scanner.separators
             text.baseList = text.list
             if groupOpenerPending { text.baseList.reset() }
         }

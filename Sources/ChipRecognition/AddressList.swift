@@ -91,6 +91,14 @@ public enum AddressList {
         parse(Array(text.utf8), policy: policy)
     }
 
+    static func localPart(_ address: String) -> String {
+        address.utf8.lastIndex(of: UInt8(ascii: "@")).map { String(address[..<$0]) } ?? address
+    }
+
+    static func domain(_ address: String) -> String {
+        address.utf8.lastIndex(of: UInt8(ascii: "@")).map { String(address[address.utf8.index(after: $0)...]) } ?? ""
+    }
+
     /// Makes the owned chip of an item; `p` holds the stream from offset `base`.
     package static func materialize(
         _ item: ListItem, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer, base: Int = 0
@@ -136,7 +144,8 @@ public enum AddressList {
         return ParsedChip(
             kind: item.kind, byteRange: item.byteRange, raw: raw,
             displayName: name, address: address,
-            localPart: string(r.localPartRange), domain: string(r.domainRange),
+            localPart: r.decodedAddress == nil ? string(r.localPartRange) : address.map(Self.localPart),
+            domain: r.decodedAddress == nil ? string(r.domainRange) : address.map(Self.domain),
             asciiDomain: asciiDomain, unicodeDomain: unicodeDomain,
             group: item.group.map { String(decoding: $0, as: UTF8.self) },
             error: r.error, errorOffset: r.error == nil ? nil : r.errorOffset,

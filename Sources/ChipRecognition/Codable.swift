@@ -179,7 +179,7 @@ extension ValidationPolicy: Codable {
     enum CodingKeys: String, CodingKey {
         case name, allowsObsoleteSyntax, allowsComments, allowsUnnecessaryQuotes, allowsMissingAngleBrackets
         case checksGrammar, requiresHostName, requiresDottedDomain, enforcesLengthLimits, maxChipBytes
-        case checksLookalikes, commonDomains, comparesLocalPartsExactly
+        case checksLookalikes, commonDomains, comparesLocalPartsExactly, allowsUnquotedCommaInName
     }
 
     /// Every rule is read; one that is missing takes the value of the
@@ -203,6 +203,7 @@ extension ValidationPolicy: Codable {
         try read(.enforcesLengthLimits, &p.enforcesLengthLimits)
         try read(.checksLookalikes, &p.checksLookalikes)
         try read(.comparesLocalPartsExactly, &p.comparesLocalPartsExactly)
+        try read(.allowsUnquotedCommaInName, &p.allowsUnquotedCommaInName)
         if let n = try c.decodeIfPresent(Int.self, forKey: .maxChipBytes) {
             guard n > 0 else {
                 throw DecodingError.dataCorruptedError(forKey: .maxChipBytes, in: c, debugDescription: "maxChipBytes \(n)")
@@ -228,5 +229,6 @@ extension ValidationPolicy: Codable {
         try c.encode(checksLookalikes, forKey: .checksLookalikes)
         try c.encode(commonDomains, forKey: .commonDomains)
         try c.encode(comparesLocalPartsExactly, forKey: .comparesLocalPartsExactly)
+        try c.encode(allowsUnquotedCommaInName, forKey: .allowsUnquotedCommaInName)
     }
 }

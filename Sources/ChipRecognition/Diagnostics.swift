@@ -230,7 +230,12 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     /// left out: a chip is a recipient, not a message.
     public static let mailtoFieldsDropped = ChipWarnings(rawValue: 1 << 13)
 
-    static let table: [(ChipWarnings, StaticString)] = (0..<14).map {
+    /// The name holds a comma that is not quoted, as Outlook writes
+    /// `Lee, Ann <ann@x.org>` in a list separated by `;`: read as one name,
+    /// which the header writer quotes.
+    public static let unquotedComma = ChipWarnings(rawValue: 1 << 14)
+
+    static let table: [(ChipWarnings, StaticString)] = (0..<15).map {
         (ChipWarnings(rawValue: 1 << UInt32($0)), code(ofIndex: $0))
     }
 
@@ -271,6 +276,7 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
         case 11: "hidden-character"
         case 12: "full-width-at"
         case 13: "mailto-fields-dropped"
+        case 14: "unquoted-comma"
         default: "unknown"
         }
     }

@@ -35,6 +35,10 @@ public struct Recognition: Sendable, Hashable {
     public package(set) var isOnlyComments = false
     /// With the `likely-typo` warning: the common domain meant, probably.
     public package(set) var suggestedDomain: String?
+    /// The address when it is not bytes of the chip: a `mailto:` link
+    /// writes it %-encoded (RFC 6068 §2), `mailto:j%C3%B6rg%40x.org`.
+    /// The ranges then cover the encoded bytes.
+    public package(set) var decodedAddress: [UInt8]?
 
     public var isValid: Bool { error == nil }
 
@@ -57,7 +61,9 @@ public struct Recognition: Sendable, Hashable {
     /// - Complexity: O(*n*) in the address's length.
     public func appendAddress(_ p: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         guard let range = addressRange else { return }
-        if addressIsVerbatim {
+        if let decodedAddress {
+            out.append(contentsOf: decodedAddress)
+        } else if addressIsVerbatim {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: p[range]))
         } else {
             AddressCleaner.appendWithoutCFWS(p, range, into: &out)
@@ -94,7 +100,12 @@ public struct Recognizer: Sendable {
     }
 
     /// The full grammar, for any chip within the size limit.
-    mutating func recognizeInGeneral(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition {
+    mutating func recognizeInGeneral(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, decodesPercent: Bool = true
+    ) -> Recognition {
+        if decodesPercent, let span = Recognizer.percentEncodedMailto(p, range) {
+            return recognizePercentDecoded(p, range, span)
+        }
         var r = Recognition()
         lexemes.removeAll(keepingCapacity: true)
         if let (query, resume) = Recognizer.mailtoQuery(p, range) {
@@ -117,12 +128,73 @@ public struct Recognizer: Sendable {
         return r
     }
 
-    /// Where the header fields of a `mailto:` link start (its `?`), and
-    /// where reading resumes after them (the `>` of `<mailto:…?…>`, or the
-    /// end): nil when the chip is no such link.
-    static func mailtoQuery(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (Int, Int)? {
-        // The link's `mailto:` starts the chip or follows a `<`: find the
-        // first `:` (one compare a byte) and look back from it.
+    /// The address part of a `mailto:` link (after the scheme's `:`, up to
+    /// its `?`, `>` or end) when it holds a `%` escape: nil otherwise.
+    static func percentEncodedMailto(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
+        guard let (colon, _) = mailtoColon(p, range) else { return nil }
+        var end = colon + 1
+        var escapes = false
+        while end < range.upperBound {
+            let b = p[end]
+            if b == UInt8(ascii: "?") || b == UInt8(ascii: ">") || b == ASCII.quote { break }
+            if b == UInt8(ascii: "%"), end + 2 < range.upperBound,
+               EncodedWord.hex(p[end + 1]) != nil, EncodedWord.hex(p[end + 2]) != nil {
+                escapes = true
+            }
+            end += 1
+        }
+        return escapes ? (colon + 1)..<end : nil
+    }
+
+    /// Recognizes a `mailto:` link whose address is %-encoded: the chip
+    /// with the escapes of `span` decoded (once: `%2540` is `%40`), its
+    /// offsets mapped back to the encoded bytes, and the decoded address
+    /// kept in ``Recognition/decodedAddress``.
+    mutating func recognizePercentDecoded(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ span: Range<Int>
+    ) -> Recognition {
+        var decoded: [UInt8] = []
+        var origin: [Int] = []  // the chip offset each decoded byte came from
+        decoded.reserveCapacity(range.count)
+        origin.reserveCapacity(range.count + 1)
+        var i = range.lowerBound
+        while i < range.upperBound {
+            if span.contains(i), p[i] == UInt8(ascii: "%"), i + 2 < span.upperBound,
+               let hi = EncodedWord.hex(p[i + 1]), let lo = EncodedWord.hex(p[i + 2]) {
+                decoded.append(hi << 4 | lo)
+                origin.append(i)
+                i += 3
+            } else {
+                decoded.append(p[i])
+                origin.append(i)
+                i += 1
+            }
+        }
+        origin.append(range.upperBound)
+        // The link holds an addr-spec: a decoded space is no name break.
+        var linkPolicy = policy
+        linkPolicy.allowsMissingAngleBrackets = false
+        var inner = Recognizer(policy: linkPolicy)
+        var r = decoded.withUnsafeBufferPointer { inner.recognizeInGeneral($0, 0..<$0.count, decodesPercent: false) }
+        func back(_ x: Range<Int>?) -> Range<Int>? { x.map { origin[$0.lowerBound]..<origin[$0.upperBound] } }
+        if r.error != nil { r.errorOffset = origin[min(r.errorOffset, origin.count - 1)] }
+        if r.addressRange != nil {
+            r.decodedAddress = decoded.withUnsafeBufferPointer { d in
+                var out: [UInt8] = []
+                r.appendAddress(d, into: &out)
+                return out
+            }
+        }
+        r.nameRange = back(r.nameRange)
+        r.localPartRange = back(r.localPartRange)
+        r.domainRange = back(r.domainRange)
+        r.addressIsVerbatim = false
+        return r
+    }
+
+    /// The `:` of a `mailto:` that starts the chip or follows its `<`, and
+    /// whether it follows a `<`.
+    static func mailtoColon(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (Int, Bool)? {
         let nameBytes = MailtoScheme.nameBytes
         var colon = range.lowerBound + nameBytes
         while colon < range.upperBound && p[colon] != UInt8(ascii: ":") { colon += 1 }
@@ -136,6 +208,16 @@ public struct Recognizer: Sendable {
         while before >= range.lowerBound && (p[before] == ASCII.space || p[before] == ASCII.tab) { before -= 1 }
         let angle = before >= range.lowerBound && p[before] == UInt8(ascii: "<")
         guard angle || before < range.lowerBound else { return nil }
+        return (colon, angle)
+    }
+
+    /// Where the header fields of a `mailto:` link start (its `?`), and
+    /// where reading resumes after them (the `>` of `<mailto:…?…>`, or the
+    /// end): nil when the chip is no such link.
+    static func mailtoQuery(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (Int, Int)? {
+        // The link's `mailto:` starts the chip or follows a `<`: find the
+        // first `:` (one compare a byte) and look back from it.
+        guard let (colon, angle) = mailtoColon(p, range) else { return nil }
         var q = colon + 1
         while q < range.upperBound && p[q] != UInt8(ascii: "?") {
             // A quoted local part or an angle's end: no query to cut here.
@@ -411,12 +493,22 @@ struct MailboxParser {
                     obsolete(at: l.start)
                 }
                 last = k
+            case .comma where firstWord >= 0 && policy.allowsUnquotedCommaInName:
+                // Outlook's `Last, First`: one name (the scanner makes such
+                // a chip only in a list separated by `;`).
+                r.warnings.insert(.unquotedComma)
+                last = k
             default:
                 if policy.checksGrammar { r.fail(.invalidDisplayName, at: l.start) }
                 if firstWord < 0 { firstWord = k }
                 last = k
             }
             k += 1
+        }
+        if last >= 0 && lx[last].kind == .comma {
+            // A comma must be between words.
+            r.warnings.remove(.unquotedComma)
+            if policy.checksGrammar { r.fail(.invalidDisplayName, at: lx[last].start) }
         }
         if firstWord >= 0 {
             r.nameRange = lx[firstWord].start..<lx[last].end

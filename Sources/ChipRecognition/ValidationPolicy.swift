@@ -46,6 +46,11 @@ public struct ValidationPolicy: Sendable, Hashable {
     /// treat `ANN@x.org` and `ann@x.org` as one mailbox, so duplicates
     /// compare local parts without ASCII case. Domains never have case.
     public var comparesLocalPartsExactly = false
+    /// Accept an unquoted comma between the words of a name, as Outlook
+    /// writes `Lee, Ann <ann@x.org>` (with the warning `unquoted-comma`).
+    /// When false it is an `invalid-display-name` error. The list scanner
+    /// makes such a chip only in a list that uses `;` between mailboxes.
+    public var allowsUnquotedCommaInName = true
     /// The domains `likely-typo` compares with; replace it with the
     /// domains your users write to.
     public var commonDomains: [String] = ValidationPolicy.defaultCommonDomains
@@ -54,11 +59,15 @@ public struct ValidationPolicy: Sendable, Hashable {
     /// What a careful sender accepts: RFC 5322 without obsolete syntax or
     /// comments, quotes in the local part only when needed, a dotted host
     /// name, and the RFC 5321 limits.
-    public static let strict = ValidationPolicy(
-        name: "strict", allowsObsoleteSyntax: false, allowsComments: false,
-        allowsUnnecessaryQuotes: false, allowsMissingAngleBrackets: false,
-        checksGrammar: true, requiresHostName: true, requiresDottedDomain: true,
-        enforcesLengthLimits: true, maxChipBytes: 65_536)
+    public static let strict: ValidationPolicy = {
+        var p = ValidationPolicy(
+            name: "strict", allowsObsoleteSyntax: false, allowsComments: false,
+            allowsUnnecessaryQuotes: false, allowsMissingAngleBrackets: false,
+            checksGrammar: true, requiresHostName: true, requiresDottedDomain: true,
+            enforcesLengthLimits: true, maxChipBytes: 65_536)
+        p.allowsUnquotedCommaInName = false
+        return p
+    }()
 
     /// The default: what a compose field should accept. RFC 5322 including
     /// the obsolete forms real headers carry (with a warning), comments,

@@ -41,6 +41,9 @@ package enum ScanClass: UInt8, Sendable {
     case at
     case colon
     case openBracket
+    /// 0xEF: the first byte of a BOM (EF BB BF) or of a full-width `＠`
+    /// (EF BC A0), both of which matter where they stand.
+    case leadEF
 }
 
 package let scanClassTable = ByteTable { b in
@@ -57,6 +60,7 @@ package let scanClassTable = ByteTable { b in
     case UInt8(ascii: "@"): cls = .at
     case UInt8(ascii: ":"): cls = .colon
     case UInt8(ascii: "["): cls = .openBracket
+    case 0xEF: cls = .leadEF
     default: cls = .plain
     }
     return cls.rawValue

@@ -45,6 +45,17 @@ public struct Segment: Sendable, Hashable {
 /// - after a complete `<…>` when more text follows (`A <a@x> B <b@y>`),
 ///   except a trailing comment.
 ///
+/// Outlook writes `Lee, Ann <ann@x.org>; Ray, Bob <bob@y.org>`: names as
+/// `Last, First`, unquoted, and `;` between mailboxes. A `,` after a chip
+/// that is only words (no `@`, quotes, brackets) is therefore held: when
+/// words and a closed `<…>` follow and the chip ends with `;` (or, in a
+/// list that already used `;`, ends otherwise), the two parts are one chip;
+/// anything else (an `@` or a quote before the `<`, a second `,`, a `,`
+/// after the `<…>`) splits at the comma, as RFC 5322 reads it. Only the
+/// first chip of a list, or any chip of a list that used `;`, is held, so a
+/// list of names typed with commas makes its chips at each comma after the
+/// first.
+///
 /// Invariants:
 /// 1. Segments come in input order, do not overlap, and `chip` segments are
 ///    non-empty and neither start nor end with white space.
@@ -58,10 +69,6 @@ public struct ListScanner: Sendable, Hashable {
         case top, quote, comment, literal
     }
 
-    var context: Context = .top
-    var inAngle = false
-    var escaped = false
-    var inGroup = false
     var commentDepth = 0
     /// Offset of the next byte to be fed.
     public private(set) var offset: Int
@@ -69,17 +76,33 @@ public struct ListScanner: Sendable, Hashable {
     var tokenStart = -1
     /// End of the last significant byte of the current chip.
     var tokenEnd = -1
+    /// A byte order mark may be starting where a chip could start: its
+    /// offset and how many of its bytes (EF BB BF) were seen, or -1. A
+    /// whole BOM there is white space (an editor or exporter wrote it before
+    /// the list); anything else makes its bytes the start of a chip.
+    var bomStart = -1
+    /// Start of a line break whose meaning (folding or separator) depends on
+    /// the next byte, or -1.
+    var pendingBreak = -1
+    /// The first bytes of the chip, lower-cased, to recognize `mailto:`.
+    var head: UInt64 = 0
+    /// Start of the open group's `display-name ":"`, while no chip of the
+    /// group has been reported (an empty group is reported from there).
+    var groupStart = -1
+    /// A `,` after a `Last` name is held: the end of that name, or -1.
+    var heldCommaEnd = -1
+    /// The start of the words after a held `,`, or -1 before the first.
+    var afterCommaStart = -1
+    var context: Context = .top
+    var inAngle = false
+    var escaped = false
+    var inGroup = false
     /// Count of `@` at the top level outside `<…>`, saturating at 2.
     var atCount: UInt8 = 0
     /// The last byte at the top level that was not white space.
     var lastSignificant: UInt8 = 0
     /// A `<…>` was closed in this chip.
     var afterAngle = false
-    /// A byte order mark may be starting where a chip could start: its
-    /// offset and how many of its bytes (EF BB BF) were seen, or -1. A
-    /// whole BOM there is white space (an editor or exporter wrote it before
-    /// the list); anything else makes its bytes the start of a chip.
-    var bomStart = -1
     var bomMatched: UInt8 = 0
     /// The last byte inside `<…>` that was not white space, so that `[`
     /// opens a domain literal there only right after the `@`.
@@ -87,16 +110,30 @@ public struct ListScanner: Sendable, Hashable {
     /// White space followed a complete bare address; the next byte decides
     /// whether the chip ends there.
     var tentativeSplit = false
-    /// Start of a line break whose meaning (folding or separator) depends on
-    /// the next byte, or -1.
-    var pendingBreak = -1
     var pendingBreakAfterCR = false
-    /// The first bytes of the chip, lower-cased, to recognize `mailto:`.
-    var head: UInt64 = 0
     var headCount: UInt8 = 0
-    /// Start of the open group's `display-name ":"`, while no chip of the
-    /// group has been reported (an empty group is reported from there).
-    var groupStart = -1
+    /// How many bytes of a full-width `＠` (EF BC A0) were just seen at the
+    /// top level, 0 when none: a whole one counts as an `@` for the
+    /// bare-address rules (`ann＠x.org bob＠y.org` is two chips).
+    var wideAtMatched: UInt8 = 0
+    /// The chip so far is only words and white space (no `@`, quote,
+    /// comment, bracket or colon): it may be an Outlook `Last` name.
+    var phraseOnly = false
+    /// What the list has shown about its separators (kept across chips).
+    package var separators = Separators()
+
+    /// What a list has shown about its separators, which decides whether
+    /// a `,` after a name may be Outlook's `Last, First`.
+    package struct Separators: Sendable, Hashable {
+        /// A `;` ended a mailbox outside a group.
+        package var semicolon = false
+        /// A `,` ended a chip outside a group.
+        package var comma = false
+        package init() {}
+
+        /// Whether a `,` after words is held.
+        var holdsComma: Bool { semicolon || !comma }
+    }
 
     /// Creates a scanner whose first byte will be at `startOffset`.
     public init(startOffset: Int = 0) {
@@ -109,6 +146,15 @@ public struct ListScanner: Sendable, Hashable {
     public init(startOffset: Int, inGroup: Bool) {
         self.offset = startOffset
         self.inGroup = inGroup
+    }
+
+    /// A scanner at `startOffset`, between chips, in a list whose earlier
+    /// chips showed `separators`: the state from which text typed at that
+    /// point is scanned again.
+    package init(startOffset: Int, inGroup: Bool, separators: Separators) {
+        self.offset = startOffset
+        self.inGroup = inGroup
+        self.separators = separators
     }
 
     /// The earliest offset whose bytes a caller must still hold to read the
@@ -201,6 +247,7 @@ public struct ListScanner: Sendable, Hashable {
         if matched > 1 { noteHead(0xBB) }
         lastSignificant = matched > 1 ? 0xBB : 0xEF
         tokenEnd = start + matched
+        if matched == 1 { wideAtMatched = 1 }  // perhaps a `＠` after all
     }
 
     @inline(__always)
@@ -209,10 +256,20 @@ public struct ListScanner: Sendable, Hashable {
             tokenStart = i
             head = 0
             headCount = 0
+            phraseOnly = true
         }
     }
 
     mutating func endChip(_ emit: (Segment) -> Void) {
+        if heldCommaEnd >= 0 {
+            // A held `Last, First <…>`: one chip in a list that uses `;`.
+            if afterAngle && separators.semicolon {
+                heldCommaEnd = -1
+                afterCommaStart = -1
+            } else {
+                splitAtHeldComma(emit)
+            }
+        }
         if tokenStart >= 0 {
             emit(Segment(.chip, tokenStart..<tokenEnd))
             groupStart = -1
@@ -223,10 +280,25 @@ public struct ListScanner: Sendable, Hashable {
         lastSignificant = 0
         afterAngle = false
         tentativeSplit = false
+        wideAtMatched = 0
         context = .top
         inAngle = false
         escaped = false
         commentDepth = 0
+    }
+
+    /// Reports the words before a held `,` as a chip of their own; the
+    /// words after it, if any, become the chip being read.
+    mutating func splitAtHeldComma(_ emit: (Segment) -> Void) {
+        emit(Segment(.chip, tokenStart..<heldCommaEnd))
+        groupStart = -1
+        tokenStart = afterCommaStart
+        if afterCommaStart < 0 {
+            tokenEnd = -1
+            lastSignificant = 0
+        }
+        heldCommaEnd = -1
+        afterCommaStart = -1
     }
 
     /// Records the first bytes of a chip to spot a `mailto:` prefix.
@@ -435,9 +507,28 @@ public struct ListScanner: Sendable, Hashable {
                 continue
             }
 
+            if wideAtMatched > 0 {
+                if b == (wideAtMatched == 1 ? 0xBC : 0xA0) {
+                    noteHead(b)
+                    tokenEnd = at + 1
+                    lastSignificant = b
+                    wideAtMatched += 1
+                    if wideAtMatched == 3 {
+                        wideAtMatched = 0
+                        if heldCommaEnd >= 0 { splitAtHeldComma(emit) }
+                        if atCount < 2 { atCount += 1 }
+                        lastSignificant = UInt8(ascii: "@")
+                        phraseOnly = false
+                    }
+                    i += 1
+                    continue
+                }
+                wideAtMatched = 0
+            }
+
             let cls = ScanClass(rawValue: classes[b]) ?? .plain
             if cls == .space {
-                if tokenStart >= 0 {
+                if tokenStart >= 0 && !(heldCommaEnd >= 0 && afterCommaStart < 0) {
                     headCount = UInt8(MailtoScheme.prefixBytes)  // `mail to:` is not `mailto:`
                     if isCompleteBareAddress { tentativeSplit = true }
                 }
@@ -466,17 +557,37 @@ public struct ListScanner: Sendable, Hashable {
                 default:
                     endChip(emit)
                 }
+            } else if heldCommaEnd >= 0 {
+                // After a held `,`: words, then `<`, keep it held; a second
+                // `,` splits below; anything else splits now.
+                switch cls {
+                case .plain, .leadEF:
+                    if afterCommaStart < 0 { afterCommaStart = at }
+                case .openAngle where afterCommaStart >= 0:
+                    break
+                case .comma:
+                    break
+                default:
+                    splitAtHeldComma(emit)
+                }
             }
 
             switch cls {
-            case .plain:
-                if tokenStart < 0 && b == 0xEF {
+            case .leadEF:
+                if tokenStart < 0 {
                     // Perhaps a byte order mark where a chip would start.
                     bomStart = at
                     bomMatched = 1
-                    i += 1
-                    continue
+                } else {
+                    // Perhaps a full-width `＠`; otherwise a plain letter.
+                    noteHead(b)
+                    lastSignificant = b
+                    tokenEnd = at + 1
+                    wideAtMatched = 1
                 }
+                i += 1
+                continue
+            case .plain:
                 startChipIfNeeded(at: at)
                 var j = i
                 while j < n && headCount < MailtoScheme.prefixBytes && classes[p[j]] == ScanClass.plain.rawValue {
@@ -492,8 +603,24 @@ public struct ListScanner: Sendable, Hashable {
                 i = j
                 continue
             case .comma:
-                endChip(emit)
+                if heldCommaEnd >= 0 {
+                    // `Lee, Ann,` or `Lee, Ann <…>,`: a list of commas.
+                    splitAtHeldComma(emit)
+                    endChip(emit)
+                    separators.comma = true
+                } else if tokenStart >= 0 && phraseOnly && !inGroup && separators.holdsComma {
+                    heldCommaEnd = tokenEnd
+                    afterCommaStart = -1
+                    head = 0
+                    headCount = 0
+                    lastSignificant = b
+                } else {
+                    let ended = tokenStart >= 0
+                    endChip(emit)
+                    if ended && !inGroup { separators.comma = true }
+                }
             case .semicolon:
+                if !inGroup && tokenStart >= 0 { separators.semicolon = true }
                 endChip(emit)
                 if inGroup {
                     inGroup = false
@@ -502,23 +629,27 @@ public struct ListScanner: Sendable, Hashable {
                 }
             case .quote:
                 startChipIfNeeded(at: at)
+                phraseOnly = false
                 noteHead(b)
                 context = .quote
                 tokenEnd = at + 1
             case .openParen:
                 startChipIfNeeded(at: at)
+                phraseOnly = false
                 noteHead(b)
                 context = .comment
                 commentDepth = 1
                 tokenEnd = at + 1
             case .openAngle:
                 startChipIfNeeded(at: at)
+                phraseOnly = false
                 noteHead(b)
                 inAngle = true
                 angleLast = b
                 tokenEnd = at + 1
             case .openBracket:
                 startChipIfNeeded(at: at)
+                phraseOnly = false
                 noteHead(b)
                 // A domain literal is the whole domain (RFC 5322 §3.4.1):
                 // only right after the `@`. Elsewhere `[` is a stray byte
@@ -531,12 +662,14 @@ public struct ListScanner: Sendable, Hashable {
                 tokenEnd = at + 1
             case .at:
                 startChipIfNeeded(at: at)
+                phraseOnly = false
                 noteHead(b)
                 if atCount < 2 { atCount += 1 }
                 lastSignificant = b
                 tokenEnd = at + 1
             case .closeAngle:
                 startChipIfNeeded(at: at)
+                phraseOnly = false
                 noteHead(b)
                 lastSignificant = b
                 tokenEnd = at + 1
@@ -551,6 +684,7 @@ public struct ListScanner: Sendable, Hashable {
                     lastSignificant = 0
                 } else {
                     startChipIfNeeded(at: at)
+                    phraseOnly = false
                     noteHead(b)
                     lastSignificant = b
                     tokenEnd = at + 1
