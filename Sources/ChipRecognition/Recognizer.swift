@@ -103,12 +103,13 @@ public struct Recognizer: Sendable {
     mutating func recognizeInGeneral(
         _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, decodesPercent: Bool = true
     ) -> Recognition {
-        if decodesPercent, let span = Recognizer.percentEncodedMailto(p, range) {
+        let link = Recognizer.mailtoColon(p, range)
+        if decodesPercent, let link, let span = Recognizer.percentEncodedMailto(p, range, colon: link.0) {
             return recognizePercentDecoded(p, range, span)
         }
         var r = Recognition()
         lexemes.removeAll(keepingCapacity: true)
-        if let (query, resume) = Recognizer.mailtoQuery(p, range) {
+        if let link, let (query, resume) = Recognizer.mailtoQuery(p, range, link: link) {
             // RFC 6068: `mailto:addr?subject=…&body=…`. The header fields
             // are no part of the chip: they are left out, with a warning.
             r.warnings.insert(.mailtoFieldsDropped)
@@ -130,8 +131,7 @@ public struct Recognizer: Sendable {
 
     /// The address part of a `mailto:` link (after the scheme's `:`, up to
     /// its `?`, `>` or end) when it holds a `%` escape: nil otherwise.
-    static func percentEncodedMailto(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
-        guard let (colon, _) = mailtoColon(p, range) else { return nil }
+    static func percentEncodedMailto(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, colon: Int) -> Range<Int>? {
         var end = colon + 1
         var escapes = false
         while end < range.upperBound {
@@ -193,7 +193,8 @@ public struct Recognizer: Sendable {
     }
 
     /// The `:` of a `mailto:` that starts the chip or follows its `<`, and
-    /// whether it follows a `<`.
+    /// whether it follows a `<`: the first `:` (one compare a byte), with
+    /// the scheme's name looked for before it.
     static func mailtoColon(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (Int, Bool)? {
         let nameBytes = MailtoScheme.nameBytes
         var colon = range.lowerBound + nameBytes
@@ -213,11 +214,10 @@ public struct Recognizer: Sendable {
 
     /// Where the header fields of a `mailto:` link start (its `?`), and
     /// where reading resumes after them (the `>` of `<mailto:…?…>`, or the
-    /// end): nil when the chip is no such link.
-    static func mailtoQuery(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (Int, Int)? {
-        // The link's `mailto:` starts the chip or follows a `<`: find the
-        // first `:` (one compare a byte) and look back from it.
-        guard let (colon, angle) = mailtoColon(p, range) else { return nil }
+    /// end): nil when the link has none. `link` is what ``mailtoColon(_:_:)``
+    /// found: the scheme's `:` and whether the link follows a `<`.
+    static func mailtoQuery(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, link: (Int, Bool)) -> (Int, Int)? {
+        let (colon, angle) = link
         var q = colon + 1
         while q < range.upperBound && p[q] != UInt8(ascii: "?") {
             // A quoted local part or an angle's end: no query to cut here.
