@@ -79,6 +79,8 @@ struct UndecodableNameTests {
         // UTF-7 is no charset of the WHATWG Encoding Standard.
         ("=?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>", "=?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>"),
         ("Ivan =?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>", "Ivan =?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>"),
+        // A label of the standard's replacement encoding: not turned into U+FFFD.
+        ("=?ISO-2022-KR?B?GyQpQw4xaDlOQVgP?= <a@x.org>", "=?ISO-2022-KR?B?GyQpQw4xaDlOQVgP?= <a@x.org>"),
         ("\"Lee, A\" =?x-unknown?q?abc?= <a@x.org>", "\"Lee, A\" =?x-unknown?q?abc?= <a@x.org>"),
         ("\"=?x?Q?not?=\" <a@x.org>", "\"=?x?Q?not?=\" <a@x.org>"),      // quoted: never an encoded word
         ("=?UTF-8?Q?Andr=C3=A9?= <a@x.org>", "=?UTF-8?B?QW5kcsOp?= <a@x.org>"),  // decoded, encoded again (B is shorter)

@@ -145,7 +145,27 @@ enum RFC2047Tables {
             name: "=?UTF-8?Q?a b?="),
     ]
 
-    static let all: [RFCRow] = section8Lists + section8Comments + section8Phrases + encodings
+    // Legacy charsets of the WHATWG Encoding Standard, as real mail labels
+    // them.
+    static let legacyCharsets: [RFCRow] = [
+        // RFC 1468: every ISO-2022-JP word ends back in ASCII, so adjacent
+        // words are decoded one by one (joined, the escape to ASCII and the
+        // escape out of it would meet, an error to the decoder).
+        rfc("1468 adjacent ISO-2022-JP words",
+            "=?ISO-2022-JP?B?GyRCOzNFRBsoQg==?= =?ISO-2022-JP?B?GyRCQkBPOhsoQg==?= <taro@example.jp>", .standard,
+            .valid, name: "山田太郎"),
+        rfc("1468 adjacent ISO-2022-JP words across a fold",
+            "=?ISO-2022-JP?B?GyRCOzNFRBsoQg==?=\r\n =?ISO-2022-JP?B?GyRCQkBPOhsoQg==?= <taro@example.jp>", .standard,
+            .valid, name: "山田太郎"),
+        // Labels the standard maps to its replacement encoding are shown as
+        // written, not as one U+FFFD, and so are sent on as they came.
+        rfc("replacement label shown as written", "=?ISO-2022-KR?B?GyQpQw4xaDlOQVgP?= <kim@example.kr>",
+            .standard, .valid, name: "=?ISO-2022-KR?B?GyQpQw4xaDlOQVgP?=", warn: [undecoded]),
+        rfc("replacement label shown as written", "=?hz-gb-2312?Q?~{UEN0~}?= <zhang@example.cn>",
+            .standard, .valid, name: "=?hz-gb-2312?Q?~{UEN0~}?=", warn: [undecoded]),
+    ]
+
+    static let all: [RFCRow] = section8Lists + section8Comments + section8Phrases + encodings + legacyCharsets
 }
 
 /// Rows where the implementation disagrees with RFC 2047 or with the
@@ -183,4 +203,7 @@ struct RFC2047Tests {
 
     @Test("§2/§4/§5/§6 syntax, encodings, placement", arguments: RFC2047Tables.encodings)
     func encodings(_ row: RFCRow) { verifyRFCRow(row) }
+
+    @Test("legacy charsets of the WHATWG Encoding Standard", arguments: RFC2047Tables.legacyCharsets)
+    func legacyCharsets(_ row: RFCRow) { verifyRFCRow(row) }
 }
