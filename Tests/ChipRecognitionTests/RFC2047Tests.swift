@@ -148,6 +148,44 @@ enum RFC2047Tables {
     // Legacy charsets of the WHATWG Encoding Standard, as real mail labels
     // them.
     static let legacyCharsets: [RFCRow] = [
+        rfc("KOI8-R, B", "=?KOI8-R?B?6dfBziDwxdTSz9c=?= <ivan@example.ru>", .standard, .valid, name: "Иван Петров"),
+        rfc("KOI8-R, Q", "=?koi8-r?Q?=E9=D7=C1=CE_=F0=C5=D4=D2=CF=D7?= <ivan@example.ru>", .standard, .valid,
+            name: "Иван Петров"),
+        rfc("windows-1251", "=?windows-1251?B?xOzo8vDo6SDY7vHy4Oru4uj3?= <dima@example.ru>", .standard, .valid,
+            name: "Дмитрий Шостакович"),
+        rfc("ISO-8859-2", "=?ISO-8859-2?Q?Anton=EDn_Dvo=F8=E1k?= <dvorak@example.cz>", .standard, .valid,
+            name: "Antonín Dvořák"),
+        rfc("windows-1250", "=?windows-1250?B?o3VrYXN6IFdy82JlbA==?= <lukasz@example.pl>", .standard, .valid,
+            name: "Łukasz Wróbel"),
+        rfc("ISO-8859-7", "=?ISO-8859-7?B?0/nq8dz05/I=?= <sokratis@example.gr>", .standard, .valid, name: "Σωκράτης"),
+        rfc("windows-1254", "=?windows-1254?Q?=DE=FCkr=FC_I=FE=FDk?= <sukru@example.tr>", .standard, .valid,
+            name: "Şükrü Işık"),
+        rfc("windows-1256", "=?windows-1256?B?483jzw==?= <m@example.eg>", .standard, .valid, name: "محمد"),
+        rfc("windows-874", "=?windows-874?B?ysGq0sI=?= <somchai@example.th>", .standard, .valid, name: "สมชาย"),
+        rfc("Shift_JIS", "=?Shift_JIS?B?jlKTY5G+mFk=?= <taro@example.jp>", .standard, .valid, name: "山田太郎"),
+        rfc("EUC-JP", "=?EUC-JP?B?urTGo7LWu9I=?= <hanako@example.jp>", .standard, .valid, name: "佐藤花子"),
+        // The classic Japanese From line: JIS X 0208 between ESC $ B and
+        // ESC ( B.
+        rfc("ISO-2022-JP", "=?ISO-2022-JP?B?GyRCOzNFREJATzobKEI=?= <taro@example.jp>", .standard, .valid,
+            name: "山田太郎"),
+        rfc("ISO-2022-JP, lowercase label", "=?iso-2022-jp?b?GyRCOzNFREJATzobKEI=?= <taro@example.jp>", .standard,
+            .valid, name: "山田太郎"),
+        // gb2312 is a label of GBK, decoded as gb18030.
+        rfc("GB2312", "=?GB2312?B?1cXOsA==?= <zhang@example.cn>", .standard, .valid, name: "张伟"),
+        rfc("GBK", "=?GBK?B?wO7QocH6?= <li@example.cn>", .standard, .valid, name: "李小龙"),
+        rfc("gb18030", "=?gb18030?B?zfW3vA==?= <wang@example.cn>", .standard, .valid, name: "王芳"),
+        rfc("Big5", "=?Big5?B?s6+kaqTl?= <chan@example.tw>", .standard, .valid, name: "陳大文"),
+        rfc("EUC-KR", "=?EUC-KR?B?sei5zsHY?= <kim@example.kr>", .standard, .valid, name: "김민준"),
+        rfc("ks_c_5601-1987 (EUC-KR)", "=?ks_c_5601-1987?B?wMy8rb+s?= <lee@example.kr>", .standard, .valid,
+            name: "이서연"),
+        // Words in two charsets, and a Big5 character split across words.
+        rfc("2047 §6.2 KOI8-R word then UTF-8 word",
+            "=?KOI8-R?B?6dfBzg==?= =?UTF-8?Q?_=D0=9F?= <ivan@example.ru>", .standard, .valid, name: "Иван П"),
+        rfc("2047 §6.2 Big5 character split across words", "=?Big5?B?s68=?= =?Big5?B?pGqk5Q==?= <chan@example.tw>",
+            .standard, .valid, name: "陳大文"),
+        // An undecodable sequence is U+FFFD; the ASCII after it is kept.
+        rfc("Shift_JIS bad pair keeps the ASCII byte", "=?Shift_JIS?Q?=85=40Ann?= <a@example.jp>", .standard, .valid,
+            name: "\u{FFFD}@Ann"),
         // RFC 1468: every ISO-2022-JP word ends back in ASCII, so adjacent
         // words are decoded one by one (joined, the escape to ASCII and the
         // escape out of it would meet, an error to the decoder).
