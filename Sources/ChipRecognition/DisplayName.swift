@@ -30,11 +30,14 @@ enum DisplayName {
         mutating func flushEncoded() {
             guard !pendingEncoded.isEmpty else { return }
             // Words of one charset are joined before conversion, because
-            // senders split multi-byte characters across words.
+            // senders split multi-byte characters across words; except in a
+            // stateful charset (ISO-2022-JP), where each word must end back
+            // in ASCII (RFC 1468) and joining would put two escape
+            // sequences side by side, an error to its decoder.
             var run: [UInt8] = []
             var charset = pendingEncoded[0].charset
             for word in pendingEncoded {
-                if word.charset != charset {
+                if word.charset != charset || (charset.isStateful && !run.isEmpty) {
                     EncodedWord.appendUTF8(run, charset: charset, into: &out)
                     run.removeAll()
                     charset = word.charset

@@ -57,8 +57,16 @@ enum EncodedWord {
 
     /// The charset a label names (WHATWG labels; an RFC 2231 language
     /// suffix such as `*en` is ignored).
+    ///
+    /// The labels the standard maps to its replacement encoding
+    /// (`iso-2022-kr`, `hz-gb-2312`, …) count as unknown: decoding would
+    /// give one U+FFFD, and sending would then replace the sender's text
+    /// with it, whereas a word left as written still reaches a reader whose
+    /// client knows the charset.
     static func charset(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Charset? {
-        Charset(label: UnsafeBufferPointer(rebasing: p[range]))
+        guard let charset = Charset(label: UnsafeBufferPointer(rebasing: p[range])),
+              charset != .replacement else { return nil }
+        return charset
     }
 
     static func base64(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {

@@ -1,18 +1,71 @@
 // Character encodings, found by label as the WHATWG Encoding Standard finds
-// them, and decoded to Unicode scalars.
+// them, and decoded to Unicode scalars as its decoders decode them.
 
-/// A character encoding that text can be decoded from.
+/// A character encoding that text can be decoded from: every encoding of
+/// the WHATWG Encoding Standard.
 ///
-/// Labels are matched as the WHATWG Encoding Standard matches them: ASCII
+/// Labels are matched as the standard matches them: ASCII
 /// case-insensitively, after trimming ASCII white space, so `latin1`,
-/// `ISO-8859-1` and `us-ascii` all name windows-1252, as they do in every
-/// browser and in most mail clients.
-package enum Charset: Sendable, Hashable {
+/// `ISO-8859-1` and `us-ascii` all name windows-1252, and `gb2312` names
+/// GBK, as they do in every browser and in most mail clients. The labels,
+/// names and indexes are generated from the standard's data
+/// (`CharsetTables.swift`, by `Scripts/generate-charset-tables.py`).
+///
+/// Invariants:
+/// 1. Every label of the standard names exactly one case, and no other
+///    string names any.
+/// 2. Each single-byte encoding (IBM866 … x-mac-cyrillic) has a
+///    ``singleByteSlot``; no other case has one.
+package enum Charset: Sendable, Hashable, CaseIterable {
     case utf8
-    case utf16LE
-    case utf16BE
-    case windows1252
+    // Legacy single-byte encodings.
+    case ibm866
+    case iso8859_2
+    case iso8859_3
+    case iso8859_4
+    case iso8859_5
+    case iso8859_6
+    case iso8859_7
+    case iso8859_8
+    /// ISO-8859-8 in logical order: decodes exactly as ``iso8859_8``.
+    case iso8859_8i
+    case iso8859_10
+    case iso8859_13
+    case iso8859_14
     case iso8859_15
+    case iso8859_16
+    case koi8R
+    case koi8U
+    case macintosh
+    case windows874
+    case windows1250
+    case windows1251
+    case windows1252
+    case windows1253
+    case windows1254
+    case windows1255
+    case windows1256
+    case windows1257
+    case windows1258
+    case xMacCyrillic
+    // Legacy multi-byte encodings.
+    /// Decodes as ``gb18030`` (the standard's GBK differs only in encoding).
+    case gbk
+    case gb18030
+    case big5
+    case eucJP
+    case iso2022JP
+    case shiftJIS
+    case eucKR
+    // Legacy miscellaneous encodings.
+    /// The labels of encodings that were used in attacks
+    /// (`iso-2022-kr`, `hz-gb-2312`, …): any non-empty input decodes to
+    /// one U+FFFD.
+    case replacement
+    case utf16BE
+    case utf16LE
+    /// Bytes 0x80–0xFF to the Private Use code points U+F780–U+F7FF.
+    case xUserDefined
 
     /// The encoding a label names, or `nil` for a label the standard does
     /// not know. An RFC 2231 language suffix (`utf-8*en`) is ignored.
@@ -24,10 +77,14 @@ package enum Charset: Sendable, Hashable {
         if let star = label.firstIndex(of: UInt8(ascii: "*")) { end = star }
         while start < end && Charset.isLabelSpace(label[start]) { start += 1 }
         while end > start && Charset.isLabelSpace(label[end - 1]) { end -= 1 }
-        var name: [UInt8] = []
-        name.reserveCapacity(end - start)
-        for i in start..<end { name.append(ByteClass.lowercased(label[i])) }
-        guard let found = Charset.byLabel(String(decoding: name, as: UTF8.self)) else { return nil }
+        guard end > start, end - start <= Charset.longestLabel else { return nil }
+        // At most `longestLabel` bytes: short enough that the lowered copy
+        // is usually a small string, stored without allocating.
+        let lowered = String(unsafeUninitializedCapacity: end - start, initializingUTF8With: { buffer in
+            for i in start..<end { buffer[i - start] = ByteClass.lowercased(label[i]) }
+            return end - start
+        })
+        guard let found = Charset.byLabel(lowered) else { return nil }
         self = found
     }
 
@@ -38,94 +95,45 @@ package enum Charset: Sendable, Hashable {
         self = found
     }
 
-    /// The standard's name for the encoding.
-    package var name: String {
-        switch self {
-        case .utf8: "UTF-8"
-        case .utf16LE: "UTF-16LE"
-        case .utf16BE: "UTF-16BE"
-        case .windows1252: "windows-1252"
-        case .iso8859_15: "ISO-8859-15"
-        }
-    }
+    /// Whether the meaning of a byte depends on escape sequences before it.
+    ///
+    /// Only ISO-2022-JP: text in it must return to ASCII at its end, so
+    /// two texts cannot be joined before decoding (an escape to ASCII
+    /// followed at once by an escape out of it is an error there).
+    package var isStateful: Bool { self == .iso2022JP }
 
     static func isLabelSpace(_ b: UInt8) -> Bool {
         b == ASCII.space || b == ASCII.tab || b == ASCII.lineFeed || b == ASCII.carriageReturn || b == 0x0C
     }
 
-    static func byLabel(_ label: String) -> Charset? {
-        switch label {
-        case "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8": .utf8
-        case "csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff", "utf-16", "utf-16le": .utf16LE
-        case "unicodefffe", "utf-16be": .utf16BE
-        case "ansi_x3.4-1968", "ascii", "cp1252", "cp819", "csisolatin1", "ibm819", "iso-8859-1", "iso-ir-100",
-             "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1", "latin1", "us-ascii",
-             "windows-1252", "x-cp1252":
-            .windows1252
-        case "csisolatin9", "iso-8859-15", "iso8859-15", "iso885915", "iso_8859-15", "l9", "latin9", "latin-9":
-            .iso8859_15
-        default: nil
-        }
-    }
-
     /// Decodes `bytes`, calling `scalar` with each Unicode scalar value in
     /// order. A byte sequence the encoding does not define gives U+FFFD, as
-    /// the standard's decoders do in replacement mode; nothing is skipped.
+    /// the standard's decoders do in replacement mode, and the bytes the
+    /// standard puts back after an error (an ASCII byte after a lead byte,
+    /// for one) are decoded again, so nothing readable is swallowed. The
+    /// input is taken as whole: an incomplete sequence at its end is one
+    /// U+FFFD.
     ///
-    /// - Complexity: O(*n*) in the number of bytes.
+    /// - Complexity: O(*n*) in the number of bytes. The first use of a
+    ///   legacy encoding expands its index, once per process.
     package func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ scalar: (UInt32) -> Void) {
         switch self {
-        case .utf8:
-            var iterator = bytes.makeIterator()
-            var decoder = UTF8()
-            while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue(let s): scalar(s.value)
-                case .error: scalar(0xFFFD)
-                case .emptyInput: return
-                }
-            }
-        case .utf16LE, .utf16BE:
-            var units: [UInt16] = []
-            units.reserveCapacity(bytes.count / 2)
-            var i = 0
-            while i + 1 < bytes.count {
-                let a = UInt16(bytes[i]), b = UInt16(bytes[i + 1])
-                units.append(self == .utf16LE ? a | b << 8 : a << 8 | b)
-                i += 2
-            }
-            var iterator = units.makeIterator()
-            var decoder = UTF16()
-            loop: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue(let s): scalar(s.value)
-                case .error: scalar(0xFFFD)
-                case .emptyInput: break loop
-                }
-            }
-            if bytes.count % 2 == 1 { scalar(0xFFFD) }  // an odd byte at the end
-        case .windows1252:
-            for b in bytes {
-                if b >= 0x80 && b < 0xA0 {
-                    scalar(Charset.windows1252High[Int(b - 0x80)])
-                } else {
-                    scalar(UInt32(b))
-                }
-            }
-        case .iso8859_15:
-            for b in bytes {
-                switch b {
-                case 0xA4: scalar(0x20AC)
-                case 0xA6: scalar(0x0160)
-                case 0xA8: scalar(0x0161)
-                case 0xB4: scalar(0x017D)
-                case 0xB8: scalar(0x017E)
-                case 0xBC: scalar(0x0152)
-                case 0xBD: scalar(0x0153)
-                case 0xBE: scalar(0x0178)
-                default: scalar(UInt32(b))
-                }
-            }
+        case .utf8: Charset.decodeUTF8(bytes, scalar)
+        case .gbk, .gb18030: Charset.decodeGB18030(bytes, scalar)
+        case .big5: Charset.decodeBig5(bytes, scalar)
+        case .eucJP: Charset.decodeEUCJP(bytes, scalar)
+        case .iso2022JP: Charset.decodeISO2022JP(bytes, scalar)
+        case .shiftJIS: Charset.decodeShiftJIS(bytes, scalar)
+        case .eucKR: Charset.decodeEUCKR(bytes, scalar)
+        case .replacement: if !bytes.isEmpty { scalar(0xFFFD) }
+        case .utf16BE: Charset.decodeUTF16(bytes, bigEndian: true, scalar)
+        case .utf16LE: Charset.decodeUTF16(bytes, bigEndian: false, scalar)
+        case .xUserDefined:
+            for b in bytes { scalar(b < 0x80 ? UInt32(b) : 0xF780 + UInt32(b - 0x80)) }
+        default:
+            // Invariant 2: every other case is single-byte.
+            let table = singleByteIndexes.table(slot: singleByteSlot!)
+            for b in bytes { scalar(UInt32(table[Int(b)])) }
         }
     }
 
@@ -138,16 +146,6 @@ package enum Charset: Sendable, Hashable {
         decode(bytes) { appendUTF8Scalar($0, into: &out) }
         return out
     }
-
-    /// Windows-1252's 0x80–0x9F. The five bytes the code page leaves
-    /// undefined decode to the C1 control of the same value, as the
-    /// standard's index says.
-    static let windows1252High: [UInt32] = [
-        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
-    ]
 }
 
 /// Appends a code point as UTF-8 (surrogates and out-of-range values

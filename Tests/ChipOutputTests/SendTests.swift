@@ -76,11 +76,15 @@ struct SendTests {
 @Suite("Undecodable names survive")
 struct UndecodableNameTests {
     @Test(arguments: [
-        ("=?KOI8-R?B?8NLJ18XU?= <a@x.org>", "=?KOI8-R?B?8NLJ18XU?= <a@x.org>"),
-        ("Ivan =?KOI8-R?B?8NLJ18XU?= <a@x.org>", "Ivan =?KOI8-R?B?8NLJ18XU?= <a@x.org>"),
+        // UTF-7 is no charset of the WHATWG Encoding Standard.
+        ("=?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>", "=?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>"),
+        ("Ivan =?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>", "Ivan =?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>"),
+        // A label of the standard's replacement encoding: not turned into U+FFFD.
+        ("=?ISO-2022-KR?B?GyQpQw4xaDlOQVgP?= <a@x.org>", "=?ISO-2022-KR?B?GyQpQw4xaDlOQVgP?= <a@x.org>"),
         ("\"Lee, A\" =?x-unknown?q?abc?= <a@x.org>", "\"Lee, A\" =?x-unknown?q?abc?= <a@x.org>"),
         ("\"=?x?Q?not?=\" <a@x.org>", "\"=?x?Q?not?=\" <a@x.org>"),      // quoted: never an encoded word
         ("=?UTF-8?Q?Andr=C3=A9?= <a@x.org>", "=?UTF-8?B?QW5kcsOp?= <a@x.org>"),  // decoded, encoded again (B is shorter)
+        ("=?KOI8-R?B?8NLJ18XU?= <a@x.org>", "=?UTF-8?B?0J/RgNC40LLQtdGC?= <a@x.org>"),  // decoded, sent as UTF-8
     ])
     func theHeaderKeepsTheEncodedWord(_ input: String, _ header: String) {
         let chips = AddressList.parse(input)
@@ -92,7 +96,7 @@ struct UndecodableNameTests {
 
     @Test func theFilterWritesTheSame() {
         var writer = ChipRecordWriter(format: .header)
-        writer.write(record: 1, Array("=?KOI8-R?B?8NLJ18XU?= <a@x.org>".utf8))
-        #expect(String(decoding: writer.output.bytes, as: UTF8.self) == "=?KOI8-R?B?8NLJ18XU?= <a@x.org>\n")
+        writer.write(record: 1, Array("=?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>".utf8))
+        #expect(String(decoding: writer.output.bytes, as: UTF8.self) == "=?UTF-7?B?K0JCOEVRQVE0QkRJRU5RUkMt?= <a@x.org>\n")
     }
 }
