@@ -1,0 +1,560 @@
+// The folding index behind suggestions: every word start of every field,
+// as the folded text from there to the field's end, sorted, so that a
+// query word's matches are one contiguous range found by binary search.
+
+/// How well a suggestion matched the query, best first.
+public enum MatchClass: Int, Sendable, Hashable, Comparable, Codable {
+    /// The query is a contact's address or one of its nicknames.
+    case exact = 0
+    /// The query starts the display name (`jose o` for "José Ortiz").
+    case fullNamePrefix = 1
+    /// A query word starts the first word of a field: a name, nickname,
+    /// organization or the address's local part.
+    case firstWord = 2
+    /// Every query word starts some word of the contact.
+    case otherWord = 3
+
+    public static func < (a: MatchClass, b: MatchClass) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// What a field of a row holds.
+enum FieldKind: UInt8 {
+    case displayName, namePart, nickname, organization, localPart, domain
+}
+
+/// A row's order among equals of a match class: more (decayed) use first,
+/// then the display name, then the contact's id, then the address's
+/// position in the contact. A total order.
+struct RowKey: Sendable {
+    /// log₂ of the usage weight plus `last / halfLife`: the decayed score's
+    /// logarithm up to a constant shared by all rows at any one moment, so
+    /// the order of two contacts by score never changes as time passes.
+    var usage: Double
+    var name: [UInt8]
+    var id: ContactID
+    var email: Int32
+
+    static func precedes(_ a: RowKey, _ b: RowKey) -> Bool {
+        if a.usage != b.usage { return a.usage > b.usage }
+        if a.name != b.name { return a.name.lexicographicallyPrecedes(b.name) }
+        if a.id != b.id { return a.id < b.id }
+        return a.email < b.email
+    }
+
+    init(_ contact: Contact, email: Int32, halfLife: Double) {
+        if let last = contact.usage.last, contact.usage.weight > 0 {
+            usage = log2Approximation(contact.usage.weight) + last / halfLife
+        } else {
+            usage = -.infinity
+        }
+        name = SearchFold.fold(contact.displayName ?? "")
+        id = contact.id
+        self.email = email
+    }
+}
+
+/// log₂ without a math library, exact enough to order weights (the
+/// exponent plus a series for the significand).
+func log2Approximation(_ x: Double) -> Double {
+    guard x > 0, x.isFinite else { return x == 0 ? -.infinity : x }
+    let e = Double(x.exponent)
+    let m = x.significand  // in [1, 2)
+    // ln(m) = 2 atanh((m−1)/(m+1)), a fast series for m in [1, 2).
+    let t = (m - 1) / (m + 1)
+    let t2 = t * t
+    var term = t
+    var sum = 0.0
+    var k = 1.0
+    for _ in 0..<12 {
+        sum += term / k
+        term *= t2
+        k += 2
+    }
+    return e + 2 * sum / 0.693_147_180_559_945_309_4
+}
+
+/// One suggestion row: a contact and one of its addresses (or a list
+/// without one).
+struct Row: Sendable {
+    var contact: Int32
+    /// The index in the contact's `emails`, or -1 for a list with none.
+    var email: Int32
+    /// The row's position in ``RowKey`` order within its index.
+    var rank: Int32
+    /// Hash of the normalized address (0 when none), to merge rows that
+    /// reach the same mailbox.
+    var addressKey: UInt64
+    /// This row's word starts: a range of ``SearchIndex/rowEntries``.
+    var entries: Range<Int32>
+}
+
+/// A field's folded text: where it lies in the index's text, and where each
+/// of its bytes came from in the original field.
+struct Field: Sendable {
+    var row: Int32
+    var kind: FieldKind
+    /// Which entry of the contact's list of that kind (nickname 2, …).
+    var ordinal: Int32
+    var text: Range<Int32>
+}
+
+/// A word start: the folded text of `field` from `start` to the field's end.
+struct Entry: Sendable {
+    var field: Int32
+    var start: Int32
+    /// Whether this is the first word of its field.
+    var isFirst: Bool
+}
+
+/// An immutable index of some contacts. Built once; shared by reference.
+final class SearchIndex: Sendable {
+    let contacts: [Contact]
+    let rows: [Row]
+    let keys: [RowKey]
+    let fields: [Field]
+    /// The folded, normalized text of every field, back to back.
+    let text: [UInt8]
+    /// For each byte of `text`, the offset in the original field of the
+    /// scalar it came from.
+    let origins: [Int32]
+    /// Every word start, sorted by the text from there to its field's end.
+    let entries: [Entry]
+    /// For each row, the indices in `entries` of its word starts.
+    let rowEntries: [Int32]
+    /// Rows by the hash of their folded address and of each folded nickname.
+    let exact: [UInt64: [Int32]]
+    /// For each query of at most ``shortQueryBytes`` bytes, the best
+    /// ``shortListLength`` rows (class and row, best first), and whether
+    /// more rows match.
+    let shortLists: [ShortKey: (rows: [UInt32], truncated: Bool)]
+
+    static let shortQueryBytes = 3
+    static let shortListLength = 48
+
+    struct ShortKey: Hashable, Sendable {
+        var bytes: UInt32
+        var count: UInt8
+    }
+
+    /// - Complexity: O(*w* log *w*) for *w* word starts (a few per field).
+    init(_ contacts: [Contact], halfLife: Double) {
+        self.contacts = contacts
+        var rows: [Row] = []
+        var keys: [RowKey] = []
+        var fields: [Field] = []
+        var text: [UInt8] = []
+        var origins: [Int32] = []
+        var entries: [Entry] = []
+        var exact: [UInt64: [Int32]] = [:]
+        var rowEntries: [Int32] = []
+        var scratch: [UInt8] = []
+        var scratchOrigins: [Int32] = []
+
+        func addField(_ value: String, _ kind: FieldKind, ordinal: Int, row: Int32) {
+            guard !value.isEmpty else { return }
+            scratch.removeAll(keepingCapacity: true)
+            scratchOrigins.removeAll(keepingCapacity: true)
+            var value = value
+            value.withUTF8 { SearchFold.fold($0, into: &scratch, origins: &scratchOrigins) }
+            let start = Int32(text.count)
+            let fieldIndex = Int32(fields.count)
+            SearchIndex.normalize(scratch, scratchOrigins, kind, into: &text, &origins) { wordStart, first in
+                entries.append(Entry(field: fieldIndex, start: Int32(wordStart), isFirst: first))
+                rowEntries.append(Int32(entries.count - 1))
+            }
+            guard Int32(text.count) > start else { return }
+            fields.append(Field(row: row, kind: kind, ordinal: Int32(ordinal), text: start..<Int32(text.count)))
+        }
+
+        for (c, contact) in contacts.enumerated() {
+            let emailIndices: [Int] = contact.emails.isEmpty ? [-1] : Array(contact.emails.indices)
+            for e in emailIndices {
+                let row = Int32(rows.count)
+                let entryStart = Int32(rowEntries.count)
+                if let name = contact.displayName { addField(name, .displayName, ordinal: 0, row: row) }
+                for part in contact.name.given + contact.name.additional + contact.name.family {
+                    addField(part, .namePart, ordinal: 0, row: row)
+                }
+                for (k, nick) in contact.nicknames.enumerated() {
+                    addField(nick, .nickname, ordinal: k, row: row)
+                    let key = SearchIndex.hash(SearchIndex.normalizedQuery(nick))
+                    exact[key, default: []].append(row)
+                }
+                if let org = contact.organization { addField(org, .organization, ordinal: 0, row: row) }
+                var addressKey: UInt64 = 0
+                if e >= 0 {
+                    let address = contact.emails[e].address
+                    let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) ?? address.utf8.endIndex
+                    addField(String(address[..<at]), .localPart, ordinal: e, row: row)
+                    if at < address.utf8.endIndex {
+                        addField(String(address[address.utf8.index(after: at)...]), .domain, ordinal: e, row: row)
+                    }
+                    addressKey = SearchIndex.hash(SearchFold.fold(address))
+                    exact[addressKey, default: []].append(row)
+                }
+                rows.append(Row(contact: Int32(c), email: Int32(e), rank: 0, addressKey: addressKey,
+                                entries: entryStart..<Int32(rowEntries.count)))
+                keys.append(RowKey(contact, email: Int32(e), halfLife: halfLife))
+            }
+        }
+        // Ranks: the rows in key order.
+        let order = rows.indices.sorted { RowKey.precedes(keys[$0], keys[$1]) }
+        for (rank, r) in order.enumerated() { rows[r].rank = Int32(rank) }
+
+        // Entries sorted by their text (ties by row rank, so equal words
+        // list their best rows first); `rowEntries` follows them.
+        let sortOrder: [Int] = text.withUnsafeBufferPointer { t in
+            entries.indices.sorted { i, j in
+                let a = entries[i], b = entries[j]
+                let ea = fields[Int(a.field)].text.upperBound, eb = fields[Int(b.field)].text.upperBound
+                let c = SearchIndex.compare(t, Int(a.start)..<Int(ea), Int(b.start)..<Int(eb))
+                if c != 0 { return c < 0 }
+                return rows[Int(fields[Int(a.field)].row)].rank < rows[Int(fields[Int(b.field)].row)].rank
+            }
+        }
+        var position = [Int32](repeating: 0, count: entries.count)
+        for (place, i) in sortOrder.enumerated() { position[i] = Int32(place) }
+        rowEntries = rowEntries.map { position[Int($0)] }
+        let sortedEntries = sortOrder.map { entries[$0] }
+
+        self.rows = rows
+        self.keys = keys
+        self.fields = fields
+        self.text = text
+        self.origins = origins
+        self.entries = sortedEntries
+        self.rowEntries = rowEntries
+        self.exact = exact
+        self.shortLists = SearchIndex.shortLists(sortedEntries, fields, rows, text)
+    }
+}
+
+extension SearchIndex {
+    /// Appends a field's folded text with every run of separators made one
+    /// space (none at either end), calling `wordStart` with the offset in
+    /// `text` of each word's start. Words start after a separator, at every
+    /// character of a script written without spaces, and (in a local part)
+    /// where letters and digits meet: `john.smith2024` has three.
+    static func normalize(
+        _ folded: [UInt8], _ from: [Int32], _ kind: FieldKind,
+        into text: inout [UInt8], _ origins: inout [Int32], _ wordStart: (Int, Bool) -> Void
+    ) {
+        var i = 0
+        var pendingSpace = false
+        var atStart = true
+        var previousDigit: Bool?
+        var first = true
+        let base = text.count
+        while i < folded.count {
+            let (scalar, length) = decodeScalar(folded, i)
+            let separator = SearchFold.isWordSeparator(scalar)
+                || (kind == .localPart && (scalar == 0x2B || scalar == 0x5F || scalar == 0x2E || scalar == 0x2D))
+            if separator {
+                pendingSpace = text.count > base
+                previousDigit = nil
+                i += length
+                continue
+            }
+            let digit = scalar >= 0x30 && scalar <= 0x39
+            var starts = atStart || pendingSpace || SearchFold.isSpaceless(scalar)
+            if kind == .localPart, let previousDigit, previousDigit != digit { starts = true }
+            if pendingSpace {
+                text.append(0x20)
+                origins.append(from[i])
+                pendingSpace = false
+            }
+            if starts {
+                wordStart(text.count, first)
+                first = false
+            }
+            for k in 0..<length {
+                text.append(folded[i + k])
+                origins.append(from[i])
+            }
+            atStart = false
+            previousDigit = digit
+            i += length
+        }
+    }
+
+    /// The scalar at `i` of UTF-8 bytes and its length (U+FFFD and 1 for a
+    /// byte that starts no valid sequence).
+    static func decodeScalar(_ b: [UInt8], _ i: Int) -> (UInt32, Int) {
+        let lead = b[i]
+        if lead < 0x80 { return (UInt32(lead), 1) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard length > 1, i + length <= b.count else { return (0xFFFD, 1) }
+        var v = UInt32(lead) & (0xFF >> UInt32(length + 1))
+        for k in 1..<length {
+            let c = b[i + k]
+            guard c & 0xC0 == 0x80 else { return (0xFFFD, 1) }
+            v = v << 6 | UInt32(c & 0x3F)
+        }
+        return (v, length)
+    }
+
+    /// Orders two byte ranges of `t` as strings.
+    static func compare(_ t: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Int {
+        let n = min(a.count, b.count)
+        var i = 0
+        while i < n {
+            let x = t[a.lowerBound + i], y = t[b.lowerBound + i]
+            if x != y { return x < y ? -1 : 1 }
+            i += 1
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// FNV-1a, 64 bits.
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h &*= 0x0000_0100_0000_01B3
+        }
+        return h == 0 ? 1 : h
+    }
+
+    /// A query or nickname folded and normalized as names are: words
+    /// separated by one space.
+    static func normalizedQuery(_ text: String) -> [UInt8] {
+        var folded: [UInt8] = []
+        var from: [Int32] = []
+        var t = text
+        t.withUTF8 { SearchFold.fold($0, into: &folded, origins: &from) }
+        var out: [UInt8] = []
+        var ignored: [Int32] = []
+        normalize(folded, from, .displayName, into: &out, &ignored) { _, _ in }
+        return out
+    }
+
+    /// The entries whose text starts with `word`: a contiguous range.
+    ///
+    /// - Complexity: O(log *w* · |word|).
+    func range(of word: [UInt8]) -> Range<Int> {
+        text.withUnsafeBufferPointer { t in
+            word.withUnsafeBufferPointer { q in
+                // How the entry's text compares with the word as a prefix.
+                func order(_ e: Entry) -> Int {
+                    let end = Int(fields[Int(e.field)].text.upperBound)
+                    var i = 0
+                    var at = Int(e.start)
+                    while i < q.count {
+                        if at >= end { return -1 }
+                        let x = t[at], y = q[i]
+                        if x != y { return x < y ? -1 : 1 }
+                        i += 1
+                        at += 1
+                    }
+                    return 0
+                }
+                var lo = 0, hi = entries.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if order(entries[mid]) < 0 { lo = mid + 1 } else { hi = mid }
+                }
+                var end = lo, top = entries.count
+                while end < top {
+                    let mid = (end + top) / 2
+                    if order(entries[mid]) <= 0 { end = mid + 1 } else { top = mid }
+                }
+                return lo..<end
+            }
+        }
+    }
+
+    /// Whether the entry's text starts with `word`.
+    func entry(_ e: Entry, startsWith word: [UInt8]) -> Bool {
+        let end = Int(fields[Int(e.field)].text.upperBound)
+        guard end - Int(e.start) >= word.count else { return false }
+        for i in 0..<word.count where text[Int(e.start) + i] != word[i] { return false }
+        return true
+    }
+
+    /// The class of a single word's match at an entry.
+    func matchClass(_ e: Entry) -> MatchClass {
+        let kind = fields[Int(e.field)].kind
+        if kind == .displayName && e.isFirst { return .fullNamePrefix }
+        return e.isFirst && kind != .domain ? .firstWord : .otherWord
+    }
+
+    /// The best rows for each short query, by class then rank.
+    static func shortLists(
+        _ entries: [Entry], _ fields: [Field], _ rows: [Row], _ text: [UInt8]
+    ) -> [ShortKey: (rows: [UInt32], truncated: Bool)] {
+        var lists: [ShortKey: (rows: [UInt32], truncated: Bool)] = [:]
+        for length in 1...shortQueryBytes {
+            var i = 0
+            while i < entries.count {
+                // The group of entries sharing the first `length` bytes.
+                let e = entries[i]
+                let end = Int(fields[Int(e.field)].text.upperBound)
+                guard end - Int(e.start) >= length else { i += 1; continue }
+                var key: UInt32 = 0
+                for k in 0..<length { key = key << 8 | UInt32(text[Int(e.start) + k]) }
+                var j = i + 1
+                var best: [Int32: Int] = [:]  // row → class
+                func note(_ e: Entry) {
+                    let field = fields[Int(e.field)]
+                    let cls: Int = field.kind == .displayName && e.isFirst ? 1 : (e.isFirst && field.kind != .domain ? 2 : 3)
+                    best[field.row] = min(best[field.row] ?? 9, cls)
+                }
+                note(e)
+                while j < entries.count {
+                    let f = entries[j]
+                    let fe = Int(fields[Int(f.field)].text.upperBound)
+                    guard fe - Int(f.start) >= length else { break }
+                    var same = true
+                    for k in 0..<length where text[Int(f.start) + k] != text[Int(e.start) + k] { same = false; break }
+                    guard same else { break }
+                    note(f)
+                    j += 1
+                }
+                let ordered = best.sorted { a, b in
+                    a.value != b.value ? a.value < b.value : rows[Int(a.key)].rank < rows[Int(b.key)].rank
+                }
+                let kept = ordered.prefix(shortListLength).map { UInt32($0.value) << 28 | UInt32($0.key) }
+                lists[ShortKey(bytes: key, count: UInt8(length))] = (kept, ordered.count > shortListLength)
+                i = j
+            }
+        }
+        return lists
+    }
+}
+
+/// A parsed query: its words, folded and normalized (a quoted phrase is
+/// one word with its spaces), and the whole query folded for exact matches.
+struct SearchQuery: Sendable, Hashable {
+    var words: [[UInt8]]
+    /// The query's words joined by one space.
+    var phrase: [UInt8]
+    /// The query folded as typed (for an exact address).
+    var folded: [UInt8]
+
+    init(_ text: String) {
+        folded = SearchFold.fold(text.trimmingASCIISpaces)
+        var words: [[UInt8]] = []
+        var quoted = false
+        var current = ""
+        func flush() {
+            let n = SearchIndex.normalizedQuery(current)
+            if !n.isEmpty {
+                if quoted {
+                    words.append(n)
+                } else {
+                    words.append(contentsOf: n.split(separator: 0x20).map(Array.init))
+                }
+            }
+            current = ""
+        }
+        for ch in text {
+            if ch == "\"" {
+                flush()
+                quoted.toggle()
+            } else {
+                current.append(ch)
+            }
+        }
+        flush()
+        self.words = words
+        phrase = Array(words.joined(separator: [0x20]))
+    }
+}
+
+extension String {
+    var trimmingASCIISpaces: String {
+        var s = Substring(self)
+        while s.first == " " || s.first == "\t" { s = s.dropFirst() }
+        while s.last == " " || s.last == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// A row that matched, before it becomes a ``Suggestion``.
+struct Hit: Sendable {
+    var row: Int32
+    var matchClass: MatchClass
+}
+
+extension SearchIndex {
+    /// The class of the row's match with every word of the query, or nil
+    /// when some word starts none of its words.
+    func classify(_ row: Int32, _ q: SearchQuery) -> MatchClass? {
+        let r = rows[Int(row)]
+        if exact[SearchIndex.hash(q.folded)]?.contains(row) == true
+            || exact[SearchIndex.hash(q.phrase)]?.contains(row) == true,
+           isExact(row, q) {
+            return .exact
+        }
+        var best = MatchClass.otherWord
+        for word in q.words {
+            var found: MatchClass?
+            for k in r.entries {
+                let e = entries[Int(rowEntries[Int(k)])]
+                if entry(e, startsWith: word) {
+                    let c = matchClass(e)
+                    found = min(found ?? c, c)
+                }
+            }
+            guard let found else { return nil }
+            if found == .firstWord || found == .fullNamePrefix { best = min(best, .firstWord) }
+        }
+        if startsDisplayName(row, q.phrase) { best = .fullNamePrefix }
+        return best
+    }
+
+    /// Whether the query is the row's address or one of its nicknames
+    /// (hashes can collide: compare the text).
+    func isExact(_ row: Int32, _ q: SearchQuery) -> Bool {
+        let r = rows[Int(row)]
+        let contact = contacts[Int(r.contact)]
+        if r.email >= 0, SearchFold.fold(contact.emails[Int(r.email)].address) == q.folded { return true }
+        return contact.nicknames.contains { SearchIndex.normalizedQuery($0) == q.phrase }
+    }
+
+    func startsDisplayName(_ row: Int32, _ phrase: [UInt8]) -> Bool {
+        guard !phrase.isEmpty else { return false }
+        for k in rows[Int(row)].entries {
+            let e = entries[Int(rowEntries[Int(k)])]
+            if e.isFirst && fields[Int(e.field)].kind == .displayName { return entry(e, startsWith: phrase) }
+        }
+        return false
+    }
+
+    /// Every row that matches the query, with its class.
+    ///
+    /// - Complexity: O(*m* · *f*) for *m* entries that start with the query's
+    ///   rarest word and *f* word starts per row, after an O(log *w*) search.
+    func allHits(_ q: SearchQuery) -> [Hit] {
+        guard !q.words.isEmpty else { return [] }
+        var rarest = range(of: q.words[0])
+        for word in q.words.dropFirst() {
+            let r = range(of: word)
+            if r.count < rarest.count { rarest = r }
+        }
+        var seen: Set<Int32> = []
+        var hits: [Hit] = []
+        for i in rarest {
+            let row = fields[Int(entries[i].field)].row
+            guard seen.insert(row).inserted, let c = classify(row, q) else { continue }
+            hits.append(Hit(row: row, matchClass: c))
+        }
+        // An exact address or nickname may match where no word starts
+        // (`ann@x.org` typed whole is words `ann`, `x`, `org` anyway, but a
+        // nickname with punctuation need not be).
+        for key in [SearchIndex.hash(q.folded), SearchIndex.hash(q.phrase)] {
+            for row in exact[key] ?? [] where !seen.contains(row) && isExact(row, q) {
+                seen.insert(row)
+                hits.append(Hit(row: row, matchClass: .exact))
+            }
+        }
+        return hits
+    }
+
+    /// Orders hits: class, then row rank.
+    func sorted(_ hits: [Hit]) -> [Hit] {
+        hits.sorted { a, b in
+            a.matchClass != b.matchClass ? a.matchClass < b.matchClass : rows[Int(a.row)].rank < rows[Int(b.row)].rank
+        }
+    }
+}
