@@ -52,18 +52,7 @@ public struct ContactDirectory: Sendable {
            let list = index.shortLists[SearchIndex.shortKey(q.words[0])] {
             hits = shortListHits(q, list, limit: limit, excludedKeys)
         }
-        let ordered = hits ?? index.sorted(index.allHits(q))
-        var out: [Suggestion] = []
-        var shown: Set<UInt64> = []
-        for hit in ordered {
-            let row = index.rows[Int(hit.row)]
-            if row.addressKey != 0 {
-                if excludedKeys.contains(row.addressKey) || !shown.insert(row.addressKey).inserted { continue }
-            }
-            out.append(index.suggestion(hit, q))
-            if out.count == limit { break }
-        }
-        return out
+        return index.suggestions(hits ?? index.sorted(index.allHits(q)), q, limit: limit, excludedKeys)
     }
 
     /// The hits of a short query from its precomputed list, or nil when
@@ -100,21 +89,25 @@ public struct ContactDirectory: Sendable {
             if let c = index.classify(Int32(row), q) { hits.append(Hit(row: Int32(row), matchClass: c)) }
         }
         let excludedKeys = Set(excluding.map { SearchIndex.hash(SearchFold.fold($0)) })
-        var out: [Suggestion] = []
-        var shown: Set<UInt64> = []
-        for hit in index.sorted(hits) {
-            let row = index.rows[Int(hit.row)]
-            if row.addressKey != 0 {
-                if excludedKeys.contains(row.addressKey) || !shown.insert(row.addressKey).inserted { continue }
-            }
-            out.append(index.suggestion(hit, q))
-            if out.count == limit { break }
-        }
-        return out
+        return index.suggestions(index.sorted(hits), q, limit: limit, excludedKeys)
     }
 }
 
 extension SearchIndex {
+    /// The first `limit` ordered hits as suggestions, leaving out excluded
+    /// mailboxes and any mailbox a better row already showed.
+    func suggestions(_ ordered: [Hit], _ q: SearchQuery, limit: Int, _ excludedKeys: Set<UInt64>) -> [Suggestion] {
+        var out: [Suggestion] = []
+        var shown: Set<UInt64> = []
+        for hit in ordered {
+            let key = rows[Int(hit.row)].addressKey
+            if key != 0 && (excludedKeys.contains(key) || !shown.insert(key).inserted) { continue }
+            out.append(suggestion(hit, q))
+            if out.count == limit { break }
+        }
+        return out
+    }
+
     static func shortKey(_ word: [UInt8]) -> ShortKey {
         var key: UInt32 = 0
         for b in word { key = key << 8 | UInt32(b) }
