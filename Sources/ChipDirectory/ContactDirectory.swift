@@ -18,10 +18,16 @@ public struct Suggestion: Sendable, Hashable {
 
 /// Contacts with a folding index, ready to suggest as a person types.
 ///
-/// A value: copies share one index, which is never changed after it is
-/// built, so a directory can be handed to other threads freely.
+/// A value: copies share their indexes, which are never changed after they
+/// are built, so a directory can be handed to other threads freely. A
+/// change makes a new version: the contacts changed since the last full
+/// build go into a small second index, and the first hides their old rows.
 public struct ContactDirectory: Sendable {
-    let index: SearchIndex
+    let base: SearchIndex
+    /// The contacts added or changed since `base` was built.
+    let overlay: SearchIndex
+    /// Positions in `base` of contacts the overlay replaces or that were removed.
+    let hidden: Set<Int32>
     /// Recent use counts double every `halfLife` seconds (30 days by
     /// default): the frecency that orders rows of one match class.
     public let halfLife: Double
@@ -30,10 +36,118 @@ public struct ContactDirectory: Sendable {
     ///   contacts' names, nicknames, organizations and addresses.
     public init(_ contacts: [Contact], halfLife: Double = ContactUsage.defaultHalfLife) {
         self.halfLife = halfLife
-        index = SearchIndex(contacts, halfLife: halfLife)
+        base = SearchIndex(ContactDirectory.unique(contacts), halfLife: halfLife)
+        overlay = SearchIndex([], halfLife: halfLife)
+        hidden = []
     }
 
-    public var contacts: [Contact] { index.contacts }
+    init(base: SearchIndex, overlay: SearchIndex, hidden: Set<Int32>, halfLife: Double) {
+        self.base = base
+        self.overlay = overlay
+        self.hidden = hidden
+        self.halfLife = halfLife
+    }
+
+    /// The last contact of each id wins (an import may repeat one).
+    static func unique(_ contacts: [Contact]) -> [Contact] {
+        var last: [ContactID: Int] = [:]
+        for (i, c) in contacts.enumerated() { last[c.id] = i }
+        guard last.count != contacts.count else { return contacts }
+        return contacts.indices.filter { last[contacts[$0].id] == $0 }.map { contacts[$0] }
+    }
+
+    /// Every contact: those of the last full build not replaced, in their
+    /// order, then those added or changed since.
+    ///
+    /// - Complexity: O(*n*).
+    public var contacts: [Contact] {
+        base.contacts.indices.filter { !hidden.contains(Int32($0)) }.map { base.contacts[$0] } + overlay.contacts
+    }
+
+    public var count: Int { base.contacts.count - hidden.count + overlay.contacts.count }
+
+    /// The contact with this id.
+    public func contact(_ id: ContactID) -> Contact? {
+        if let i = overlay.positions[id] { return overlay.contacts[Int(i)] }
+        if let i = base.positions[id], !hidden.contains(i) { return base.contacts[Int(i)] }
+        return nil
+    }
+
+    /// The contact an address belongs to (compared folded: without case),
+    /// and the address's index in its `emails`; the most used one when
+    /// several share it.
+    public func contact(forAddress address: String) -> (contact: Contact, addressIndex: Int)? {
+        let folded = SearchFold.fold(address)
+        let key = SearchIndex.hash(folded)
+        var best: (SearchIndex, Int32)?
+        for index in [overlay, base] {
+            for row in index.exact[key] ?? [] {
+                let r = index.rows[Int(row)]
+                guard r.email >= 0, index !== base || !hidden.contains(r.contact) else { continue }
+                guard SearchFold.fold(index.contacts[Int(r.contact)].emails[Int(r.email)].address) == folded else { continue }
+                if let (bi, br) = best, !RowKey.precedes(index.keys[Int(row)], bi.keys[Int(br)]) { continue }
+                best = (index, row)
+            }
+        }
+        guard let (index, row) = best else { return nil }
+        let r = index.rows[Int(row)]
+        return (index.contacts[Int(r.contact)], Int(r.email))
+    }
+
+    // MARK: - New versions
+
+    /// This directory with `changed` added, or replacing the contacts of
+    /// the same ids.
+    ///
+    /// - Complexity: O(*m* log *m*) for the *m* contacts changed since the
+    ///   last full build (a second index of only those); when they pass
+    ///   an eighth of the directory (and 256), a full build, O(*n* log *n*),
+    ///   so a run of changes costs O(log *n*) amortized per contact.
+    public func updating(_ changed: [Contact]) -> ContactDirectory {
+        var hidden = self.hidden
+        var recent: [ContactID: Contact] = [:]
+        var order: [ContactID] = []
+        for c in overlay.contacts {
+            recent[c.id] = c
+            order.append(c.id)
+        }
+        for c in changed {
+            if let i = base.positions[c.id] { hidden.insert(i) }
+            if recent[c.id] == nil { order.append(c.id) }
+            recent[c.id] = c
+        }
+        let pending = order.map { recent[$0]! }
+        if pending.count > max(256, base.contacts.count / 8) {
+            return ContactDirectory(contacts.filter { recent[$0.id] == nil } + pending, halfLife: halfLife)
+        }
+        return ContactDirectory(
+            base: base, overlay: SearchIndex(pending, halfLife: halfLife), hidden: hidden, halfLife: halfLife)
+    }
+
+    /// This directory without the contacts of these ids.
+    ///
+    /// - Complexity: as ``updating(_:)``.
+    public func removing(_ ids: [ContactID]) -> ContactDirectory {
+        let gone = Set(ids)
+        var hidden = self.hidden
+        for id in ids { if let i = base.positions[id] { hidden.insert(i) } }
+        let pending = overlay.contacts.filter { !gone.contains($0.id) }
+        return ContactDirectory(
+            base: base, overlay: pending.count == overlay.contacts.count ? overlay : SearchIndex(pending, halfLife: halfLife),
+            hidden: hidden, halfLife: halfLife)
+    }
+
+    /// This directory with one more use of a contact at `time` (seconds
+    /// since 1970), as when a message to it is sent.
+    ///
+    /// - Complexity: as ``updating(_:)``.
+    public func recordingUse(of id: ContactID, at time: Double) -> ContactDirectory {
+        guard var c = contact(id) else { return self }
+        c.usage = c.usage.recordingUse(at: time, halfLife: halfLife)
+        return updating([c])
+    }
+
+    // MARK: - Suggestions
 
     /// The best `limit` suggestions for what was typed, best first: by
     /// ``MatchClass``, then more recent use, then name, then id. Addresses in
@@ -44,37 +158,8 @@ public struct ContactDirectory: Sendable {
     ///   three bytes at most a short precomputed list, else every row
     ///   where the query's rarest word starts a word.
     public func suggestions(for query: String, limit: Int = 8, excluding: Set<String> = []) -> [Suggestion] {
-        let q = SearchQuery(query)
-        guard !q.words.isEmpty, limit > 0 else { return [] }
-        let excludedKeys = Set(excluding.map { SearchIndex.hash(SearchFold.fold($0)) })
-        var hits: [Hit]? = nil
-        if q.words.count == 1, q.words[0].count <= SearchIndex.shortQueryBytes,
-           let list = index.shortLists[SearchIndex.shortKey(q.words[0])] {
-            hits = shortListHits(q, list, limit: limit, excludedKeys)
-        }
-        return index.suggestions(hits ?? index.sorted(index.allHits(q)), q, limit: limit, excludedKeys)
-    }
-
-    /// The hits of a short query from its precomputed list, or nil when
-    /// the list cannot prove it holds the best `limit` rows.
-    func shortListHits(
-        _ q: SearchQuery, _ list: (rows: [UInt32], truncated: Bool), limit: Int, _ excludedKeys: Set<UInt64>
-    ) -> [Hit]? {
-        // Exact matches (a one- to three-letter nickname) come first.
-        var hits = index.allExactHits(q)
-        let exactRows = Set(hits.map(\.row))
-        var usable = 0
-        var keys: Set<UInt64> = []
-        for packed in list.rows {
-            let row = Int32(packed & 0x0FFF_FFFF)
-            if exactRows.contains(row) { continue }
-            let cls = MatchClass(rawValue: Int(packed >> 28))!
-            hits.append(Hit(row: row, matchClass: cls))
-            let key = index.rows[Int(row)].addressKey
-            if key == 0 || (!excludedKeys.contains(key) && keys.insert(key).inserted) { usable += 1 }
-        }
-        if list.truncated && usable < limit { return nil }
-        return hits
+        var search = SuggestionSearch(self, limit: limit, excluding: excluding)
+        return search.update(query)
     }
 
     /// The same suggestions by reading every contact, as an address book
@@ -84,30 +169,124 @@ public struct ContactDirectory: Sendable {
     public func suggestionsByScanning(for query: String, limit: Int = 8, excluding: Set<String> = []) -> [Suggestion] {
         let q = SearchQuery(query)
         guard !q.words.isEmpty, limit > 0 else { return [] }
-        var hits: [Hit] = []
-        for row in index.rows.indices {
-            if let c = index.classify(Int32(row), q) { hits.append(Hit(row: Int32(row), matchClass: c)) }
+        var hits: [Located] = []
+        for (which, index) in [base, overlay].enumerated() {
+            for row in index.rows.indices where which == 1 || !hidden.contains(index.rows[row].contact) {
+                if let c = index.classify(Int32(row), q) { hits.append(Located(which == 1, Hit(row: Int32(row), matchClass: c))) }
+            }
         }
-        let excludedKeys = Set(excluding.map { SearchIndex.hash(SearchFold.fold($0)) })
-        return index.suggestions(index.sorted(hits), q, limit: limit, excludedKeys)
+        return finish(hits, q, limit: limit, ContactDirectory.keys(excluding))
     }
-}
 
-extension SearchIndex {
-    /// The first `limit` ordered hits as suggestions, leaving out excluded
-    /// mailboxes and any mailbox a better row already showed.
-    func suggestions(_ ordered: [Hit], _ q: SearchQuery, limit: Int, _ excludedKeys: Set<UInt64>) -> [Suggestion] {
+    /// A hit in the base index or the overlay.
+    struct Located {
+        var inOverlay: Bool
+        var hit: Hit
+        init(_ inOverlay: Bool, _ hit: Hit) {
+            self.inOverlay = inOverlay
+            self.hit = hit
+        }
+    }
+
+    static func keys(_ addresses: Set<String>) -> Set<UInt64> {
+        Set(addresses.map { SearchIndex.hash(SearchFold.fold($0)) })
+    }
+
+    func index(_ l: Located) -> SearchIndex { l.inOverlay ? overlay : base }
+
+    /// Orders hits of both indexes (class, then the rows' keys) and makes
+    /// the first `limit` suggestions, leaving out excluded mailboxes and
+    /// any mailbox a better row already showed.
+    func finish(_ hits: [Located], _ q: SearchQuery, limit: Int, _ excludedKeys: Set<UInt64>) -> [Suggestion] {
+        let ordered = hits.sorted { a, b in
+            if a.hit.matchClass != b.hit.matchClass { return a.hit.matchClass < b.hit.matchClass }
+            if a.inOverlay == b.inOverlay { return index(a).rows[Int(a.hit.row)].rank < index(b).rows[Int(b.hit.row)].rank }
+            return RowKey.precedes(index(a).keys[Int(a.hit.row)], index(b).keys[Int(b.hit.row)])
+        }
         var out: [Suggestion] = []
         var shown: Set<UInt64> = []
-        for hit in ordered {
-            let key = rows[Int(hit.row)].addressKey
+        for l in ordered {
+            let idx = index(l)
+            let key = idx.rows[Int(l.hit.row)].addressKey
             if key != 0 && (excludedKeys.contains(key) || !shown.insert(key).inserted) { continue }
-            out.append(suggestion(hit, q))
+            out.append(idx.suggestion(l.hit, q))
             if out.count == limit { break }
         }
         return out
     }
+}
 
+/// Suggestions as a person types: each keystroke that extends the query
+/// searches only within the previous query's matches (a word's entries
+/// hold those of every word it starts), and gives exactly what a fresh
+/// search gives.
+public struct SuggestionSearch: Sendable {
+    public let directory: ContactDirectory
+    public var limit: Int
+    public var excluding: Set<String> {
+        didSet { excludedKeys = ContactDirectory.keys(excluding) }
+    }
+    var excludedKeys: Set<UInt64>
+    /// The last query and its words' entry ranges in each index.
+    var previous: (query: SearchQuery, base: [Range<Int>], overlay: [Range<Int>])?
+
+    public init(_ directory: ContactDirectory, limit: Int = 8, excluding: Set<String> = []) {
+        self.directory = directory
+        self.limit = limit
+        self.excluding = excluding
+        excludedKeys = ContactDirectory.keys(excluding)
+    }
+
+    /// The suggestions for the query as it now stands.
+    ///
+    /// - Complexity: as ``ContactDirectory/suggestions(for:limit:excluding:)``,
+    ///   with each extended word searched within its previous range.
+    public mutating func update(_ query: String) -> [Suggestion] {
+        let q = SearchQuery(query)
+        guard !q.words.isEmpty, limit > 0 else {
+            previous = nil
+            return []
+        }
+        let d = directory
+        let baseRanges = d.base.ranges(q, after: previous.map { ($0.query, $0.base) })
+        let overlayRanges = d.overlay.ranges(q, after: previous.map { ($0.query, $0.overlay) })
+        previous = (q, baseRanges, overlayRanges)
+        var hits: [ContactDirectory.Located] = []
+        hits += d.overlay.allHits(q, ranges: overlayRanges).map { .init(true, $0) }
+        if let short = shortListHits(q) {
+            hits += short
+        } else {
+            hits += d.base.allHits(q, ranges: baseRanges).filter { !d.hidden.contains(d.base.rows[Int($0.row)].contact) }
+                .map { .init(false, $0) }
+        }
+        return d.finish(hits, q, limit: limit, excludedKeys)
+    }
+
+    /// The base index's hits of a one-word query of up to three bytes from
+    /// its precomputed list, or nil when the list cannot prove it holds the
+    /// best `limit` usable rows.
+    func shortListHits(_ q: SearchQuery) -> [ContactDirectory.Located]? {
+        let d = directory
+        guard q.words.count == 1, q.words[0].count <= SearchIndex.shortQueryBytes,
+              let list = d.base.shortLists[SearchIndex.shortKey(q.words[0])] else { return nil }
+        // Exact matches (a one- to three-letter nickname) come first.
+        var hits = d.base.allExactHits(q).filter { !d.hidden.contains(d.base.rows[Int($0.row)].contact) }
+        let exactRows = Set(hits.map(\.row))
+        var usable = 0
+        var keys: Set<UInt64> = []
+        for packed in list.rows {
+            let row = Int32(packed & 0x0FFF_FFFF)
+            if exactRows.contains(row) || d.hidden.contains(d.base.rows[Int(row)].contact) { continue }
+            hits.append(Hit(row: row, matchClass: MatchClass(rawValue: Int(packed >> 28))!))
+            let key = d.base.rows[Int(row)].addressKey
+            if key == 0 || (!excludedKeys.contains(key) && keys.insert(key).inserted) { usable += 1 }
+        }
+        if list.truncated && usable < limit { return nil }
+        return hits.map { .init(false, $0) }
+    }
+}
+
+extension SearchIndex {
     static func shortKey(_ word: [UInt8]) -> ShortKey {
         var key: UInt32 = 0
         for b in word { key = key << 8 | UInt32(b) }
@@ -130,7 +309,9 @@ extension SearchIndex {
         let address = row.email >= 0 ? contact.emails[Int(row.email)].address : nil
         var nameMatches: [Range<Int>] = []
         var addressMatches: [Range<Int>] = []
-        let localLength = address.map { a in a.utf8.lastIndex(of: UInt8(ascii: "@")).map { a.utf8.distance(from: a.utf8.startIndex, to: $0) } ?? a.utf8.count } ?? 0
+        let localLength = address.map { a in
+            a.utf8.lastIndex(of: UInt8(ascii: "@")).map { a.utf8.distance(from: a.utf8.startIndex, to: $0) } ?? a.utf8.count
+        } ?? 0
         for word in q.words {
             for k in row.entries {
                 let e = entries[Int(rowEntries[Int(k)])]
@@ -140,8 +321,7 @@ extension SearchIndex {
                 let original = (field.kind == .displayName ? contact.displayName : address) ?? ""
                 let base = field.kind == .domain ? localLength + 1 : 0
                 let lo = Int(origins[Int(e.start)]) + base
-                let lastByte = Int(e.start) + word.count - 1
-                let hiStart = Int(origins[lastByte]) + base
+                let hiStart = Int(origins[Int(e.start) + word.count - 1]) + base
                 let hi = min(original.utf8.count, hiStart + SearchIndex.scalarLength(original, at: hiStart))
                 if field.kind == .displayName { nameMatches.append(lo..<hi) } else { addressMatches.append(lo..<hi) }
             }
@@ -164,10 +344,11 @@ extension SearchIndex {
         return out
     }
 
+    /// The length of the UTF-8 sequence that starts at byte `offset`.
     static func scalarLength(_ s: String, at offset: Int) -> Int {
-        let utf8 = Array(s.utf8)
+        let utf8 = s.utf8
         guard offset < utf8.count else { return 0 }
-        let b = utf8[offset]
+        let b = utf8[utf8.index(utf8.startIndex, offsetBy: offset)]
         return b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
     }
 }

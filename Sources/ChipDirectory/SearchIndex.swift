@@ -109,6 +109,8 @@ struct Entry: Sendable {
 /// An immutable index of some contacts. Built once; shared by reference.
 final class SearchIndex: Sendable {
     let contacts: [Contact]
+    /// Each contact's position in `contacts`, by id.
+    let positions: [ContactID: Int32]
     let rows: [Row]
     let keys: [RowKey]
     let fields: [Field]
@@ -139,6 +141,10 @@ final class SearchIndex: Sendable {
     /// - Complexity: O(*w* log *w*) for *w* word starts (a few per field).
     init(_ contacts: [Contact], halfLife: Double) {
         self.contacts = contacts
+        var positions: [ContactID: Int32] = [:]
+        positions.reserveCapacity(contacts.count)
+        for (i, c) in contacts.enumerated() { positions[c.id] = Int32(i) }
+        self.positions = positions
         var rows: [Row] = []
         var keys: [RowKey] = []
         var fields: [Field] = []
@@ -328,10 +334,13 @@ extension SearchIndex {
         return out
     }
 
-    /// The entries whose text starts with `word`: a contiguous range.
+    /// The entries whose text starts with `word`: a contiguous range,
+    /// looked for within `bounds` (a word's range holds the ranges of all
+    /// its extensions, so a query narrowed by a keystroke searches only
+    /// the previous range).
     ///
-    /// - Complexity: O(log *w* · |word|).
-    func range(of word: [UInt8]) -> Range<Int> {
+    /// - Complexity: O(log *m* · |word|) for *m* entries in `bounds`.
+    func range(of word: [UInt8], within bounds: Range<Int>? = nil) -> Range<Int> {
         text.withUnsafeBufferPointer { t in
             word.withUnsafeBufferPointer { q in
                 // How the entry's text compares with the word as a prefix.
@@ -348,12 +357,13 @@ extension SearchIndex {
                     }
                     return 0
                 }
-                var lo = 0, hi = entries.count
+                let limits = bounds ?? 0..<entries.count
+                var lo = limits.lowerBound, hi = limits.upperBound
                 while lo < hi {
                     let mid = (lo + hi) / 2
                     if order(entries[mid]) < 0 { lo = mid + 1 } else { hi = mid }
                 }
-                var end = lo, top = entries.count
+                var end = lo, top = limits.upperBound
                 while end < top {
                     let mid = (end + top) / 2
                     if order(entries[mid]) <= 0 { end = mid + 1 } else { top = mid }
@@ -526,12 +536,23 @@ extension SearchIndex {
     /// - Complexity: O(*m* · *f*) for *m* entries that start with the query's
     ///   rarest word and *f* word starts per row, after an O(log *w*) search.
     func allHits(_ q: SearchQuery) -> [Hit] {
-        guard !q.words.isEmpty else { return [] }
-        var rarest = range(of: q.words[0])
-        for word in q.words.dropFirst() {
-            let r = range(of: word)
-            if r.count < rarest.count { rarest = r }
+        allHits(q, ranges: q.words.map { range(of: $0) })
+    }
+
+    /// The ranges of each query word, searched within `previous` where
+    /// the word extends the previous query's word at the same place.
+    func ranges(_ q: SearchQuery, after previous: (query: SearchQuery, ranges: [Range<Int>])?) -> [Range<Int>] {
+        q.words.enumerated().map { i, word in
+            if let previous, i < previous.query.words.count, word.starts(with: previous.query.words[i]) {
+                return range(of: word, within: previous.ranges[i])
+            }
+            return range(of: word)
         }
+    }
+
+    /// Every matching row, given the entry range of each query word.
+    func allHits(_ q: SearchQuery, ranges: [Range<Int>]) -> [Hit] {
+        guard !q.words.isEmpty, let rarest = ranges.min(by: { $0.count < $1.count }) else { return [] }
         var seen: Set<Int32> = []
         var hits: [Hit] = []
         for i in rarest {

@@ -87,35 +87,143 @@ struct SuggestionTests {
         #expect(book.suggestions(for: "sam").map(\.contact.rawValue) == ["new", "old", "none"])
     }
 
+    static let first = ["Ann", "Anna", "Bob", "José", "Jo", "Mary", "Jon", "Zoë", "Li", "Jörg", "Anne-Marie"]
+    static let last = ["Lee", "Jones", "Ortiz", "Smith", "Stone", "Jonas", "Berg", "Li", "O'Neil"]
+
+    static func pick(_ a: [String], _ rng: inout SplitMix64) -> String { a[Int(rng.next() % UInt64(a.count))] }
+
+    /// A seeded book of a few hundred people sharing few names, so that
+    /// queries match many rows and ties are common.
+    static func randomContact(_ i: Int, _ rng: inout SplitMix64) -> Contact {
+        let f = pick(first, &rng), l = pick(last, &rng)
+        let emails = (0..<Int(rng.next() % 3)).map { k in
+            "\(f.lowercased()).\(l.lowercased())\(k)@\(pick(last, &rng).lowercased()).org"
+        }
+        let uses = Int(rng.next() % 4)
+        return person("id\(i)", rng.next() % 10 == 0 ? nil : "\(f) \(l)", emails,
+                      nick: rng.next() % 5 == 0 ? [String(f.prefix(2)).lowercased()] : [],
+                      uses: uses, last: Double(rng.next() % 1000) * 3600)
+    }
+
+    /// A query as people type them: a prefix, two words, or a phrase.
+    static func randomQuery(_ rng: inout SplitMix64) -> String {
+        let word = pick(first + last, &rng).lowercased()
+        var query = String(word.prefix(Int(rng.next() % UInt64(word.count)) + 1))
+        switch rng.next() % 4 {
+        case 0: query += " " + String(pick(last, &rng).lowercased().prefix(2))
+        case 1: query = "\"\(pick(first, &rng).lowercased()) \(String(pick(last, &rng).lowercased().prefix(1)))\""
+        default: break
+        }
+        return query
+    }
+
     /// The index gives exactly what reading every contact gives, for
     /// seeded random books and queries (prefixes, several words, phrases).
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func theIndexAgreesWithAScan(_ seed: UInt64) {
         var rng = SplitMix64(seed: seed)
-        let first = ["Ann", "Anna", "Bob", "José", "Jo", "Mary", "Jon", "Zoë", "Li", "Jörg", "Anne-Marie"]
-        let last = ["Lee", "Jones", "Ortiz", "Smith", "Stone", "Jonas", "Berg", "Li", "O'Neil"]
-        func pick(_ a: [String]) -> String { a[Int(rng.next() % UInt64(a.count))] }
-        var contacts: [Contact] = []
-        for i in 0..<Int(rng.next() % 300 + 50) {
-            let f = pick(first), l = pick(last)
-            let emails = (0..<Int(rng.next() % 3)).map { k in "\(f.lowercased()).\(l.lowercased())\(k)@\(pick(last).lowercased()).org" }
-            let uses = Int(rng.next() % 4)
-            contacts.append(person("id\(i)", rng.next() % 10 == 0 ? nil : "\(f) \(l)", emails,
-                                   nick: rng.next() % 5 == 0 ? [String(f.prefix(2)).lowercased()] : [],
-                                   uses: uses, last: Double(rng.next() % 1000) * 3600))
-        }
+        let contacts = (0..<Int(rng.next() % 300 + 50)).map { SuggestionTests.randomContact($0, &rng) }
         let book = ContactDirectory(contacts)
         for _ in 0..<200 {
-            let word = pick(first + last).lowercased()
-            var query = String(word.prefix(Int(rng.next() % UInt64(word.count)) + 1))
-            switch rng.next() % 4 {
-            case 0: query += " " + String(pick(last).lowercased().prefix(2))
-            case 1: query = "\"\(pick(first).lowercased()) \(String(pick(last).lowercased().prefix(1)))\""
-            default: break
-            }
+            let query = SuggestionTests.randomQuery(&rng)
             let limit = Int(rng.next() % 10) + 1
             #expect(book.suggestions(for: query, limit: limit) == book.suggestionsByScanning(for: query, limit: limit),
                     "\(query)")
         }
+    }
+
+    /// Typing a query key by key (with some backspaces) narrows within
+    /// the previous matches and gives what a fresh search gives at every key.
+    @Test(arguments: [11, 12, 13, 14] as [UInt64])
+    func narrowingEqualsSearchingAfresh(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let book = ContactDirectory((0..<300).map { SuggestionTests.randomContact($0, &rng) })
+        for _ in 0..<30 {
+            let target = SuggestionTests.randomQuery(&rng)
+            var search = SuggestionSearch(book, limit: 5)
+            var typed = ""
+            for ch in target {
+                typed.append(ch)
+                if rng.next() % 7 == 0 && !typed.isEmpty {
+                    typed.removeLast()
+                    #expect(search.update(typed) == book.suggestions(for: typed, limit: 5), "\(typed)")
+                    typed.append(ch)
+                }
+                #expect(search.update(typed) == book.suggestions(for: typed, limit: 5), "\(typed)")
+            }
+        }
+    }
+
+    /// A directory changed by updates, removals and uses suggests exactly
+    /// what one built afresh from the same contacts suggests, and holds
+    /// the same contacts.
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func newVersionsEqualAFreshBuild(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var contacts = (0..<400).map { SuggestionTests.randomContact($0, &rng) }
+        var book = ContactDirectory(contacts)
+        var next = contacts.count
+        for step in 0..<60 {
+            switch rng.next() % 4 {
+            case 0:  // add
+                let c = SuggestionTests.randomContact(next, &rng)
+                next += 1
+                contacts.append(c)
+                book = book.updating([c])
+            case 1:  // change
+                let i = Int(rng.next() % UInt64(contacts.count))
+                var c = SuggestionTests.randomContact(i, &rng)
+                c.id = contacts[i].id
+                contacts.remove(at: i)
+                contacts.append(c)
+                book = book.updating([c])
+            case 2:  // remove
+                let i = Int(rng.next() % UInt64(contacts.count))
+                book = book.removing([contacts[i].id])
+                contacts.remove(at: i)
+            default:  // use
+                let i = Int(rng.next() % UInt64(contacts.count))
+                let time = Double(2000 + step) * 3600
+                contacts[i].usage = contacts[i].usage.recordingUse(at: time)
+                let c = contacts.remove(at: i)
+                contacts.append(c)
+                book = book.recordingUse(of: c.id, at: time)
+            }
+            #expect(book.count == contacts.count)
+            guard step % 4 == 3 else { continue }
+            let fresh = ContactDirectory(contacts)
+            for _ in 0..<10 {
+                let q = SuggestionTests.randomQuery(&rng)
+                #expect(book.suggestions(for: q) == fresh.suggestions(for: q), "step \(step): \(q)")
+            }
+        }
+        #expect(Set(book.contacts.map(\.id)) == Set(contacts.map(\.id)))
+        #expect(book.contacts.map { book.contact($0.id) } == book.contacts.map { $0 } as [Contact?])
+        // Past 256 changes the versions fold into a full build; nothing changes.
+        for _ in 0..<270 {
+            let c = SuggestionTests.randomContact(next, &rng)
+            next += 1
+            contacts.append(c)
+            book = book.updating([c])
+        }
+        #expect(book.overlay.contacts.count <= 256)
+        let fresh = ContactDirectory(contacts)
+        for _ in 0..<50 {
+            let q = SuggestionTests.randomQuery(&rng)
+            #expect(book.suggestions(for: q) == fresh.suggestions(for: q), "\(q)")
+        }
+    }
+
+    @Test func anAddressFindsItsContact() {
+        let book = ContactDirectory([
+            person("a", "Ann Lee", ["ann@x.org", "a.lee@work.example"]),
+            person("b", "Bob", ["bob@y.org"]),
+        ])
+        #expect(book.contact(forAddress: "A.Lee@Work.example")?.contact.id.rawValue == "a")
+        #expect(book.contact(forAddress: "A.Lee@Work.example")?.addressIndex == 1)
+        #expect(book.contact(forAddress: "nobody@x.org") == nil)
+        let changed = book.updating([person("b", "Robert", ["bob@y.org"])])
+        #expect(changed.contact(forAddress: "bob@y.org")?.contact.displayName == "Robert")
+        #expect(changed.removing([ContactID("b")]).contact(forAddress: "bob@y.org") == nil)
     }
 }
