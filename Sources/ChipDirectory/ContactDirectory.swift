@@ -2,7 +2,7 @@
 // cheap to copy and to share between threads.
 
 /// One suggestion: a contact's address (or a list) that the query matched.
-public struct Suggestion: Sendable, Hashable {
+public struct Suggestion: Sendable, Hashable, Codable {
     public var contact: ContactID
     public var name: String?
     /// The address, or nil for a list without one (it expands to members).
@@ -197,7 +197,10 @@ public struct ContactDirectory: Sendable {
     /// Orders hits of both indexes (class, then the rows' keys) and makes
     /// the first `limit` suggestions, leaving out excluded mailboxes and
     /// any mailbox a better row already showed.
-    func finish(_ hits: [Located], _ q: SearchQuery, limit: Int, _ excludedKeys: Set<UInt64>) -> [Suggestion] {
+    func finish(
+        _ hits: [Located], _ q: SearchQuery, limit: Int, _ excludedKeys: Set<UInt64>,
+        excludes: (@Sendable (String) -> Bool)? = nil
+    ) -> [Suggestion] {
         let ordered = hits.sorted { a, b in
             if a.hit.matchClass != b.hit.matchClass { return a.hit.matchClass < b.hit.matchClass }
             if a.inOverlay == b.inOverlay { return index(a).rows[Int(a.hit.row)].rank < index(b).rows[Int(b.hit.row)].rank }
@@ -209,6 +212,7 @@ public struct ContactDirectory: Sendable {
             let idx = index(l)
             let key = idx.rows[Int(l.hit.row)].addressKey
             if key != 0 && (excludedKeys.contains(key) || !shown.insert(key).inserted) { continue }
+            if key != 0, let excludes, excludes(idx.address(of: l.hit.row)) { continue }
             out.append(idx.suggestion(l.hit, q))
             if out.count == limit { break }
         }
@@ -227,6 +231,10 @@ public struct SuggestionSearch: Sendable {
         didSet { excludedKeys = ContactDirectory.keys(excluding) }
     }
     var excludedKeys: Set<UInt64>
+    /// Another test of addresses to leave out, such as a composer's "is
+    /// this already a chip in some field?", which knows its own notion of
+    /// equal addresses.
+    public var excludes: (@Sendable (String) -> Bool)?
     /// The last query and its words' entry ranges in each index.
     var previous: (query: SearchQuery, base: [Range<Int>], overlay: [Range<Int>])?
 
@@ -259,7 +267,7 @@ public struct SuggestionSearch: Sendable {
             hits += d.base.allHits(q, ranges: baseRanges).filter { !d.hidden.contains(d.base.rows[Int($0.row)].contact) }
                 .map { .init(false, $0) }
         }
-        return d.finish(hits, q, limit: limit, excludedKeys)
+        return d.finish(hits, q, limit: limit, excludedKeys, excludes: excludes)
     }
 
     /// The base index's hits of a one-word query of up to three bytes from
@@ -279,7 +287,10 @@ public struct SuggestionSearch: Sendable {
             if exactRows.contains(row) || d.hidden.contains(d.base.rows[Int(row)].contact) { continue }
             hits.append(Hit(row: row, matchClass: MatchClass(rawValue: Int(packed >> 28))!))
             let key = d.base.rows[Int(row)].addressKey
-            if key == 0 || (!excludedKeys.contains(key) && keys.insert(key).inserted) { usable += 1 }
+            if key == 0 || (!excludedKeys.contains(key) && keys.insert(key).inserted
+                && excludes?(d.base.address(of: row)) != true) {
+                usable += 1
+            }
         }
         if list.truncated && usable < limit { return nil }
         return hits.map { .init(false, $0) }
@@ -287,6 +298,12 @@ public struct SuggestionSearch: Sendable {
 }
 
 extension SearchIndex {
+    /// The address of a row ("" for a list without one).
+    func address(of row: Int32) -> String {
+        let r = rows[Int(row)]
+        return r.email >= 0 ? contacts[Int(r.contact)].emails[Int(r.email)].address : ""
+    }
+
     static func shortKey(_ word: [UInt8]) -> ShortKey {
         var key: UInt32 = 0
         for b in word { key = key << 8 | UInt32(b) }

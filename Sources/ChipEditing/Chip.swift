@@ -1,5 +1,6 @@
 import ChipSyntax
 import ChipRecognition
+import ChipDirectory
 
 /// A chip's identity: stable across every operation but deletion, and
 /// unique across the fields of a composer (a moved chip keeps it).
@@ -52,11 +53,25 @@ public struct Chip: Sendable, Hashable, Identifiable {
     public let id: ChipID
     public var content: ParsedChip
     public var isCommitted: Bool
+    /// The contact the chip stands for: chosen from a suggestion, resolved
+    /// from a typed name, or the owner of a typed address.
+    public var contact: ContactID?
+    /// For an `ambiguous` chip: the contacts its text matched equally well.
+    public var candidates: [Suggestion]
+    /// A remote directory was asked about the chip's text and has not
+    /// answered yet.
+    public var isResolving: Bool
 
-    public init(id: ChipID, content: ParsedChip, isCommitted: Bool = false) {
+    public init(
+        id: ChipID, content: ParsedChip, isCommitted: Bool = false, contact: ContactID? = nil,
+        candidates: [Suggestion] = [], isResolving: Bool = false
+    ) {
         self.id = id
         self.content = content
         self.isCommitted = isCommitted
+        self.contact = contact
+        self.candidates = candidates
+        self.isResolving = isResolving
     }
 
     public var state: ChipState {
@@ -70,7 +85,7 @@ public struct Chip: Sendable, Hashable, Identifiable {
 
 extension Chip: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, state, content, isCommitted
+        case id, state, content, isCommitted, contact, candidates, resolving
     }
 
     /// Saved with its state by name (`valid`, `error`, `committed`); a
@@ -88,7 +103,11 @@ extension Chip: Codable {
         } else {
             committed = try c.decode(Bool.self, forKey: .isCommitted)
         }
-        self.init(id: try c.decode(ChipID.self, forKey: .id), content: content, isCommitted: committed)
+        self.init(
+            id: try c.decode(ChipID.self, forKey: .id), content: content, isCommitted: committed,
+            contact: try c.decodeIfPresent(ContactID.self, forKey: .contact),
+            candidates: try c.decodeIfPresent([Suggestion].self, forKey: .candidates) ?? [],
+            isResolving: try c.decodeIfPresent(Bool.self, forKey: .resolving) ?? false)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -96,5 +115,8 @@ extension Chip: Codable {
         try c.encode(id, forKey: .id)
         try c.encode(state, forKey: .state)
         try c.encode(content, forKey: .content)
+        try c.encodeIfPresent(contact, forKey: .contact)
+        if !candidates.isEmpty { try c.encode(candidates, forKey: .candidates) }
+        if isResolving { try c.encode(true, forKey: .resolving) }
     }
 }

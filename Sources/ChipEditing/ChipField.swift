@@ -982,6 +982,39 @@ extension ChipField {
         replacePrimitive(chip, at: index, &changes)
     }
 
+    /// Replaces the pending text (and any marked text) with `bytes` and
+    /// commits it: what choosing a suggestion does, as one operation.
+    ///
+    /// - Complexity: O(*p* + *m*) for the pending and the new text.
+    mutating func replacePendingAndCommit(_ bytes: [UInt8]) -> [FieldChange] {
+        provisional = nil
+        var changes: [FieldChange] = []
+        let before = text
+        text.marked = []
+        text.pending = bytes
+        text.caret = bytes.count
+        resetScanner()
+        finishTextChange(from: before, &changes)
+        changes += commit()
+        return changes
+    }
+
+    /// Inserts one new chip per mailbox text at `index` (a list's members).
+    ///
+    /// - Complexity: O(*m* + *n*) for *m* bytes of text and *n* chips.
+    mutating func insertChips(_ texts: [[UInt8]], at index: Int) -> [FieldChange] {
+        provisional = nil
+        var changes: [FieldChange] = []
+        var at = index
+        for text in texts {
+            for content in AddressList.parse(text, policy: policy) {
+                insertChip(Chip(id: makeID(), content: content), at: at, &changes)
+                at += 1
+            }
+        }
+        return changes
+    }
+
     /// Sending: every chip becomes committed, the selection is cleared, and
     /// nothing of it can be undone (the journal is dropped).
     ///

@@ -1,5 +1,6 @@
 import ChipSyntax
 import ChipRecognition
+import ChipDirectory
 
 /// What to do when an address is added that some field already holds.
 /// Addresses compare without ASCII case, in the domain and (unless the policy
@@ -129,6 +130,23 @@ public struct Composer: Sendable {
         case typing(field: Int)
         case editSession(field: Int)
     }
+
+    /// The address book suggestions and typed names are resolved from.
+    /// Not part of a snapshot: the host hands it over again.
+    public var directory: ContactDirectory? {
+        didSet { search = nil }
+    }
+    /// What a committed name that is not an address becomes.
+    public var resolution: ContactResolution = .uniqueMatch
+    /// Ask the host's remote directory about names the local one cannot
+    /// resolve (see ``takeLookupRequests()``).
+    public var remoteLookups = false
+    /// The suggestion search kept between keystrokes, to narrow.
+    var search: SuggestionSearch?
+    var lookups = Lookups()
+    /// While an operation inserts chips for chosen contacts: their ids, in
+    /// order of insertion.
+    var pendingTags: [ContactID?]?
 
     var undoStack: [Transaction] = []
     var redoStack: [Transaction] = []
@@ -492,6 +510,7 @@ public struct Composer: Sendable {
         let f = focusedIndex
         let fieldChanges = body(&fields[f])
         var changes = fieldChanges.map { ComposerChange(field: fields[f].name, change: $0) }
+        changes += resolveContacts(after: changes)
         changes += applyDuplicatePolicy(after: changes)
         let touched = fields.indices.filter { fields[$0].hasJournal }
         // An edit session swallows everything on its field until it ends.

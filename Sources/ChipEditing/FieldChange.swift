@@ -39,6 +39,10 @@ public struct Refusal: Sendable, Hashable, CustomStringConvertible {
         case duplicate
         /// Under the `merge` duplicate policy, merged into the first copy.
         case mergedDuplicate = "merged-duplicate"
+        /// The suggestion's contact is not in the directory (or none is set).
+        case noSuchContact = "no-such-contact"
+        /// Only a list's chip expands into members.
+        case notAList = "not-a-list"
     }
 
     public var reason: Reason

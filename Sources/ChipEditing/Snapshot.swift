@@ -85,6 +85,10 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
     public var policy: String?
     /// Version 1 only: the limits of every field.
     public var limits: FieldLimits?
+    /// How committed names become contacts, and whether a remote directory
+    /// is asked (absent in older snapshots: the defaults).
+    public var resolution: ContactResolution?
+    public var remoteLookups: Bool?
 
     public init(
         version: Int = ComposerSnapshot.currentVersion, fields: [FieldSnapshot], focus: String,
@@ -114,7 +118,11 @@ extension Composer {
     ///
     /// - Complexity: O(*n*) in the number of chips.
     public var snapshot: ComposerSnapshot {
-        ComposerSnapshot(fields: fields.map(\.snapshot), focus: fields[focusedIndex].name, duplicatePolicy: duplicatePolicy)
+        var s = ComposerSnapshot(
+            fields: fields.map(\.snapshot), focus: fields[focusedIndex].name, duplicatePolicy: duplicatePolicy)
+        s.resolution = resolution
+        s.remoteLookups = remoteLookups
+        return s
     }
 
     /// Restores a saved composer. Anything inconsistent (unknown version,
@@ -162,9 +170,19 @@ extension Composer {
             throw SnapshotError(message: "focus names no field ('\(s.focus)')")
         }
         focusedIndex = focus
+        resolution = s.resolution ?? .uniqueMatch
+        remoteLookups = s.remoteLookups ?? false
         for f in fields {
             for chip in f.chips {
                 if let key = key(of: chip) { remember(chip.id, key) }
+                // A lookup that was in flight is asked again.
+                if chip.isResolving {
+                    let request = LookupRequest(id: lookups.next, chip: chip.id, query: chip.content.rawText)
+                    lookups.next += 1
+                    lookups.open[request.id] = request
+                    lookups.byChip[chip.id] = request.id
+                    lookups.issued.append(request)
+                }
             }
         }
     }

@@ -41,6 +41,8 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
         case domainLabelTooLong
         case domainTooLong
         case addressTooLong
+        /// Not recognition's: a name that several contacts match equally well.
+        case ambiguous
 
         var staticCode: StaticString {
             switch self {
@@ -76,6 +78,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
             case .domainLabelTooLong: "domain-label-too-long"
             case .domainTooLong: "domain-too-long"
             case .addressTooLong: "address-too-long"
+            case .ambiguous: "ambiguous"
             }
         }
 
@@ -113,6 +116,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
             case .domainLabelTooLong: "a domain label is longer than 63 bytes"
             case .domainTooLong: "the domain is longer than 255 bytes"
             case .addressTooLong: "the address is longer than 254 bytes"
+            case .ambiguous: "several contacts match this name: choose one"
             }
         }
     }
@@ -175,6 +179,9 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     public static let domainLabelTooLong = ChipError(.domainLabelTooLong)
     public static let domainTooLong = ChipError(.domainTooLong)
     public static let addressTooLong = ChipError(.addressTooLong)
+    /// A typed name that several contacts match equally well (set by the
+    /// editing engine, never by recognition); the chip lists them.
+    public static let ambiguous = ChipError(.ambiguous)
 }
 
 /// Things worth telling a person about a chip that is still sendable.

@@ -599,7 +599,9 @@ struct RFC5322Tests {
         for code in named {
             #expect(ChipError(code: code) != nil, "tables name an unknown code \(code)")
         }
-        for reason in ChipError.allReasons {
+        // `ambiguous` is the composer's, not recognition's (its tests are
+        // in ComposerContactsTests).
+        for reason in ChipError.allReasons where reason != .ambiguous {
             #expect(named.contains(reason.code), "no table row expects \(reason.code)")
         }
     }

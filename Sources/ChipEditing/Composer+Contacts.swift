@@ -1,0 +1,340 @@
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+
+/// What a committed name that is not an address becomes, when a directory
+/// is set. An address typed in full is never replaced by a suggestion.
+public enum ContactResolution: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Names stay error chips (`missing-at`).
+    case off
+    /// The one best match becomes that contact's chip; several that match
+    /// equally well (the same ``MatchClass``) make an `ambiguous` error chip
+    /// listing them; none leaves the error chip.
+    case uniqueMatch
+    /// The top suggestion becomes the chip, as many mail clients do on
+    /// Return.
+    case topSuggestion
+}
+
+/// A question for the host's remote directory (a server address book):
+/// which contacts does this text name? Answer with
+/// ``Composer/applyLookup(_:contacts:)``.
+public struct LookupRequest: Sendable, Hashable {
+    public let id: UInt64
+    public let chip: ChipID
+    public let query: String
+}
+
+/// The remote lookups in flight.
+struct Lookups: Sendable {
+    var next: UInt64 = 1
+    /// Requests not yet taken by the host.
+    var issued: [LookupRequest] = []
+    /// Requests taken back (their chip was deleted or edited), not yet told.
+    var cancelled: [UInt64] = []
+    /// Open requests by id, and the open request of each chip.
+    var open: [UInt64: LookupRequest] = [:]
+    var byChip: [ChipID: UInt64] = [:]
+}
+
+extension Composer {
+    // MARK: - Suggestions
+
+    /// Suggestions for the focused field's pending text, best first,
+    /// leaving out addresses already chipped in any field. Each call that
+    /// extends the previous query narrows within its matches.
+    ///
+    /// - Complexity: see ``SuggestionSearch/update(_:)``; not O(chips).
+    public mutating func suggestions(limit: Int = 8) -> [Suggestion] {
+        guard let directory else { return [] }
+        let text = fields[focusedIndex].pendingText
+        if search == nil || search!.limit != limit { search = SuggestionSearch(directory, limit: limit) }
+        search!.excludes = chippedTest()
+        return search!.update(text)
+    }
+
+    /// Whether an address is already a chip in some field, compared as the
+    /// duplicate policy compares.
+    func chippedTest() -> @Sendable (String) -> Bool {
+        let index = keyIndex
+        let exact = fields[0].policy.comparesLocalPartsExactly
+        return { address in index[AddressKey.hash(Array(address.utf8), exactLocalPart: exact)] != nil }
+    }
+
+    /// Replaces the focused field's pending text with the suggestion's
+    /// chip, as one step (one change list, one undo step). A list without
+    /// an address becomes its members' chips.
+    ///
+    /// - Complexity: O(*p*) in the pending text (O(*m*) members for a list).
+    @discardableResult
+    public mutating func choose(_ suggestion: Suggestion) -> [ComposerChange] {
+        guard let contact = directory?.contact(suggestion.contact) else {
+            return [ComposerChange(field: fields[focusedIndex].name, change: .refused(Refusal(.noSuchContact)))]
+        }
+        if suggestion.address == nil {
+            let chipped = chippedTest()
+            let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
+            let text = members.map { MailboxText.format(name: $0.name, address: $0.address) }.joined(separator: ", ")
+            return performTagged(members.map(\.contact)) { $0.replacePendingAndCommit(Array(text.utf8)) }
+        }
+        let text = MailboxText.format(name: suggestion.name, address: suggestion.address!)
+        return performTagged([contact.id]) { $0.replacePendingAndCommit(Array(text.utf8)) }
+    }
+
+    /// Inserts a mailbox made from a name and an address at the focused
+    /// field's caret, quoted as RFC 5322 needs (the host never quotes by
+    /// hand), replacing any pending text.
+    ///
+    /// - Complexity: O(*p* + *n*) in the pending text and the mailbox.
+    @discardableResult
+    public mutating func insertMailbox(name: String?, address: String, contact: ContactID? = nil) -> [ComposerChange] {
+        let text = MailboxText.format(name: name, address: address)
+        return performTagged([contact]) { $0.replacePendingAndCommit(Array(text.utf8)) }
+    }
+
+    /// Runs an operation that inserts chips standing for these contacts,
+    /// in order (nil: resolve as usual), as one undo step.
+    mutating func performTagged(_ contacts: [ContactID?], _ body: (inout ChipField) -> [FieldChange]) -> [ComposerChange] {
+        pendingTags = contacts
+        defer { pendingTags = nil }
+        coalescing = nil
+        let changes = perform(nil, body)
+        coalescing = nil
+        return changes
+    }
+
+    // MARK: - Alternates and lists
+
+    /// The chip's contact's other addresses (not the one it has), in the
+    /// contact's order.
+    ///
+    /// - Complexity: O(*e*) in the contact's addresses.
+    public func alternates(at index: Int) -> [ContactEmail] {
+        let field = fields[focusedIndex]
+        guard (0..<field.count).contains(index), let id = field[index].contact,
+              let contact = directory?.contact(id) else { return [] }
+        let current = field[index].content.address.map { SearchFold.fold($0) }
+        return contact.emails.filter { SearchFold.fold($0.address) != current }
+    }
+
+    /// Replaces the chip's address by its `choice`-th alternate; the chip
+    /// keeps its identity, name and contact.
+    ///
+    /// - Complexity: O(*n*) in the mailbox's length.
+    @discardableResult
+    public mutating func chooseAlternate(at index: Int, _ choice: Int) -> [ComposerChange] {
+        let options = alternates(at: index)
+        let name = fields[focusedIndex].name
+        guard options.indices.contains(choice) else {
+            return [ComposerChange(field: name, change: .refused(Refusal(.noSuchChip)))]
+        }
+        var chip = fields[focusedIndex][index]
+        guard chip.isEditable else { return [ComposerChange(field: name, change: .refused(Refusal(.chipCommitted)))] }
+        let displayName = chip.content.displayName ?? directory?.contact(chip.contact!)?.displayName
+        let text = MailboxText.format(name: displayName, address: options[choice].address)
+        guard let content = parseOne(text, policy: fields[focusedIndex].policy) else { return [] }
+        chip.content = content
+        return perform(nil) { field in
+            var changes: [FieldChange] = []
+            field.replaceChip(chip, at: index, &changes)
+            return changes
+        }
+    }
+
+    /// Replaces a list's chip by its members' chips, in one undoable step,
+    /// leaving out members already chipped in any field.
+    ///
+    /// - Complexity: O(*m*) for *m* members.
+    @discardableResult
+    public mutating func expand(at index: Int) -> [ComposerChange] {
+        let name = fields[focusedIndex].name
+        guard (0..<fields[focusedIndex].count).contains(index), let id = fields[focusedIndex][index].contact,
+              let contact = directory?.contact(id), contact.kind == .group else {
+            return [ComposerChange(field: name, change: .refused(Refusal(.notAList)))]
+        }
+        guard fields[focusedIndex][index].isEditable else {
+            return [ComposerChange(field: name, change: .refused(Refusal(.chipCommitted)))]
+        }
+        let chipped = chippedTest()
+        let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
+        let texts = members.map { Array(MailboxText.format(name: $0.name, address: $0.address).utf8) }
+        return performTagged(members.map(\.contact)) { field in
+            var changes: [FieldChange] = []
+            _ = field.removeChip(at: index, &changes)
+            changes += field.insertChips(texts, at: index)
+            return changes
+        }
+    }
+
+    /// A list's members as mailboxes: `mailto:` members by address (named
+    /// from their contact when there is one), other members by contact
+    /// id (`urn:uuid:` prefix or not) with their preferred address.
+    func memberMailboxes(of list: Contact) -> [(name: String?, address: String, contact: ContactID?)] {
+        var out: [(name: String?, address: String, contact: ContactID?)] = []
+        for member in list.members {
+            let lower = member.lowercased()
+            if lower.hasPrefix("mailto:") || (member.contains("@") && !lower.hasPrefix("urn:")) {
+                let address = lower.hasPrefix("mailto:") ? String(member.dropFirst(7)) : member
+                let owner = directory?.contact(forAddress: address)
+                out.append((owner?.contact.displayName, address, owner?.contact.id))
+            } else {
+                let bare = lower.hasPrefix("urn:uuid:") ? String(member.dropFirst(9)) : member
+                guard let c = directory?.contact(ContactID(member)) ?? directory?.contact(ContactID(bare)),
+                      let email = c.preferredEmail else { continue }
+                out.append((c.displayName, email.address, c.id))
+            }
+        }
+        return out
+    }
+
+    // MARK: - Remote directories
+
+    /// The lookups issued since the last call, and the ids of requests
+    /// taken back since (their chip was deleted or edited): the host sends
+    /// the first and may cancel the second.
+    public mutating func takeLookupRequests() -> (issued: [LookupRequest], cancelled: [UInt64]) {
+        defer {
+            lookups.issued = []
+            lookups.cancelled = []
+        }
+        return (lookups.issued, lookups.cancelled)
+    }
+
+    /// Applies a remote directory's answer: the chip is resolved as a
+    /// local match would resolve it (one best → the contact's chip; several
+    /// → `ambiguous`; none → the error stays) and is no longer resolving.
+    /// An answer to a request that an edit made stale, or that was
+    /// cancelled, changes nothing.
+    ///
+    /// - Complexity: O(*c*) in the contacts of the answer, plus finding the chip.
+    @discardableResult
+    public mutating func applyLookup(_ id: UInt64, contacts: [Contact]) -> [ComposerChange] {
+        guard let request = lookups.open.removeValue(forKey: id) else { return [] }
+        lookups.byChip[request.chip] = nil
+        guard let (k, i) = locate(request.chip), var chip = fields[k].chip(request.chip), chip.isEditable,
+              chip.content.rawText == request.query else { return [] }
+        let answer = ContactDirectory(contacts)
+        var search = SuggestionSearch(answer, limit: 8)
+        search.excludes = chippedTest()
+        chip.isResolving = false
+        if let change = resolution(of: chip, from: search.update(request.query), in: answer, policy: fields[k].policy) {
+            chip = change
+        }
+        var fc: [FieldChange] = []
+        fields[k].replaceChip(chip, at: i, &fc)
+        // Applied as its own undo step: undoing it brings the name back.
+        recordTransaction(focusBefore: focusedIndex)
+        var changes = fc.map { ComposerChange(field: fields[k].name, change: $0) }
+        // Resolved, it is a new address for the duplicate policy.
+        changes += applyDuplicatePolicy(after: [ComposerChange(field: fields[k].name, change: .inserted(chip.id, at: i))])
+        return changes
+    }
+
+    // MARK: - Resolution after each operation
+
+    /// Resolves the chips an operation inserted: tags chosen contacts,
+    /// names a typed address that belongs to a contact, resolves a typed
+    /// name under ``resolution``, asks the remote directory when allowed,
+    /// and takes back lookups of chips that are gone.
+    mutating func resolveContacts(after changes: [ComposerChange]) -> [ComposerChange] {
+        var extra: [ComposerChange] = []
+        var tags = pendingTags ?? []
+        for c in changes {
+            switch c.change {
+            case .removed(let id, _):
+                if let open = lookups.byChip[id], locate(id) == nil {
+                    lookups.byChip[id] = nil
+                    lookups.open[open] = nil
+                    lookups.cancelled.append(open)
+                }
+            case .inserted(let id, let at):
+                guard let k = fieldIndex(named: c.field), let original = fields[k].chip(id), original.isEditable else {
+                    continue
+                }
+                var chip = original
+                if pendingTags != nil {
+                    chip.contact = tags.isEmpty ? nil : tags.removeFirst()
+                } else if chip.contact == nil {
+                    chip = resolved(chip, policy: fields[k].policy)
+                }
+                if chip.contact == nil, chip.isEditable, isName(chip), remoteLookups, lookups.byChip[id] == nil,
+                   chip.content.error != .ambiguous {
+                    chip.isResolving = true
+                    let request = LookupRequest(id: lookups.next, chip: id, query: chip.content.rawText)
+                    lookups.next += 1
+                    lookups.open[request.id] = request
+                    lookups.byChip[id] = request.id
+                    lookups.issued.append(request)
+                }
+                guard chip != original, let i = locate(id, hint: (k, at))?.index else { continue }
+                var fc: [FieldChange] = []
+                fields[k].replaceChip(chip, at: i, &fc)
+                extra += fc.map { ComposerChange(field: fields[k].name, change: $0) }
+            default:
+                continue
+            }
+        }
+        if !extra.isEmpty { search = nil }
+        return extra
+    }
+
+    /// Whether a chip is a name typed without an address.
+    func isName(_ chip: Chip) -> Bool {
+        chip.content.kind == .mailbox && (chip.content.error == .missingAt || chip.content.error == .notAnAddress)
+            && !chip.content.rawText.isEmpty
+    }
+
+    /// A new chip with its contact found in the directory.
+    func resolved(_ chip: Chip, policy: ValidationPolicy) -> Chip {
+        guard let directory else { return chip }
+        var chip = chip
+        if chip.content.isValid, chip.content.kind == .mailbox, let address = chip.content.address {
+            // A typed address is kept; its contact names it when it had no name.
+            if let (contact, _) = directory.contact(forAddress: address) {
+                chip.contact = contact.id
+                if chip.content.displayName == nil, let name = contact.displayName { chip.content.displayName = name }
+            }
+            return chip
+        }
+        guard resolution != .off, isName(chip) else { return chip }
+        var search = SuggestionSearch(directory, limit: 8)
+        search.excludes = chippedTest()
+        return resolution(of: chip, from: search.update(chip.content.rawText), in: directory, policy: policy) ?? chip
+    }
+
+    /// What a name chip becomes given the suggestions for its text: the
+    /// contact's chip, an `ambiguous` chip, or nil when nothing matched.
+    func resolution(of chip: Chip, from s: [Suggestion], in directory: ContactDirectory, policy: ValidationPolicy) -> Chip? {
+        guard let top = s.first else { return nil }
+        // Rows of one contact (its several addresses) are no tie: the best
+        // row is its preferred address.
+        var tied: [Suggestion] = []
+        for x in s where x.matchClass == top.matchClass && !tied.contains(where: { $0.contact == x.contact }) {
+            tied.append(x)
+        }
+        var chip = chip
+        if resolution == .topSuggestion || tied.count == 1 {
+            guard let address = top.address else { return nil }  // a list: chosen, not guessed
+            guard let content = parseOne(MailboxText.format(name: top.name, address: address), policy: policy) else {
+                return nil
+            }
+            chip.content = content
+            chip.contact = top.contact
+            chip.candidates = []
+            chip.isResolving = false
+            return chip
+        }
+        chip.content.error = .ambiguous
+        chip.content.errorOffset = 0
+        chip.candidates = tied
+        chip.isResolving = false
+        return chip
+    }
+
+    /// The one chip a mailbox text makes under `policy`.
+    func parseOne(_ text: String, policy: ValidationPolicy) -> ParsedChip? {
+        let chips = AddressList.parse(text, policy: policy)
+        guard chips.count == 1 else { return nil }
+        return chips[0]
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import ChipKit
+@testable import ChipEditing
+import ChipTestSupport
+
+private func person(_ id: String, _ name: String?, _ emails: [String], nick: [String] = []) -> Contact {
+    Contact(id: ContactID(id), displayName: name, nicknames: nick, emails: emails.map { ContactEmail(address: $0) })
+}
+
+private let book = ContactDirectory([
+    person("jose", "José Ortiz", ["jose@ortiz.example", "j.ortiz@work.example"]),
+    person("mary", "Mary Jones", ["mary@jones.example"]),
+    person("john", "John Smith", ["john.smith@x.org"]),
+    person("ann", "Lee, Ann", ["ann@x.org"], nick: ["annie"]),
+    Contact(id: ContactID("team"), kind: .group, displayName: "Team",
+            members: ["mailto:mary@jones.example", "urn:uuid:john", "ann"]),
+])
+
+private func composer(_ resolution: ContactResolution = .uniqueMatch) -> Composer {
+    var c = Composer()
+    c.directory = book
+    c.resolution = resolution
+    return c
+}
+
+@Suite("Composer with contacts")
+struct ComposerContactsTests {
+    @Test func suggestionsFollowThePendingTextAndLeaveOutChips() {
+        var c = composer()
+        c.type("jo")
+        #expect(Set(c.suggestions().map(\.contact.rawValue)) == ["jose", "mary", "john"])
+        c.type("s")
+        // One row per address of the contact.
+        #expect(c.suggestions().map(\.address) == ["jose@ortiz.example", "j.ortiz@work.example"])
+        // A chipped address (in another field too) is not suggested again.
+        var d = composer()
+        d.focus("cc")
+        d.type("mary@jones.example, ")
+        d.focus("to")
+        d.type("jo")
+        #expect(Set(d.suggestions().map(\.contact.rawValue)) == ["jose", "john"])
+    }
+
+    @Test func choosingIsOneStepThatUndoesAtOnce() {
+        var c = composer()
+        c.type("jo")
+        let s = c.suggestions().first { $0.contact.rawValue == "ann" } ?? c.suggestions()[0]
+        let changes = c.choose(s)
+        #expect(c.focusedField.count == 1)
+        #expect(c.focusedField.pendingText.isEmpty)
+        #expect(c.focusedField[0].contact == s.contact)
+        #expect(c.focusedField[0].content.address == s.address)
+        #expect(changes.contains { if case .inserted = $0.change { true } else { false } })
+        c.undo()
+        #expect(c.focusedField.count == 0)
+        #expect(c.focusedField.pendingText == "jo")
+    }
+
+    @Test func namesThatNeedQuotesAreQuoted() {
+        var c = composer()
+        c.type("annie")
+        let s = c.suggestions()[0]
+        #expect(s.matchClass == .exact)  // the nickname
+        c.choose(s)
+        let chip = c.focusedField[0]
+        #expect(chip.content.displayName == "Lee, Ann")
+        #expect(chip.content.rawText == "\"Lee, Ann\" <ann@x.org>")
+        #expect(chip.state == .valid)
+        var d = composer()
+        d.insertMailbox(name: "O\"Brien \\ Co\r\nBcc: x@y", address: "ob@x.org")
+        #expect(d.focusedField.count == 1)
+        #expect(d.focusedField[0].content.displayName == "O\"Brien \\ Co Bcc: x@y")
+        #expect(d.focusedField[0].content.address == "ob@x.org")
+    }
+
+    /// Commit of a name: one best match → the contact; ties → ambiguous
+    /// with the candidates; none → missing-at; off → missing-at.
+    @Test(arguments: [
+        ("annie", ContactResolution.uniqueMatch, "valid", "ann"),
+        ("smith", .uniqueMatch, "valid", "john"),
+        ("jo", .uniqueMatch, "ambiguous", nil),
+        ("jo", .topSuggestion, "valid", "john"),  // ties broken by name: "john smith" < "jose ortiz"
+        ("zed", .uniqueMatch, "missing-at", nil),
+        ("annie", .off, "missing-at", nil),
+    ] as [(String, ContactResolution, String, String?)])
+    func committedNamesResolve(_ text: String, _ policy: ContactResolution, _ outcome: String, _ contact: String?) {
+        var c = composer(policy)
+        c.type(text)
+        c.commit()
+        #expect(c.focusedField.count == 1)
+        let chip = c.focusedField[0]
+        #expect((chip.content.error?.code ?? "valid") == outcome)
+        #expect(chip.contact?.rawValue == contact)
+        if outcome == "ambiguous" {
+            #expect(Set(chip.candidates.map(\.contact.rawValue)) == ["jose", "john"])
+        }
+        // One undo step takes back the commit and its resolution together.
+        c.undo()
+        #expect(c.focusedField.count == 0)
+        #expect(c.focusedField.pendingText == text)
+    }
+
+    @Test func aTypedAddressIsKeptAndNamedByItsContact() {
+        var c = composer(.topSuggestion)
+        c.type("john.smith@x.org, \"J. O.\" <J.Ortiz@work.example>, ")
+        let chips = c.focusedField.chips
+        #expect(chips.map(\.content.address) == ["john.smith@x.org", "J.Ortiz@work.example"])
+        #expect(chips[0].content.displayName == "John Smith")
+        #expect(chips[0].contact?.rawValue == "john")
+        #expect(chips[1].contact?.rawValue == "jose")
+        // A name the person typed stays.
+        #expect(chips[1].content.displayName == "J. O.")
+    }
+
+    @Test func alternatesReplaceTheAddressAndKeepTheChip() {
+        var c = composer()
+        c.type("José")
+        c.commit()
+        let id = c.focusedField[0].id
+        #expect(c.alternates(at: 0).map(\.address) == ["j.ortiz@work.example"])
+        c.chooseAlternate(at: 0, 0)
+        #expect(c.focusedField[0].id == id)
+        #expect(c.focusedField[0].content.address == "j.ortiz@work.example")
+        #expect(c.focusedField[0].content.displayName == "José Ortiz")
+        #expect(c.alternates(at: 0).map(\.address) == ["jose@ortiz.example"])
+        c.undo()
+        #expect(c.focusedField[0].content.address == "jose@ortiz.example")
+    }
+
+    @Test func aListExpandsToItsMembersLeavingOutThosePresent() {
+        var c = composer()
+        c.type("mary@jones.example, ")
+        c.type("Team")
+        let list = c.suggestions().first { $0.contact.rawValue == "team" }!
+        #expect(list.address == nil)
+        c.choose(list)
+        // Mary was there already; John and Ann join, with their contacts.
+        #expect(c.focusedField.chips.map(\.content.address) == ["mary@jones.example", "john.smith@x.org", "ann@x.org"])
+        #expect(c.focusedField.chips.map { $0.contact?.rawValue } == ["mary", "john", "ann"])
+        c.undo()
+        #expect(c.focusedField.count == 1)
+    }
+
+    /// A slow, out-of-order remote directory: answers to requests an edit
+    /// made stale are ignored, a deleted chip's request is taken back.
+    @Test func remoteAnswersApplyOnlyWhileTheyStillFit() {
+        var c = Composer()
+        c.remoteLookups = true
+        c.type("Dana, Eve, Finn, ")
+        #expect(c.focusedField.chips.allSatisfy { $0.isResolving })
+        let (issued, _) = c.takeLookupRequests()
+        #expect(issued.map(\.query) == ["Dana", "Eve", "Finn"])
+        // Finn is deleted before any answer: its request is taken back.
+        c.remove(at: 2)
+        #expect(c.takeLookupRequests().cancelled == [issued[2].id])
+        // Eve is edited (text back into the field): her answer is stale.
+        c.edit(at: 1)
+        let eveAnswer = c.applyLookup(issued[1].id, contacts: [person("e", "Eve Ng", ["eve@ng.example"])])
+        #expect(eveAnswer.isEmpty)
+        // Dana's answer arrives last but still fits.
+        let dana = c.applyLookup(issued[0].id, contacts: [person("d", "Dana Wu", ["dana@wu.example"])])
+        #expect(!dana.isEmpty)
+        #expect(c.focusedField[0].content.address == "dana@wu.example")
+        #expect(c.focusedField[0].contact?.rawValue == "d")
+        #expect(!c.focusedField[0].isResolving)
+        // A second answer to the same request changes nothing.
+        #expect(c.applyLookup(issued[0].id, contacts: []).isEmpty)
+        // An answer with two equal matches makes the chip ambiguous.
+        c.commit()
+        let again = c.takeLookupRequests().issued
+        #expect(again.map(\.query) == ["Eve"])
+        c.applyLookup(again[0].id, contacts: [person("e1", "Eve Ng", ["e1@x.org"]), person("e2", "Eve Li", ["e2@x.org"])])
+        #expect(c.focusedField[1].content.error?.code == "ambiguous")
+        #expect(c.focusedField[1].candidates.count == 2)
+    }
+
+    @Test func snapshotsKeepContactsSettingsAndLookups() throws {
+        var c = composer(.topSuggestion)
+        c.remoteLookups = true
+        c.type("annie, Zed, ")
+        let data = try JSONEncoder().encode(c.snapshot)
+        var restored = try Composer(snapshot: JSONDecoder().decode(ComposerSnapshot.self, from: data))
+        #expect(restored.resolution == .topSuggestion)
+        #expect(restored.remoteLookups)
+        #expect(restored.focusedField.chips == c.focusedField.chips)
+        #expect(restored.focusedField[0].contact?.rawValue == "ann")
+        // The lookup in flight for "Zed" is asked again.
+        #expect(restored.takeLookupRequests().issued.map(\.query) == ["Zed"])
+    }
+}
