@@ -226,4 +226,33 @@ struct SuggestionTests {
         #expect(changed.contact(forAddress: "bob@y.org")?.contact.displayName == "Robert")
         #expect(changed.removing([ContactID("b")]).contact(forAddress: "bob@y.org") == nil)
     }
+
+    /// Folding on both sides: accents, case, full-width forms, letters
+    /// with strokes; scripts without spaces match any substring of a name.
+    @Test(arguments: [
+        ("jose", "José Ortiz", "José"),
+        ("JOSÉ", "José Ortiz", "José"),
+        ("muller", "Jürgen Müller", "Müller"),
+        ("lukasz", "Łukasz Żółć", "Łukasz"),
+        ("zolc", "Łukasz Żółć", "Żółć"),
+        ("oystein", "Øystein Bråten", "Øystein"),
+        ("ｏｒｔｉｚ", "José Ortiz", "Ortiz"),
+        ("strasse", "Anna Straße", "Straße"),
+        ("nguyen thi", "Nguyễn Thị Ánh", "Nguyễn Thị"),
+        ("ελενη", "Ελένη Παπαδοπούλου", "Ελένη"),
+        ("дмитрий", "Дмитрий Иванов", "Дмитрий"),
+        ("伟", "张伟", "伟"),
+        ("山田", "山田太郎", "山田"),
+        ("太郎", "山田太郎", "太郎"),
+        ("민준", "김민준", "민준"),
+    ])
+    func foldingMatchesAndHighlightsTheOriginal(_ query: String, _ name: String, _ highlighted: String) {
+        let book = ContactDirectory([person("x", name, ["x@example.org"]), person("y", "Zed Quinn", ["z@q.example"])])
+        let s = book.suggestions(for: query)
+        #expect(s.map(\.contact.rawValue) == ["x"], "\(query)")
+        guard let first = s.first else { return }
+        let bytes = Array(name.utf8)
+        let shown = first.nameMatches.map { String(decoding: bytes[$0], as: UTF8.self) }.joined(separator: " ")
+        #expect(shown == highlighted, "\(query)")
+    }
 }
