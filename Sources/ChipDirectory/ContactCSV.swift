@@ -238,17 +238,28 @@ struct CSVColumns: Sendable {
         return Int(name.dropFirst(7).dropLast(suffix.count))
     }
 
-    /// A column of addresses in a layout of unknown origin: its name,
-    /// without spaces, hyphens and underscores, contains `email`
-    /// (`E-mail`, `Email Address`, `E-Mail-Adresse`, `Adresse e-mail`),
-    /// starts with `mail`, or is in words of Romance languages (`courriel`,
-    /// `correo`); names of types, labels and display names are not.
+    /// A column of addresses in a layout of unknown origin: the first or
+    /// last word of its name (words split at spaces, hyphens, underscores
+    /// and slashes, `e` `mail` joined, trailing digits dropped) is `email`,
+    /// `mail`, or the word of a Romance language (`courriel`, `correo`):
+    /// `E-mail`, `Email Address`, `E-Mail-Adresse`, `Adresse e-mail`,
+    /// `Primary Email`, `email_2`. Names of types, labels and display names
+    /// are not (`Email Type`).
     static func isAddressColumn(_ name: String) -> Bool {
-        let squeezed = String(name.filter { $0 != " " && $0 != "-" && $0 != "_" })
-        guard squeezed.contains("email") || squeezed.hasPrefix("mail") || squeezed.contains("courriel")
-            || squeezed.contains("correo")
-        else { return false }
-        return !(squeezed.contains("type") || squeezed.contains("label") || squeezed.contains("display"))
+        var words: [String] = []
+        for word in name.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" || $0 == "/" }) {
+            var w = String(word)
+            while let last = w.last, last.isASCII && last.isNumber { w.removeLast() }
+            if w == "mail" && words.last == "e" {
+                words[words.count - 1] = "email"
+            } else if !w.isEmpty {
+                words.append(w)
+            }
+        }
+        guard let first = words.first, let last = words.last else { return false }
+        if words.contains(where: { $0 == "type" || $0 == "label" || $0 == "display" }) { return false }
+        let addressWords: Set<String> = ["email", "mail", "courriel", "correo"]
+        return addressWords.contains(first) || addressWords.contains(last)
     }
 }
 
@@ -306,7 +317,7 @@ enum ContactCSVReader {
             }
             guard records.count == headerCount else {
                 problems.append(ContactImportProblem(
-                    line: line, reason: "\(records.count) fields where the header has \(headerCount)"))
+                    line: line, reason: "\(records.count) field\(records.count == 1 ? "" : "s") where the header has \(headerCount)"))
                 continue
             }
             guard var contact = contact(records, layout) else {
