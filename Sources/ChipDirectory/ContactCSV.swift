@@ -371,9 +371,11 @@ enum ContactCSVReader {
             var types: [String] = []
             var primary = false
             if var label = value(column.type) {
-                if label.hasPrefix("* ") {
+                // Google marks the primary address's label with `* ` (just `*`
+                // when the address has no label).
+                if label.hasPrefix("*") {
                     primary = true
-                    label = String(label.dropFirst(2)).trimmingSpaces
+                    label = String(label.dropFirst()).trimmingSpaces
                 }
                 if !label.isEmpty { types = [label.lowercased()] }
             }
