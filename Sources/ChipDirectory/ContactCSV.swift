@@ -55,12 +55,15 @@ struct CSVRecords: ~Copyable {
                 let openLine = line
                 i += 1
                 var closed = false
+                var run = i
                 while i < n {
                     let b = text[i]
                     if b == ASCII.quote {
+                        fields.append(UnsafeBufferPointer(rebasing: text[run..<i]))
                         if i + 1 < n && text[i + 1] == ASCII.quote {
                             fields.append(ASCII.quote)
                             i += 2
+                            run = i
                             continue
                         }
                         i += 1
@@ -70,9 +73,9 @@ struct CSVRecords: ~Copyable {
                     if b == ASCII.lineFeed || (b == ASCII.carriageReturn && !(i + 1 < n && text[i + 1] == ASCII.lineFeed)) {
                         line += 1
                     }
-                    fields.append(b)
                     i += 1
                 }
+                if !closed { fields.append(UnsafeBufferPointer(rebasing: text[run..<i])) }
                 if !closed {
                     fault = "the quoted field opened on line \(openLine) is never closed"
                     ends.append(fields.count)
@@ -87,13 +90,14 @@ struct CSVRecords: ~Copyable {
                     i += 1
                 }
             } else {
+                let run = i
                 while i < n {
                     let b = text[i]
                     if b == delimiter || ByteClass.isLineBreak(b) { break }
                     if b == ASCII.quote && strict && fault == nil { fault = "a quote inside an unquoted field on line \(line)" }
-                    fields.append(b)
                     i += 1
                 }
+                fields.append(UnsafeBufferPointer(rebasing: text[run..<i]))
             }
             ends.append(fields.count)
             if i < n && text[i] == delimiter {
@@ -295,7 +299,7 @@ enum ContactCSVReader {
         var contacts: [Contact] = []
         var columns: CSVColumns?
         var headerCount = 0
-        var ids = ContactIDAllocator()
+        var ids = ContactIDAllocator(expectedCount: text.count / 200)
         var groupOrder: [String] = []
         var groups: [String: (line: Int, members: [String])] = [:]
         while records.next() {
@@ -355,9 +359,12 @@ enum ContactCSVReader {
 
     /// The contact of one row, or `nil` when it has no name and no address.
     static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns) -> Contact? {
+        func bytes(_ k: Int?) -> UnsafeBufferPointer<UInt8> {
+            guard let k else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return trimmingSpaces(records.field(k))
+        }
         func value(_ k: Int?) -> String? {
-            guard let k else { return nil }
-            let v = trimmingSpaces(records.field(k))
+            let v = bytes(k)
             return v.isEmpty ? nil : makeString(v)
         }
         func part(_ k: Int?) -> [String] { value(k).map { [$0] } ?? [] }
@@ -367,20 +374,20 @@ enum ContactCSVReader {
         var emails: [ContactEmail] = []
         var emailDisplayName: String?
         for column in columns.emails {
-            guard let field = value(column.value) else { continue }
+            let field = bytes(column.value)
+            guard !field.isEmpty else { continue }
             var types: [String] = []
             var primary = false
-            if var label = value(column.type) {
-                // Google marks the primary address's label with `* ` (just `*`
-                // when the address has no label).
-                if label.hasPrefix("*") {
-                    primary = true
-                    label = String(label.dropFirst()).trimmingSpaces
-                }
-                if !label.isEmpty { types = [label.lowercased()] }
+            var label = bytes(column.type)
+            // Google marks the primary address's label with `* ` (just `*`
+            // when the address has no label).
+            if label.first == UInt8(ascii: "*") {
+                primary = true
+                label = trimmingSpaces(UnsafeBufferPointer(rebasing: label[1...]))
             }
-            for address in field.googleItems {
-                emails.append(ContactEmail(address: address, types: types, pref: primary ? 1 : nil))
+            if !label.isEmpty { types = [lowercased(label)] }
+            forEachItem(field, googleTriple: true) { address in
+                emails.append(ContactEmail(address: makeString(address), types: types, pref: primary ? 1 : nil))
                 primary = false
             }
             if emailDisplayName == nil, let shown = value(column.displayName) {
@@ -394,14 +401,16 @@ enum ContactCSVReader {
         guard displayName != nil || !emails.isEmpty else { return nil }
         var categories: [String] = []
         for k in columns.categories {
-            guard let field = value(k) else { continue }
-            let items = columns.categorySeparator == .googleTriple ? field.googleItems : field.semicolonItems
-            for item in items {
+            forEachItem(bytes(k), googleTriple: columns.categorySeparator == .googleTriple) { item in
                 // Google marks its own groups with `* `; `* myContacts` holds every
                 // saved contact and names no group of the person's.
-                if item.lowercased().filter({ $0 != " " }) == "*mycontacts" { continue }
-                let category = item.hasPrefix("* ") ? String(item.dropFirst(2)).trimmingSpaces : item
-                if !category.isEmpty && !categories.contains(category) { categories.append(category) }
+                var item = item
+                if item.first == UInt8(ascii: "*") {
+                    item = trimmingSpaces(UnsafeBufferPointer(rebasing: item[1...]))
+                    if item.isEmpty || asciiCaseInsensitiveIs(item, "MYCONTACTS") { return }
+                }
+                let category = makeString(item)
+                if !categories.contains(category) { categories.append(category) }
             }
         }
         var organization: String?
@@ -410,6 +419,36 @@ enum ContactCSVReader {
             id: ContactID(""), displayName: displayName, name: name, nicknames: part(columns.nickname),
             organization: organization, categories: categories,
             emails: emails, source: .csv)
+    }
+
+    /// Calls `body` with each item of a field, trimmed, empty ones left
+    /// out: Google separates items with ` ::: `, Outlook with `;`.
+    static func forEachItem(
+        _ p: UnsafeBufferPointer<UInt8>, googleTriple: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        let n = p.count
+        var start = 0
+        var i = 0
+        while i <= n {
+            let atEnd = i == n
+            let isSeparator = !atEnd && (googleTriple
+                ? p[i] == UInt8(ascii: ":") && i + 2 < n && p[i + 1] == UInt8(ascii: ":") && p[i + 2] == UInt8(ascii: ":")
+                : p[i] == ASCII.semicolon)
+            if atEnd || isSeparator {
+                let item = trimmingSpaces(UnsafeBufferPointer(rebasing: p[start..<i]))
+                if !item.isEmpty { body(item) }
+                i += googleTriple ? 3 : 1
+                start = i
+                continue
+            }
+            i += 1
+        }
+    }
+
+    /// A label lower-cased: ASCII byte by byte, other text by Unicode's rules.
+    static func lowercased(_ p: UnsafeBufferPointer<UInt8>) -> String {
+        if p.allSatisfy({ $0 < 0x80 }) { return String(decoding: p.lazy.map(ByteClass.lowercased), as: UTF8.self) }
+        return makeString(p).lowercased()
     }
 
     /// Outlook writes `E-mail Display Name` as `Ann Lee (ann@x.org)`; the
@@ -433,17 +472,5 @@ extension String {
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
         return String(s)
-    }
-
-    /// The items of a Google field, separated by ` ::: `, trimmed, without empty ones.
-    var googleItems: [String] {
-        guard utf8.contains(UInt8(ascii: ":")) else { return [self] }
-        return split(separator: ":::", omittingEmptySubsequences: true).map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
-    }
-
-    /// The items of an Outlook field, separated by `;`, trimmed, without empty ones.
-    var semicolonItems: [String] {
-        guard utf8.contains(ASCII.semicolon) else { return [self] }
-        return split(separator: ";").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
     }
 }

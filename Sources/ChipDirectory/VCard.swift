@@ -28,6 +28,9 @@ struct VCardProperty {
     /// Whether a parameter says `QUOTED-PRINTABLE`, so a final `=` continues
     /// the value on the next line.
     var isQuotedPrintable: Bool
+    /// Where the parts of an unfolded line are, found when it was scanned
+    /// (a folded line is parsed again once unfolded).
+    var header: VCardLineHeader
 }
 
 /// Why a card cannot be imported.
@@ -123,6 +126,10 @@ struct VCardReader: ~Copyable {
     private var version: ContactSource = .vCard30
     private var cardProblems: [ContactImportProblem] = []
 
+    // The last CHARSET named and what it is: 2.1 files name one per value.
+    private var lastCharsetLabel: [UInt8] = []
+    private var lastCharset: Charset?
+
     private var unfolded = ScratchBytes()
     private var transfer = ScratchBytes()
     private var decoded = ScratchBytes()
@@ -134,6 +141,7 @@ struct VCardReader: ~Copyable {
         self.isUnicode = isUnicode
         self.fallback = fallback
         contacts.reserveCapacity(text.count / 256)
+        ids = ContactIDAllocator(expectedCount: text.count / 256)
     }
 
     /// Reads every card.
@@ -220,7 +228,7 @@ struct VCardReader: ~Copyable {
             guard let name = VCardReader.classify(nameBytes) else { continue }
             if name == .version { versionPlace = propertyCount - 1 }
             properties.append(VCardProperty(name: name, start: start, end: end, line: startLine, isFolded: folded,
-                                            isQuotedPrintable: header.isQuotedPrintable))
+                                            isQuotedPrintable: header.isQuotedPrintable, header: header))
         }
         if inCard { reject("no END:VCARD before the end of the file") }
     }
@@ -436,15 +444,18 @@ struct VCardReader: ~Copyable {
     /// still in it.
     private mutating func value(_ property: VCardProperty, wantsTypes: Bool = false) throws(VCardFault) -> DecodedValue {
         let line: UnsafeBufferPointer<UInt8>
+        let header: VCardLineHeader
         if property.isFolded {
             unfold(property.start, property.end, removingOneSpace: version != .vCard21,
                    quotedPrintable: property.isQuotedPrintable)
             line = unfolded.bytes
+            guard let parsed = VCardLineHeader.parse(line) else {
+                throw VCardFault(reason: "line \(property.line) has no ':' (not a property)")
+            }
+            header = parsed
         } else {
             line = UnsafeBufferPointer(rebasing: text[property.start..<property.end])
-        }
-        guard let header = VCardLineHeader.parse(line) else {
-            throw VCardFault(reason: "line \(property.line) has no ':' (not a property)")
+            header = property.header
         }
         var result = DecodedValue(value: UnsafeBufferPointer(rebasing: line[(header.colon + 1)...]))
         if header.groupEnd >= 0 {
@@ -670,12 +681,16 @@ struct VCardReader: ~Copyable {
         _ p: UnsafeBufferPointer<UInt8>, label: UnsafeBufferPointer<UInt8>?, encoded: Bool, property: VCardProperty
     ) throws(VCardFault) -> UnsafeBufferPointer<UInt8> {
         if let label, encoded || !isUnicode {
-            if let charset = Charset(label: label), charset != utf8 {
+            if !lastCharsetLabel.elementsEqual(label) {
+                lastCharsetLabel = Array(label)
+                lastCharset = Charset(label: label)
+            }
+            if let charset = lastCharset, charset != utf8 {
                 decoded.removeAll()
                 decoded.append(contentsOf: charset.decodeToUTF8(p))
                 return decoded.bytes
             }
-            if Charset(label: label) == nil {
+            if lastCharset == nil {
                 cardProblems.append(ContactImportProblem(
                     line: property.line,
                     reason: "unknown charset '\(makeString(label))'; the value is read as UTF-8 with replacement characters",
