@@ -185,15 +185,17 @@ public enum ContactCorpus {
     static func uid(_ rng: inout SplitMix64) -> ContactID {
         let a = rng.next(), b = rng.next()
         guard rng.chance(perMille: 850) else { return ContactID("") }
-        var hex = ""
-        for word in [a, b] {
-            let digits = String(word, radix: 16)
-            hex += String(repeating: "0", count: 16 - digits.count) + digits
+        let digits: StaticString = "0123456789abcdef"
+        var bytes: [UInt8] = Array("urn:uuid:".utf8)
+        bytes.reserveCapacity(45)
+        for i in 0..<32 {
+            if i == 8 || i == 12 || i == 16 || i == 20 { bytes.append(ASCII.hyphen) }
+            let word = i < 16 ? a : b
+            let nibble = Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)
+            // The version (4) and variant (a) digits of a random UUID (RFC 9562 §5.4).
+            bytes.append(i == 12 ? UInt8(ascii: "4") : i == 16 ? UInt8(ascii: "a") : digits.utf8Start[nibble])
         }
-        let h = Array(hex)
-        let uuid = String(h[0..<8]) + "-" + String(h[8..<12]) + "-4" + String(h[13..<16]) + "-a" + String(h[17..<20])
-            + "-" + String(h[20..<32])
-        return ContactID("urn:uuid:" + uuid)
+        return ContactID(String(decoding: bytes, as: UTF8.self))
     }
 
     // MARK: - What a format carries
@@ -267,10 +269,10 @@ public enum ContactCorpus {
         var writer = Writer(seed: seed, count: contacts.count)
         switch format {
         case .vcard40, .vcard30, .vcard21:
-            for (k, contact) in contacts.enumerated() {
+            for k in contacts.indices {
                 writer.written.append(k)
                 writer.lines.append(writer.line)
-                writer.vCard(contact, format)
+                writer.vCard(contacts[k], format)
             }
         case .google: writer.google(contacts, legacy: isGoogleLegacy(seed: seed))
         case .outlook: writer.outlook(contacts)
@@ -325,7 +327,7 @@ public enum ContactCorpus {
 
         // MARK: vCard
 
-        mutating func vCard(_ c: Contact, _ format: Format) {
+        mutating func vCard(_ c: borrowing Contact, _ format: Format) {
             let v4 = format == .vcard40, v21 = format == .vcard21
             raw("BEGIN:VCARD")
             raw(v4 ? "VERSION:4.0" : v21 ? "VERSION:2.1" : "VERSION:3.0")
@@ -335,12 +337,9 @@ public enum ContactCorpus {
             let uidFirst = rng.chance(perMille: 500)
             if !c.id.rawValue.isEmpty && uidFirst { raw("UID:" + c.id.rawValue) }
             text("FN", c.displayName ?? "", format)
-            if !c.name.isEmpty || !v4 {
-                let parts = [c.name.family, c.name.given, c.name.additional, c.name.prefixes, c.name.suffixes]
-                structured("N", parts, format)
-            }
+            if !c.name.isEmpty || !v4 { structuredName(c.name, format) }
             if !c.nicknames.isEmpty { textList("NICKNAME", c.nicknames, format) }
-            if let org = c.organization { structured("ORG", [[org]], format) }
+            if let org = c.organization { organization(org, format) }
             if !c.categories.isEmpty { textList("CATEGORIES", c.categories, format) }
             if !c.id.rawValue.isEmpty && c.kind != .group && rng.chance(perMille: 100) {
                 raw("TEL;TYPE=cell:+33 6 12 34 56 \(rng.below(90) + 10)")
@@ -460,39 +459,67 @@ public enum ContactCorpus {
             emitFolded()
         }
 
-        /// A structured value (N, ORG): parts separated by `;`, each a comma
-        /// list in 3.0 and 4.0 and one text (its items joined by spaces) in 2.1.
-        mutating func structured(_ name: String, _ parts: [[String]], _ format: Format) {
+        /// `N`: five parts separated by `;`, each a comma list in 3.0 and 4.0
+        /// and one text (its items joined by spaces) in 2.1.
+        mutating func structuredName(_ n: StructuredName, _ format: Format) {
             if format == .vcard21 {
                 var value: [UInt8] = []
-                for (k, part) in parts.enumerated() {
+                for (k, part) in [n.family, n.given, n.additional, n.prefixes, n.suffixes].enumerated() {
                     if k > 0 { value.append(ASCII.semicolon) }
                     value += escaped21(part.joined(separator: " "), list: false)
                 }
-                text21(name, escapedValue: value)
+                text21("N", escapedValue: value)
                 return
             }
             property.removeAll(keepingCapacity: true)
-            property.append(contentsOf: name.utf8)
-            property.append(UInt8(ascii: ":"))
-            for (k, part) in parts.enumerated() {
-                if k > 0 { property.append(ASCII.semicolon) }
-                for (j, item) in part.enumerated() {
-                    if j > 0 { property.append(ASCII.comma) }
-                    appendEscaped(item, list: true, version21: false)
-                }
+            property.append(contentsOf: "N:".utf8)
+            namePart(n.family)
+            property.append(ASCII.semicolon)
+            namePart(n.given)
+            property.append(ASCII.semicolon)
+            namePart(n.additional)
+            property.append(ASCII.semicolon)
+            namePart(n.prefixes)
+            property.append(ASCII.semicolon)
+            namePart(n.suffixes)
+            emitFolded()
+        }
+
+        mutating func namePart(_ items: [String]) {
+            for k in items.indices {
+                if k > 0 { property.append(ASCII.comma) }
+                appendEscaped(items[k], list: true, version21: false)
             }
+        }
+
+        /// `ORG` with one part, the organization's name.
+        mutating func organization(_ name: String, _ format: Format) {
+            if format == .vcard21 {
+                text21("ORG", escapedValue: escaped21(name, list: false))
+                return
+            }
+            property.removeAll(keepingCapacity: true)
+            property.append(contentsOf: "ORG:".utf8)
+            appendEscaped(name, list: false, version21: false)
             emitFolded()
         }
 
         mutating func appendEscaped(_ s: String, list: Bool, version21: Bool) {
-            for b in s.utf8 {
-                switch b {
-                case ASCII.backslash: property.append(contentsOf: [ASCII.backslash, ASCII.backslash])
-                case ASCII.comma: property.append(contentsOf: [ASCII.backslash, ASCII.comma])
-                case ASCII.semicolon: property.append(contentsOf: [ASCII.backslash, ASCII.semicolon])
-                case ASCII.lineFeed: property.append(contentsOf: [ASCII.backslash, UInt8(ascii: "n")])
-                default: property.append(b)
+            var s = s
+            s.withUTF8 { p in
+                // Most values need no escape: one copy.
+                guard p.contains(where: { $0 == ASCII.backslash || $0 == ASCII.comma || $0 == ASCII.semicolon || $0 == ASCII.lineFeed }) else {
+                    property.append(contentsOf: p)
+                    return
+                }
+                for b in p {
+                    switch b {
+                    case ASCII.backslash: property.append(contentsOf: [ASCII.backslash, ASCII.backslash])
+                    case ASCII.comma: property.append(contentsOf: [ASCII.backslash, ASCII.comma])
+                    case ASCII.semicolon: property.append(contentsOf: [ASCII.backslash, ASCII.semicolon])
+                    case ASCII.lineFeed: property.append(contentsOf: [ASCII.backslash, UInt8(ascii: "n")])
+                    default: property.append(b)
+                    }
                 }
             }
         }
@@ -584,26 +611,50 @@ public enum ContactCorpus {
 
         // MARK: CSV
 
-        mutating func row(_ fields: [String], delimiter: UInt8, quoteAll: Bool, lineEnd: [UInt8]) {
-            for (k, field) in fields.enumerated() {
-                if k > 0 { out.append(delimiter) }
-                let bytes = Array(field.utf8)
-                let needsQuotes = quoteAll || bytes.contains { $0 == delimiter || $0 == ASCII.quote || ByteClass.isLineBreak($0) }
-                    || bytes.first == ASCII.space || bytes.last == ASCII.space
-                if needsQuotes {
-                    out.append(ASCII.quote)
-                    for b in bytes {
-                        if b == ASCII.quote { out.append(ASCII.quote) }
-                        if b == ASCII.lineFeed { line += 1 }
-                        out.append(b)
-                    }
-                    out.append(ASCII.quote)
-                } else {
-                    out += bytes
+        // Rows are written field by field, without arrays of fields.
+        var delimiter = ASCII.comma
+        var quoteAll = false
+        var rowStarted = false
+
+        mutating func field(_ s: String) {
+            if rowStarted { out.append(delimiter) }
+            rowStarted = true
+            var s = s
+            s.withUTF8 { p in
+                let needsQuotes = quoteAll || p.first == ASCII.space || p.last == ASCII.space
+                    || p.contains { $0 == delimiter || $0 == ASCII.quote || ByteClass.isLineBreak($0) }
+                guard needsQuotes else {
+                    out.append(contentsOf: p)
+                    return
                 }
+                out.append(ASCII.quote)
+                for b in p {
+                    if b == ASCII.quote { out.append(ASCII.quote) }
+                    if b == ASCII.lineFeed { line += 1 }
+                    out.append(b)
+                }
+                out.append(ASCII.quote)
             }
-            out += lineEnd
+        }
+
+        mutating func fields(_ values: String...) {
+            for v in values { field(v) }
+        }
+
+        mutating func empty(_ n: Int) {
+            for _ in 0..<n { field("") }
+        }
+
+        mutating func endRow(crlf: Bool) {
+            if crlf { out.append(ASCII.carriageReturn) }
+            out.append(ASCII.lineFeed)
             line += 1
+            rowStarted = false
+        }
+
+        /// A part of a structured name as one CSV field: its items joined by spaces.
+        func spaced(_ parts: [String]) -> String {
+            parts.count == 1 ? parts[0] : parts.joined(separator: " ")
         }
 
         mutating func note() -> String {
@@ -615,32 +666,13 @@ public enum ContactCorpus {
         }
 
         mutating func google(_ contacts: [Contact], legacy: Bool) {
+            delimiter = ASCII.comma
+            quoteAll = false
             // Each address is one cell, or with the next of the same label one
-            // cell joined by ` ::: `, as Google writes them.
-            var cells: [[(label: String, value: String)]] = []
-            var widest = 1
-            for c in contacts where c.kind != .group {
-                let preferred = c.emails.contains { $0.pref != nil } ? c.preferredEmailIndex : nil
-                var row: [(label: String, value: String)] = []
-                var k = 0
-                while k < c.emails.count {
-                    var label = ContactCorpus.googleLabel(c.emails[k].types) ?? ""
-                    if k == preferred { label = "* " + label }
-                    var value = c.emails[k].address
-                    if k + 1 < c.emails.count && k + 1 != preferred
-                        && ContactCorpus.googleLabel(c.emails[k + 1].types) == ContactCorpus.googleLabel(c.emails[k].types)
-                        && rng.chance(perMille: 500)
-                    {
-                        value += " ::: " + c.emails[k + 1].address
-                        k += 1
-                    }
-                    row.append((label, value))
-                    k += 1
-                }
-                widest = max(widest, row.count)
-                cells.append(row)
-            }
-            var header = legacy
+            // cell joined by ` ::: `, as Google writes them. Three pairs of
+            // columns hold every contact's (at most three addresses).
+            let widest = 3
+            let header = legacy
                 ? ["Name", "Given Name", "Additional Name", "Family Name", "Yomi Name", "Given Name Yomi",
                    "Additional Name Yomi", "Family Name Yomi", "Name Prefix", "Name Suffix", "Initials", "Nickname",
                    "Short Name", "Maiden Name", "Birthday", "Gender", "Location", "Billing Information",
@@ -649,67 +681,99 @@ public enum ContactCorpus {
                 : ["First Name", "Middle Name", "Last Name", "Phonetic First Name", "Phonetic Middle Name",
                    "Phonetic Last Name", "Name Prefix", "Name Suffix", "Nickname", "File As", "Organization Name",
                    "Organization Title", "Organization Department", "Birthday", "Notes", "Photo", "Labels"]
-            for k in 1...widest { header += ["E-mail \(k) - \(legacy ? "Type" : "Label")", "E-mail \(k) - Value"] }
-            header += legacy
-                ? ["Phone 1 - Type", "Phone 1 - Value", "Organization 1 - Type", "Organization 1 - Name",
-                   "Organization 1 - Yomi Name", "Organization 1 - Title"]
-                : ["Phone 1 - Label", "Phone 1 - Value"]
-            row(header, delimiter: ASCII.comma, quoteAll: false, lineEnd: [ASCII.lineFeed])
-            var r = 0
-            for (index, c) in contacts.enumerated() where c.kind != .group {
+            for name in header { field(name) }
+            for k in 1...widest { fields("E-mail \(k) - \(legacy ? "Type" : "Label")", "E-mail \(k) - Value") }
+            if legacy {
+                fields("Phone 1 - Type", "Phone 1 - Value", "Organization 1 - Type", "Organization 1 - Name",
+                       "Organization 1 - Yomi Name", "Organization 1 - Title")
+            } else {
+                fields("Phone 1 - Label", "Phone 1 - Value")
+            }
+            endRow(crlf: false)
+            for index in contacts.indices where contacts[index].kind != .group {
                 written.append(index)
                 lines.append(line)
-                let n = c.name
-                let groups = (["* myContacts"] + c.categories).joined(separator: " ::: ")
-                var fields: [String]
-                if legacy {
-                    fields = [c.displayName ?? "", n.given.joined(separator: " "), n.additional.joined(separator: " "),
-                              n.family.joined(separator: " "), "", "", "", "", n.prefixes.joined(separator: " "),
-                              n.suffixes.joined(separator: " "), "", c.nicknames.first ?? "", "", "", "", "", "", "", "",
-                              "", "", "", "", "", "", note(), "", "", groups]
-                } else {
-                    fields = [n.given.joined(separator: " "), n.additional.joined(separator: " "),
-                              n.family.joined(separator: " "), "", "", "", n.prefixes.joined(separator: " "),
-                              n.suffixes.joined(separator: " "), c.nicknames.first ?? "", "", c.organization ?? "", "",
-                              "", "", note(), "", groups]
-                }
-                for k in 0..<widest {
-                    if k < cells[r].count { fields += [cells[r][k].label, cells[r][k].value] } else { fields += ["", ""] }
-                }
-                fields += ["Mobile", "+49 170 \(rng.below(9_000_000) + 1_000_000)"]
-                if legacy { fields += ["", c.organization ?? "", "", ""] }
-                row(fields, delimiter: ASCII.comma, quoteAll: false, lineEnd: [ASCII.lineFeed])
-                r += 1
+                googleRow(contacts[index], legacy: legacy, widest: widest)
             }
         }
 
+        mutating func googleRow(_ c: borrowing Contact, legacy: Bool, widest: Int) {
+            let n = c.name
+            var groups = "* myContacts"
+            for category in c.categories { groups += " ::: " + category }
+            if legacy {
+                fields(c.displayName ?? "", spaced(n.given), spaced(n.additional), spaced(n.family))
+                empty(4)
+                fields(spaced(n.prefixes), spaced(n.suffixes), "", c.nicknames.first ?? "")
+                empty(13)
+                field(note())
+                empty(2)
+                field(groups)
+            } else {
+                fields(spaced(n.given), spaced(n.additional), spaced(n.family))
+                empty(3)
+                fields(spaced(n.prefixes), spaced(n.suffixes), c.nicknames.first ?? "", "", c.organization ?? "")
+                empty(3)
+                fields(note(), "", groups)
+            }
+            let preferred = c.emails.contains { $0.pref != nil } ? c.preferredEmailIndex : nil
+            var cells = 0
+            var k = 0
+            while k < c.emails.count {
+                var label = ContactCorpus.googleLabel(c.emails[k].types) ?? ""
+                if k == preferred { label = "* " + label }
+                var value = c.emails[k].address
+                if k + 1 < c.emails.count && k + 1 != preferred
+                    && ContactCorpus.googleLabel(c.emails[k + 1].types) == ContactCorpus.googleLabel(c.emails[k].types)
+                    && rng.chance(perMille: 500)
+                {
+                    value += " ::: " + c.emails[k + 1].address
+                    k += 1
+                }
+                fields(label, value)
+                cells += 1
+                k += 1
+            }
+            empty(2 * (widest - cells))
+            fields("Mobile", "+49 170 \(rng.below(9_000_000) + 1_000_000)")
+            if legacy { fields("", c.organization ?? "", "", "") }
+            endRow(crlf: false)
+        }
+
         mutating func outlook(_ contacts: [Contact]) {
-            let delimiter = ContactCorpus.outlookStyle(seed: seed).delimiter
-            let header = ["Title", "First Name", "Middle Name", "Last Name", "Suffix", "Nickname", "Company",
-                          "Department", "Job Title", "Business Street", "Business City", "Business Postal Code",
-                          "Business Country/Region", "Home Phone", "Mobile Phone", "Categories", "E-mail Address",
-                          "E-mail Type", "E-mail Display Name", "E-mail 2 Address", "E-mail 2 Type",
-                          "E-mail 2 Display Name", "E-mail 3 Address", "E-mail 3 Type", "E-mail 3 Display Name", "Notes"]
-            row(header, delimiter: delimiter, quoteAll: true, lineEnd: [ASCII.carriageReturn, ASCII.lineFeed])
-            for (index, c) in contacts.enumerated() where c.kind != .group {
+            delimiter = ContactCorpus.outlookStyle(seed: seed).delimiter
+            quoteAll = true
+            for name in ["Title", "First Name", "Middle Name", "Last Name", "Suffix", "Nickname", "Company",
+                         "Department", "Job Title", "Business Street", "Business City", "Business Postal Code",
+                         "Business Country/Region", "Home Phone", "Mobile Phone", "Categories", "E-mail Address",
+                         "E-mail Type", "E-mail Display Name", "E-mail 2 Address", "E-mail 2 Type",
+                         "E-mail 2 Display Name", "E-mail 3 Address", "E-mail 3 Type", "E-mail 3 Display Name", "Notes"] {
+                field(name)
+            }
+            endRow(crlf: true)
+            for index in contacts.indices where contacts[index].kind != .group {
                 written.append(index)
                 lines.append(line)
-                let n = c.name
-                var fields = [n.prefixes.joined(separator: " "), n.given.joined(separator: " "),
-                              n.additional.joined(separator: " "), n.family.joined(separator: " "),
-                              n.suffixes.joined(separator: " "), c.nicknames.first ?? "", c.organization ?? "", "", "",
-                              "", "", "", "", "", "", c.categories.joined(separator: ";")]
-                for k in 0..<3 {
-                    if k < c.emails.count {
-                        let address = c.emails[k].address
-                        fields += [address, "SMTP", "\(c.displayName ?? address) (\(address))"]
-                    } else {
-                        fields += ["", "", ""]
-                    }
-                }
-                fields.append(note())
-                row(fields, delimiter: delimiter, quoteAll: true, lineEnd: [ASCII.carriageReturn, ASCII.lineFeed])
+                outlookRow(contacts[index])
             }
+        }
+
+        mutating func outlookRow(_ c: borrowing Contact) {
+            let n = c.name
+            fields(spaced(n.prefixes), spaced(n.given), spaced(n.additional), spaced(n.family), spaced(n.suffixes),
+                   c.nicknames.first ?? "", c.organization ?? "")
+            empty(8)
+            field(c.categories.joined(separator: ";"))
+            for k in 0..<3 {
+                if k < c.emails.count {
+                    let address = c.emails[k].address
+                    fields(address, "SMTP", "\(c.displayName ?? address) (\(address))")
+                } else {
+                    empty(3)
+                }
+            }
+            field(note())
+            endRow(crlf: true)
         }
 
         mutating func thunderbird(_ contacts: [Contact]) {
@@ -717,18 +781,23 @@ public enum ContactCorpus {
             out += Array(header.utf8)
             out.append(ASCII.lineFeed)
             line += 1
-            for (index, c) in contacts.enumerated() where c.kind != .group {
+            delimiter = ASCII.comma
+            quoteAll = false
+            for index in contacts.indices where contacts[index].kind != .group {
                 written.append(index)
                 lines.append(line)
-                var fields = [c.name.given.joined(separator: " "), c.name.family.joined(separator: " "),
-                              c.displayName ?? "", c.nicknames.first ?? "",
-                              c.emails.count > 0 ? c.emails[0].address : "", c.emails.count > 1 ? c.emails[1].address : ""]
-                fields += Array(repeating: "", count: 20)
-                fields += [c.organization ?? ""]
-                fields += Array(repeating: "", count: 9)
-                fields += [note(), ""]
-                row(fields, delimiter: ASCII.comma, quoteAll: false, lineEnd: [ASCII.lineFeed])
+                thunderbirdRow(contacts[index])
             }
+        }
+
+        mutating func thunderbirdRow(_ c: borrowing Contact) {
+            fields(spaced(c.name.given), spaced(c.name.family), c.displayName ?? "", c.nicknames.first ?? "",
+                   c.emails.count > 0 ? c.emails[0].address : "", c.emails.count > 1 ? c.emails[1].address : "")
+            empty(20)
+            field(c.organization ?? "")
+            empty(9)
+            fields(note(), "")
+            endRow(crlf: false)
         }
     }
 }
