@@ -98,6 +98,35 @@ struct ContactCorpusTests {
         }
     }
 
+    /// Broken files: generated ones with bytes flipped, cut, doubled and
+    /// interesting tokens inserted keep the import's invariants.
+    @Test(arguments: ContactCorpus.Format.allCases)
+    func mutatedFilesKeepTheImportInvariants(_ format: ContactCorpus.Format) {
+        let tokens: [[UInt8]] = ["\r\n", "\n", "=", ":", ";", ",", "\"", "\\", " ", "BEGIN:VCARD\r\n", "END:VCARD\r\n",
+                                 "VERSION:2.1\r\n", ";ENCODING=QUOTED-PRINTABLE", ";CHARSET=x-bogus", "=\r\n", "item1.",
+                                 "\u{FEFF}", "PREF=0", " ::: ", "\"\""].map { Array($0.utf8) } + [[0xFF], [0x00], [0xC3]]
+        for seed in UInt64(1)...12 {
+            let clean = ContactCorpus.write(ContactCorpus.contacts(count: 12, seed: seed), as: format, seed: seed).bytes
+            var rng = SplitMix64(seed: seed &* 7919)
+            for round in 0..<40 {
+                var bytes = clean
+                for _ in 0..<(1 + rng.below(4)) {
+                    guard !bytes.isEmpty else { break }
+                    let at = rng.below(bytes.count)
+                    switch rng.below(4) {
+                    case 0: bytes[at] = UInt8(truncatingIfNeeded: rng.next())
+                    case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + rng.below(40)))
+                    case 2: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + rng.below(60))], at: at)
+                    default: bytes.insert(contentsOf: tokens[rng.below(tokens.count)], at: at)
+                    }
+                }
+                let violations = ContactCorpus.importViolations(of: bytes)
+                #expect(violations.isEmpty, "seed \(seed) round \(round) \(format): \(violations)")
+                if !violations.isEmpty { return }
+            }
+        }
+    }
+
     @Test func theSameSeedGivesTheSameBytes() {
         for format in ContactCorpus.Format.allCases {
             let a = ContactCorpus.write(ContactCorpus.contacts(count: 200, seed: 9), as: format, seed: 9).bytes
