@@ -28,6 +28,8 @@ public struct ContactImportOptions: Sendable, Hashable {
     /// contact each, listing its members' addresses, after the rows.
     public var groupsFromCategories: Bool
 
+    /// Options as named; the defaults read leniently, fall back to
+    /// windows-1252, and make lists of CSV categories.
     public init(strict: Bool = false, defaultCharset: String? = nil, groupsFromCategories: Bool = true) {
         self.strict = strict
         self.defaultCharset = defaultCharset
@@ -48,12 +50,14 @@ public struct ContactImportProblem: Sendable, Hashable, CustomStringConvertible 
     /// becomes either a contact or exactly one problem that skips it.
     public var skipsRecord: Bool
 
+    /// A problem as named (skipping its record unless told otherwise).
     public init(line: Int, reason: String, skipsRecord: Bool = true) {
         self.line = line
         self.reason = reason
         self.skipsRecord = skipsRecord
     }
 
+    /// `line: reason`.
     public var description: String { "\(line): \(reason)" }
 }
 
@@ -82,6 +86,7 @@ public struct ContactImportResult: Sendable, Hashable {
     public var contacts: [Contact]
     /// The problems in file order.
     public var problems: [ContactImportProblem]
+    /// What the file was found to be.
     public var format: ContactFileFormat
     /// The encoding of the file as a whole: `UTF-8` or `UTF-16LE`/`BE` when
     /// a byte order mark or the pattern of NUL bytes says so, otherwise the
@@ -89,6 +94,7 @@ public struct ContactImportResult: Sendable, Hashable {
     /// their own).
     public var textEncoding: String
 
+    /// A result as named.
     public init(contacts: [Contact] = [], problems: [ContactImportProblem] = [], format: ContactFileFormat,
                 textEncoding: String) {
         self.contacts = contacts

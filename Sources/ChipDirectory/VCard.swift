@@ -291,9 +291,8 @@ struct VCardReader: ~Copyable {
             return
         }
         do {
-            let contact = try build()
+            contacts.append(try build())
             problems.append(contentsOf: cardProblems)
-            contacts.append(contact)
         } catch {
             reject(error.reason)
         }
@@ -726,8 +725,21 @@ struct VCardReader: ~Copyable {
     private mutating func nextPiece(_ v: UnsafeBufferPointer<UInt8>, _ i: inout Int, semicolons: Bool, commas: Bool)
         -> (piece: String?, separator: UInt8)
     {
-        piece.removeAll()
         let n = v.count
+        // Most pieces have no escape: made from the value's bytes directly.
+        var j = i
+        while j < n {
+            let b = v[j]
+            if b == ASCII.backslash || (b == ASCII.semicolon && semicolons) || (b == ASCII.comma && commas) { break }
+            j += 1
+        }
+        if j == n || v[j] != ASCII.backslash {
+            let trimmed = trimmingSpaces(UnsafeBufferPointer(rebasing: v[i..<j]))
+            let separator = j < n ? v[j] : 0
+            i = j < n ? j + 1 : n
+            return (trimmed.isEmpty ? nil : makeString(trimmed), separator)
+        }
+        piece.removeAll()
         var separator: UInt8 = 0
         while i < n {
             let b = v[i]

@@ -9,12 +9,15 @@ import Darwin
 /// CSV of Google Contacts, Outlook and Thunderbird) and prints their
 /// contacts, so an export can be checked before a host loads it.
 public enum Contacts {
+    /// The one-line synopsis, shown with usage errors.
     public static let usage = "Usage: chipify contacts [--format jsonl|text] [--strict] [--charset NAME] [FILE...]"
 
+    /// What a contact is printed as.
     public enum Format: String, Sendable {
         case jsonl, text
     }
 
+    /// The parsed command line of `chipify contacts`.
     public struct Options: Sendable, Equatable {
         public var format = Format.jsonl
         public var strict = false
@@ -24,6 +27,7 @@ public enum Contacts {
         public var help = false
     }
 
+    /// What `chipify contacts --help` prints.
     public static let help = """
         chipify contacts: reads address books and prints their contacts.
 
@@ -50,6 +54,11 @@ public enum Contacts {
 
         """
 
+    /// Parses the arguments after `contacts`: options as getopt_long reads
+    /// them (`--format=text`, `-ftext`), `--` before files that start with `-`.
+    ///
+    /// - Throws: ``UsageError`` for an unknown option, a bad value or an
+    ///   unknown charset label.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var o = Options()
         var i = 0
@@ -106,7 +115,9 @@ public enum Contacts {
         return o
     }
 
-    /// Runs `chipify contacts`; returns the exit status.
+    /// Runs `chipify contacts` with the arguments after `contacts`, reading
+    /// standard input from `stdin` and writing to the given descriptors;
+    /// returns the exit status.
     public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let options: Options
         do {
@@ -154,10 +165,12 @@ public enum Contacts {
                 bytes = read
             }
             let result = ContactImporter.import(bytes, options: importOptions)
-            for contact in result.contacts {
+            // By index: binding each contact to a loop variable copied it
+            // (a tenth of the run in retains and releases).
+            for k in result.contacts.indices {
                 switch options.format {
-                case .jsonl: writeJSON(contact, to: &out.buffer)
-                case .text: writeText(contact, to: &out.buffer)
+                case .jsonl: writeJSON(result.contacts[k], to: &out.buffer)
+                case .text: writeText(result.contacts[k], to: &out.buffer)
                 }
                 out.flushIfNeeded()
                 if out.failed { break }
@@ -181,7 +194,7 @@ public enum Contacts {
     /// One contact as a JSON object, keys in a fixed order:
     /// `line`, `name`, `emails`, `preferred_email`, `emails_detail`,
     /// `nicknames`, `org`, `kind`, `members`, `version`.
-    static func writeJSON(_ c: Contact, to out: inout ByteBuffer) {
+    static func writeJSON(_ c: borrowing Contact, to out: inout ByteBuffer) {
         out.append("{\"line\":")
         out.appendDecimal(c.line)
         out.append(",\"name\":")
@@ -240,7 +253,7 @@ public enum Contacts {
     /// several), then `aka` nicknames, `org`, the number of `members`, and
     /// the version in brackets. Control characters and invalid UTF-8 are
     /// escaped as in `chipify --format text`.
-    static func writeText(_ c: Contact, to out: inout ByteBuffer) {
+    static func writeText(_ c: borrowing Contact, to out: inout ByteBuffer) {
         out.appendDecimal(c.line)
         out.append("  ")
         if c.kind != .individual {
