@@ -8,7 +8,7 @@ import ChipTestSupport
 
 // chipify-bench: benchmarks for Chipify, and the corpus generator.
 
-let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] | list"
+let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] | contacts --count N --format F [--seed S] | list"
 
 let help = """
     chipify-bench: measures Chipify.
@@ -32,11 +32,15 @@ let help = """
       paste/1mb-into-100000  … into a field of 100,000 chips
       move/100000       moving one chip from the front to the back of 100,000
       delete/100000     deleting one chip from the middle of 100,000
+      contacts/vcard40  importing 100,000 generated contacts written as vCard 4.0, library only
+      contacts/vcard21  … as vCard 2.1 (quoted-printable)
+      contacts/google   … as Google Contacts CSV
 
     Each scenario runs warm-ups, then samples; prints min, median, p90, p99,
     max per run, MB/s at the median, and a checksum of the work. --json prints
     one JSON object per scenario per line. Refuses a debug build unless
-    --allow-debug. 'corpus' writes the deterministic corpus to standard output.
+    --allow-debug. 'corpus' writes the deterministic corpus to standard output;
+    'contacts' writes a generated address book (see 'chipify-bench contacts --help').
 
     """
 
@@ -57,12 +61,15 @@ let allScenarios = [
     "memory/chip", "batch/synthetic", "batch/corpus", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
     "parallel/jsonl", "parallel/summary",
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
-    "move/100000", "delete/100000",
+    "move/100000", "delete/100000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "corpus" {
     exit(runCorpusCommand(arguments.dropFirst()))
+}
+if arguments.first == "contacts" {
+    exit(runContactsCommand(arguments.dropFirst()))
 }
 if arguments.first == "list" {
     for s in allScenarios { say(s) }
@@ -189,6 +196,10 @@ for name in chosen {
         let path = corpusPath
         let arguments = name == "parallel/jsonl" ? ["--format", "jsonl", path] : ["--summary", path]
         scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) { runCLI(arguments) }
+    case "contacts/vcard40", "contacts/vcard21", "contacts/google":
+        let format = ContactCorpus.Format(rawValue: String(name.dropFirst(9)))!
+        let bytes = ContactCorpus.write(ContactCorpus.contacts(count: 100_000, seed: 1), as: format, seed: 1).bytes
+        scenario = Scenario(name: name, bytes: bytes.count, warmups: 1, samples: n) { importContacts(bytes) }
     case "memory/chip":
         continue  // measured before any setup, above
     case "keystroke/10", "keystroke/1000", "keystroke/100000":

@@ -414,8 +414,9 @@ public enum Replay {
 
 /// Reads a file descriptor to its end; nil (with `errno`) when a read
 /// fails, as on a directory (EISDIR), so a script is never taken as empty.
-/// A byte order mark at the start is not part of the script.
-func readAllBytes(_ fd: Int32) -> [UInt8]? {
+/// A byte order mark at the start is not part of the script, unless the
+/// caller reads the mark itself (`skippingBOM: false`).
+func readAllBytes(_ fd: Int32, skippingBOM: Bool = true) -> [UInt8]? {
     var out: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -424,6 +425,6 @@ func readAllBytes(_ fd: Int32) -> [UInt8]? {
         if n == 0 { break }
         out.append(contentsOf: chunk[0..<n])
     }
-    if out.starts(with: [0xEF, 0xBB, 0xBF]) { out.removeFirst(3) }
+    if skippingBOM && out.starts(with: [0xEF, 0xBB, 0xBF]) { out.removeFirst(3) }
     return out
 }

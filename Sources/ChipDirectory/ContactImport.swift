@@ -1,0 +1,509 @@
+// Address books in: the one entry point that tells vCard from the CSV of
+// the big exporters, finds the file's text encoding, and hands the text to
+// the reader of that format.
+
+import ChipSyntax
+
+/// How ``ContactImporter`` reads a file.
+public struct ContactImportOptions: Sendable, Hashable {
+    /// Rejects, as problems that skip the card or row, what the standards
+    /// forbid but exporters write anyway: a vCard without `VERSION`, a 3.0
+    /// or 4.0 card without `FN`, a 2.1 or 3.0 card without `N`, a property
+    /// name that is not letters, digits and hyphens, `PREF` outside 1–100,
+    /// an empty `EMAIL`, `MEMBER` on a card that is not a group, a 4.0 card
+    /// that is not UTF-8 or whose `VERSION` does not follow `BEGIN`, and in
+    /// CSV a quote inside an unquoted field or text after a closing quote.
+    /// Bare LF line ends are accepted either way (transports rewrite line
+    /// ends; rejecting them says nothing about the card).
+    public var strict: Bool
+    /// The WHATWG label of the charset of text that names none and is not
+    /// valid UTF-8 (a CSV file without a byte order mark, a vCard value
+    /// without `CHARSET`); windows-1252 when `nil`, as Outlook writes the
+    /// Windows code page of western systems. Valid UTF-8 is read as UTF-8
+    /// whatever this says: legacy text is almost never valid UTF-8 by
+    /// accident, while the reverse mistake garbles every non-ASCII letter.
+    public var defaultCharset: String?
+    /// Whether CSV categories (Google's `Group Membership` and `Labels`,
+    /// Outlook's `Categories`) also become one ``Contact/Kind-swift.enum/group``
+    /// contact each, listing its members' addresses, after the rows.
+    public var groupsFromCategories: Bool
+
+    /// Options as named; the defaults read leniently, fall back to
+    /// windows-1252, and make lists of CSV categories.
+    public init(strict: Bool = false, defaultCharset: String? = nil, groupsFromCategories: Bool = true) {
+        self.strict = strict
+        self.defaultCharset = defaultCharset
+        self.groupsFromCategories = groupsFromCategories
+    }
+}
+
+/// Something in a file that was not imported as written.
+public struct ContactImportProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The 1-based physical line where the card or row starts (for a
+    /// problem of one property of a card that was kept: the property's
+    /// line); 0 for a problem of the whole import, such as an unknown
+    /// ``ContactImportOptions/defaultCharset``.
+    public var line: Int
+    /// What was wrong, in words.
+    public var reason: String
+    /// Whether the card or row was left out. Every record of a file
+    /// becomes either a contact or exactly one problem that skips it.
+    public var skipsRecord: Bool
+
+    /// A problem as named (skipping its record unless told otherwise).
+    public init(line: Int, reason: String, skipsRecord: Bool = true) {
+        self.line = line
+        self.reason = reason
+        self.skipsRecord = skipsRecord
+    }
+
+    /// `line: reason`.
+    public var description: String { "\(line): \(reason)" }
+}
+
+/// The kind of file an import found.
+public enum ContactFileFormat: String, Sendable, Hashable {
+    /// vCard 2.1, 3.0 or 4.0, one or more cards (each contact's
+    /// ``Contact/source`` says which version).
+    case vCard = "vcard"
+    /// Google Contacts' CSV, the older (`Given Name`, `Group Membership`)
+    /// and the newer (`First Name`, `Labels`) layout.
+    case googleCSV = "google-csv"
+    /// Outlook's CSV (`E-mail Address`, `E-mail 2 Address`, `Categories`).
+    case outlookCSV = "outlook-csv"
+    /// Thunderbird's CSV (`Primary Email`, `Secondary Email`).
+    case thunderbirdCSV = "thunderbird-csv"
+    /// A CSV of another layout, read by column names (see `docs/contacts.md`).
+    case genericCSV = "csv"
+    /// Empty, or neither vCard nor a CSV with a name or address column.
+    case unknown
+}
+
+/// What an import made of a file.
+public struct ContactImportResult: Sendable, Hashable {
+    /// The contacts in file order; for CSV, the groups made from
+    /// categories follow the rows.
+    public var contacts: [Contact]
+    /// The problems in file order.
+    public var problems: [ContactImportProblem]
+    /// What the file was found to be.
+    public var format: ContactFileFormat
+    /// The encoding of the file as a whole: `UTF-8` or `UTF-16LE`/`BE` when
+    /// a byte order mark or the pattern of NUL bytes says so, otherwise the
+    /// name of the charset the text was read in (a vCard's values may name
+    /// their own).
+    public var textEncoding: String
+
+    /// A result as named.
+    public init(contacts: [Contact] = [], problems: [ContactImportProblem] = [], format: ContactFileFormat,
+                textEncoding: String) {
+        self.contacts = contacts
+        self.problems = problems
+        self.format = format
+        self.textEncoding = textEncoding
+    }
+}
+
+/// Reads address books: vCard 2.1 (versit), 3.0 (RFC 2426) and 4.0
+/// (RFC 6350), and the CSV that Google Contacts, Outlook and Thunderbird
+/// export. See `docs/contacts.md`.
+public enum ContactImporter {
+    /// Imports the contacts of one file.
+    ///
+    /// The format is found from the text: a first line `BEGIN:VCARD`, a
+    /// header row of known columns, or failing both any line `BEGIN:VCARD`.
+    /// Malformed cards and rows become ``ContactImportResult/problems`` and
+    /// the rest loads; nothing throws.
+    ///
+    /// Contacts without a `UID` get an identity derived from their content
+    /// (see `docs/contacts.md`); identities are unique within one import,
+    /// a repeated one taking the suffix `-2`, `-3`, ….
+    ///
+    /// - Complexity: O(*n*) in the file's size.
+    public static func `import`(_ bytes: [UInt8], options: ContactImportOptions = ContactImportOptions())
+        -> ContactImportResult
+    {
+        var problems: [ContactImportProblem] = []
+        var fallback = windows1252
+        var fallbackName = "windows-1252"
+        if let label = options.defaultCharset {
+            if let named = Charset(label: label) {
+                fallback = named
+                fallbackName = label
+            } else {
+                problems.append(ContactImportProblem(
+                    line: 0, reason: "unknown charset '\(label)'; text that is not UTF-8 is read as UTF-8 with replacement characters",
+                    skipsRecord: false))
+                fallback = utf8
+                fallbackName = "UTF-8"
+            }
+        }
+        let text = FileText(bytes)
+        var result = text.withUTF8 { p, marked in
+            switch detectFormat(p) {
+            case .vCard:
+                var reader = VCardReader(text: p, options: options, isUnicode: marked, fallback: fallback)
+                reader.read()
+                return ContactImportResult(contacts: reader.contacts, problems: reader.problems, format: .vCard,
+                                           textEncoding: text.encodingName ?? "UTF-8")
+            case .csv:
+                if marked || isValidUTF8(p) {
+                    return ContactCSVReader.read(p, options: options, encoding: text.encodingName ?? "UTF-8")
+                }
+                let decoded = fallback.decodeToUTF8(p)
+                return decoded.withUnsafeBufferPointer {
+                    ContactCSVReader.read($0, options: options, encoding: fallbackName)
+                }
+            case .empty:
+                return ContactImportResult(format: .unknown, textEncoding: text.encodingName ?? "UTF-8")
+            case .unknown:
+                return ContactImportResult(
+                    problems: [ContactImportProblem(
+                        line: 1,
+                        reason: "not an address book: no BEGIN:VCARD line, and no CSV header row naming a name or e-mail column")],
+                    format: .unknown, textEncoding: text.encodingName ?? "UTF-8")
+            }
+        }
+        result.problems = problems + result.problems
+        return result
+    }
+
+    enum DetectedFormat { case vCard, csv, empty, unknown }
+
+    /// vCard when the first line that is not blank is `BEGIN:VCARD`; CSV
+    /// when it is a header row the CSV reader knows; vCard again when any
+    /// later line is `BEGIN:VCARD` (text before the cards is ignored).
+    static func detectFormat(_ p: UnsafeBufferPointer<UInt8>) -> DetectedFormat {
+        var i = 0
+        let n = p.count
+        while i < n && (ByteClass.isSpace(p[i]) || ByteClass.isLineBreak(p[i])) { i += 1 }
+        if i == n { return .empty }
+        if startsWithBeginVCard(p, at: i) { return .vCard }
+        if ContactCSVReader.recognizesHeader(p) { return .csv }
+        while i < n {
+            if p[i] == ASCII.lineFeed || p[i] == ASCII.carriageReturn {
+                i += 1
+                var j = i
+                while j < n && ByteClass.isSpace(p[j]) { j += 1 }
+                if startsWithBeginVCard(p, at: j) { return .vCard }
+                continue
+            }
+            i += 1
+        }
+        return .unknown
+    }
+
+    static func startsWithBeginVCard(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        guard i + 11 <= p.count else { return false }
+        var j = i
+        guard asciiCaseInsensitiveEquals(p, &j, "BEGIN") else { return false }
+        while j < p.count && ByteClass.isSpace(p[j]) { j += 1 }
+        guard j < p.count && p[j] == UInt8(ascii: ":") else { return false }
+        j += 1
+        while j < p.count && ByteClass.isSpace(p[j]) { j += 1 }
+        return asciiCaseInsensitiveEquals(p, &j, "VCARD")
+    }
+}
+
+// MARK: - Text encoding of a whole file
+
+let utf8 = Charset(label: "utf-8")!
+let utf16LE = Charset(label: "utf-16le")!
+let utf16BE = Charset(label: "utf-16be")!
+let windows1252 = Charset(label: "windows-1252")!
+
+/// A file's bytes and what its first bytes say about their encoding: a
+/// UTF-8 or UTF-16 byte order mark, or UTF-16 recognized by its NUL bytes
+/// (ASCII text in UTF-16 has a zero in every other byte).
+struct FileText {
+    let bytes: [UInt8]
+    /// The encoding the file declares or shows, or `nil` for 8-bit text
+    /// that says nothing about itself.
+    let encodingName: String?
+    private let utf16: Charset?
+    private let bomLength: Int
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            (encodingName, utf16, bomLength) = ("UTF-8", nil, 3)
+        } else if bytes.starts(with: [0xFF, 0xFE]) {
+            (encodingName, utf16, bomLength) = ("UTF-16LE", utf16LE, 2)
+        } else if bytes.starts(with: [0xFE, 0xFF]) {
+            (encodingName, utf16, bomLength) = ("UTF-16BE", utf16BE, 2)
+        } else {
+            switch FileText.utf16ByNULs(bytes) {
+            case .some(true): (encodingName, utf16, bomLength) = ("UTF-16LE", utf16LE, 0)
+            case .some(false): (encodingName, utf16, bomLength) = ("UTF-16BE", utf16BE, 0)
+            case nil: (encodingName, utf16, bomLength) = (nil, nil, 0)
+            }
+        }
+    }
+
+    /// `true` for little-endian UTF-16, `false` for big-endian, `nil` when
+    /// the first 1,024 bytes do not look like UTF-16: a NUL in at least a
+    /// quarter of the byte pairs, always on the same side.
+    static func utf16ByNULs(_ bytes: [UInt8]) -> Bool? {
+        let n = min(bytes.count, 1024) & ~1
+        guard n >= 4 else { return nil }
+        var evenZeros = 0, oddZeros = 0
+        for i in stride(from: 0, to: n, by: 2) {
+            if bytes[i] == 0 { evenZeros += 1 }
+            if bytes[i + 1] == 0 { oddZeros += 1 }
+        }
+        let pairs = n / 2
+        if oddZeros * 4 >= pairs && evenZeros * 20 <= oddZeros { return true }
+        if evenZeros * 4 >= pairs && oddZeros * 20 <= evenZeros { return false }
+        return nil
+    }
+
+    /// Calls `body` with the text as UTF-8 (UTF-16 decoded, a byte order
+    /// mark left out) and whether the file marked its encoding, so that
+    /// its literal text is known to be Unicode.
+    func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>, Bool) -> R) -> R {
+        if let utf16 {
+            let decoded = bytes.withUnsafeBufferPointer { utf16.decodeToUTF8(UnsafeBufferPointer(rebasing: $0[bomLength...])) }
+            return decoded.withUnsafeBufferPointer { body($0, true) }
+        }
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[bomLength...]), encodingName != nil) }
+    }
+}
+
+// MARK: - Shared byte helpers
+
+/// Whether `p` is well-formed UTF-8 (RFC 3629).
+///
+/// - Complexity: O(*n*) in the number of bytes.
+func isValidUTF8(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    let n = p.count
+    while i < n {
+        // Eight ASCII bytes at a time: the common case of every value.
+        while i + 8 <= n {
+            let word = UnsafeRawPointer(p.baseAddress! + i).loadUnaligned(as: UInt64.self)
+            if word & 0x8080_8080_8080_8080 != 0 { break }
+            i += 8
+        }
+        if i >= n { break }
+        if p[i] < 0x80 {
+            i += 1
+            continue
+        }
+        let length = UTF8Bytes.sequenceLength(p, at: i, end: n)
+        if length == 0 { return false }
+        i += length
+    }
+    return true
+}
+
+/// Whether the bytes at `i` spell `word` (upper-case ASCII) in any case;
+/// moves `i` past them when they do.
+@inline(__always)
+func asciiCaseInsensitiveEquals(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard i + count <= p.count else { return false }
+    let w = word.utf8Start
+    for k in 0..<count {
+        let expected = w[k]
+        let isLetter = expected >= 0x41 && expected <= 0x5A
+        if isLetter ? (p[i + k] & ~ASCII.caseBit) != expected : p[i + k] != expected { return false }
+    }
+    i += count
+    return true
+}
+
+/// Whether `p` spells `word` (upper-case ASCII) in any case, and nothing else.
+@inline(__always)
+func asciiCaseInsensitiveIs(_ p: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+    guard p.count == word.utf8CodeUnitCount else { return false }
+    var i = 0
+    return asciiCaseInsensitiveEquals(p, &i, word)
+}
+
+/// `p` without ASCII spaces and tabs at either end.
+@inline(__always)
+func trimmingSpaces(_ p: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var start = 0, end = p.count
+    while start < end && (ByteClass.isSpace(p[start]) || ByteClass.isLineBreak(p[start])) { start += 1 }
+    while end > start && (ByteClass.isSpace(p[end - 1]) || ByteClass.isLineBreak(p[end - 1])) { end -= 1 }
+    return UnsafeBufferPointer(rebasing: p[start..<end])
+}
+
+/// A string of UTF-8 bytes already known to be well-formed (or repaired
+/// with U+FFFD by the standard library's decoding when not).
+@inline(__always)
+func makeString(_ p: UnsafeBufferPointer<UInt8>) -> String {
+    String(decoding: p, as: UTF8.self)
+}
+
+// MARK: - Identities
+
+/// Makes the identities of one import unique, and derives the identity of
+/// a contact without `UID`.
+struct ContactIDAllocator {
+    // The identities used so far, found by their FNV-1a hash: hashing eight
+    // bytes instead of a 45-byte UID made this a tenth of the cost of
+    // importing a card. Two identities with one hash are told apart by the
+    // few in `sharingAHash`.
+    private var byHash: [UInt64: String] = [:]
+    private var sharingAHash: Set<String> = []
+
+    init(expectedCount: Int = 0) {
+        byHash.reserveCapacity(expectedCount)
+    }
+
+    /// `base`, or when an earlier contact of this import has it, `base-2`,
+    /// `base-3`, … (the first not yet used).
+    mutating func unique(_ base: String) -> ContactID {
+        if insert(base) { return ContactID(base) }
+        var k = 2
+        while true {
+            let candidate = "\(base)-\(k)"
+            if insert(candidate) { return ContactID(candidate) }
+            k += 1
+        }
+    }
+
+    /// Adds `id`; `false` when it was there.
+    private mutating func insert(_ id: String) -> Bool {
+        var h = FNV1a()
+        h.add(id)
+        guard let earlier = byHash[h.value] else {
+            byHash[h.value] = id
+            return true
+        }
+        if earlier == id { return false }
+        return sharingAHash.insert(id).inserted
+    }
+
+    /// The identity of a contact without one: 16 lower-case hex digits of
+    /// the 64-bit FNV-1a hash of the display name, a NUL, the first
+    /// address, a NUL and the source (`2.1`, `3.0`, `4.0` or `csv`), so the
+    /// same card imported twice gets the same identity.
+    static func derived(displayName: String?, firstAddress: String?, source: ContactSource) -> String {
+        var h = FNV1a()
+        h.add(displayName ?? "")
+        h.add(0)
+        h.add(firstAddress ?? "")
+        h.add(0)
+        h.add(source.rawValue)
+        return h.hex
+    }
+}
+
+/// The 64-bit FNV-1a hash (Fowler, Noll, Vo): tiny, fully specified, and
+/// the same on every machine, which a stored identity needs.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    mutating func add(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+
+    mutating func add(_ s: String) {
+        var s = s
+        s.withUTF8 { for b in $0 { add(b) } }
+    }
+
+    /// The hash as 16 lower-case hex digits.
+    var hex: String {
+        let digits: StaticString = "0123456789abcdef"
+        var v = value
+        // 16 ASCII bytes fit a small string: no allocation.
+        return String(unsafeUninitializedCapacity: 16) { out in
+            for k in (0..<16).reversed() {
+                out[k] = digits.utf8Start[Int(v & 0xF)]
+                v >>= 4
+            }
+            return 16
+        }
+    }
+}
+
+// MARK: - Scratch memory
+
+/// Growable bytes in raw memory, reused from value to value so that
+/// decoding a property costs no allocation in the steady state. Handing out
+/// ``bytes`` is safe until the next append: each stage of decoding writes
+/// its own scratch and only reads the previous stage's.
+///
+/// Invariant: `count <= capacity`, and the first `count` bytes are the contents.
+struct ScratchBytes: ~Copyable {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 1024) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    mutating func removeAll() { count = 0 }
+
+    @inline(__always)
+    mutating func append(_ b: UInt8) {
+        if count == capacity { grow(count + 1) }
+        base[count] = b
+        count += 1
+    }
+
+    mutating func append(_ p: UnsafeBufferPointer<UInt8>) {
+        guard let source = p.baseAddress, p.count > 0 else { return }
+        if count + p.count > capacity { grow(count + p.count) }
+        (base + count).update(from: source, count: p.count)
+        count += p.count
+    }
+
+    mutating func append(contentsOf a: [UInt8]) {
+        a.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Drops the last byte.
+    mutating func removeLast() {
+        precondition(count > 0, "removeLast() on empty scratch")
+        count -= 1
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let next = max(needed, capacity * 2)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: next)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = next
+    }
+}
+
+/// Whether the 8 bytes of `word` include `byte` (the classic zero-byte test
+/// on `word` XOR `byte` repeated).
+@inline(__always)
+func wordContains(_ word: UInt64, _ byte: UInt8) -> Bool {
+    let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+    return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+}
+
+/// The end of the physical line starting at `start` (the offset of its
+/// CR, LF or the end of `p`) and where the next line starts. A line ends
+/// with CRLF, LF, or a CR alone.
+@inline(__always)
+func physicalLine(_ p: UnsafeBufferPointer<UInt8>, from start: Int) -> (contentEnd: Int, next: Int) {
+    var i = start
+    let n = p.count
+    while i + 8 <= n {
+        let word = UnsafeRawPointer(p.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        if wordContains(word, ASCII.lineFeed) || wordContains(word, ASCII.carriageReturn) { break }
+        i += 8
+    }
+    while i < n {
+        let b = p[i]
+        if b == ASCII.lineFeed { return (i, i + 1) }
+        if b == ASCII.carriageReturn { return (i, i + 1 < n && p[i + 1] == ASCII.lineFeed ? i + 2 : i + 1) }
+        i += 1
+    }
+    return (n, n)
+}

@@ -1,0 +1,856 @@
+// vCard 2.1 (versit), 3.0 (RFC 2425/2426) and 4.0 (RFC 6350) cards into
+// contacts, on bytes.
+//
+// One pass finds each card's lines and keeps the ranges of the properties
+// a contact needs; at END:VCARD, when the card's version is known (it
+// decides how folded lines unfold, which escapes exist and whether `N`'s
+// parts are lists), those properties are decoded. Properties a contact
+// does not use (TEL, ADR, PHOTO, …) cost one scan of their bytes and no
+// allocation.
+
+import ChipSyntax
+
+/// A property of the open card, as a range of the text.
+struct VCardProperty {
+    enum Name: UInt8 {
+        case version, fn, n, nickname, org, categories, uid, email, kind, member, label
+    }
+
+    var name: Name
+    /// The logical line: its first byte, and the end of its last physical
+    /// line's content (folds and soft line breaks included).
+    var start: Int
+    var end: Int
+    /// The 1-based line it starts on.
+    var line: Int
+    /// Whether it spans more than one physical line.
+    var isFolded: Bool
+    /// Whether a parameter says `QUOTED-PRINTABLE`, so a final `=` continues
+    /// the value on the next line.
+    var isQuotedPrintable: Bool
+    /// Where the parts of an unfolded line are, found when it was scanned
+    /// (a folded line is parsed again once unfolded).
+    var header: VCardLineHeader
+}
+
+/// Why a card cannot be imported.
+struct VCardFault: Error {
+    var reason: String
+}
+
+/// Where the parts of a property line are: `[group "."] name *(";" param) ":" value`.
+struct VCardLineHeader {
+    var groupEnd: Int  // -1 without a group
+    var nameStart: Int
+    var nameEnd: Int
+    var colon: Int
+    var isQuotedPrintable: Bool
+    var nameIsValid: Bool
+
+    /// Finds the parts of `p`, or `nil` when it has no colon outside a
+    /// quoted parameter value. Leading white space is skipped.
+    static func parse(_ p: UnsafeBufferPointer<UInt8>) -> VCardLineHeader? {
+        let n = p.count
+        var i = 0
+        while i < n && ByteClass.isSpace(p[i]) { i += 1 }
+        var nameStart = i
+        var groupEnd = -1
+        var valid = true
+        while i < n {
+            let b = p[i]
+            if b == UInt8(ascii: ":") || b == ASCII.semicolon { break }
+            if b == UInt8(ascii: ".") {
+                if i == nameStart { valid = false }
+                groupEnd = i
+                nameStart = i + 1
+            } else if !(ByteClass.isLetterOrDigit(b) || b == ASCII.hyphen) {
+                valid = false
+            }
+            i += 1
+        }
+        guard i < n else { return nil }
+        let nameEnd = i
+        if nameEnd == nameStart { valid = false }
+        var isQP = false
+        if p[i] == ASCII.semicolon {
+            var inQuote = false
+            while i < n {
+                let b = p[i]
+                if b == ASCII.quote {
+                    inQuote.toggle()
+                } else if !inQuote {
+                    if b == UInt8(ascii: ":") { break }
+                    if !isQP && (b == ASCII.semicolon || b == UInt8(ascii: "=") || b == ASCII.comma) {
+                        var j = i + 1
+                        while j < n && ByteClass.isSpace(p[j]) { j += 1 }
+                        if asciiCaseInsensitiveEquals(p, &j, "QUOTED-PRINTABLE") { isQP = true }
+                    }
+                }
+                i += 1
+            }
+            guard i < n else { return nil }
+        }
+        return VCardLineHeader(groupEnd: groupEnd, nameStart: nameStart, nameEnd: nameEnd, colon: i,
+                               isQuotedPrintable: isQP, nameIsValid: valid)
+    }
+}
+
+/// Reads the cards of a text (UTF-8, or 8-bit whose values name their
+/// charsets) into contacts and problems.
+///
+/// Invariants: (1) every card that starts (`BEGIN:VCARD`) ends as one
+/// contact or as one problem that skips it; (2) `properties` holds only the
+/// open card's; (3) a value handed out by ``value(_:wantsTypes:)`` stays
+/// valid until the next call (each decoding stage writes its own scratch).
+struct VCardReader: ~Copyable {
+    let text: UnsafeBufferPointer<UInt8>
+    let strict: Bool
+    /// Whether the file's literal text is already Unicode (a byte order
+    /// mark, or UTF-16), so `CHARSET` applies only to encoded values.
+    let isUnicode: Bool
+    /// The charset of text that names none and is not UTF-8.
+    let fallback: Charset
+
+    private(set) var contacts: [Contact] = []
+    private(set) var problems: [ContactImportProblem] = []
+    private var ids = ContactIDAllocator()
+
+    // The open card.
+    private var properties: [VCardProperty] = []
+    private var cardLine = 0
+    private var fault: String?
+    private var propertyCount = 0
+    private var versionPlace = -1
+
+    // The card being finished.
+    private var version: ContactSource = .vCard30
+    private var cardProblems: [ContactImportProblem] = []
+
+    // The last CHARSET named and what it is: 2.1 files name one per value.
+    private var lastCharsetLabel: [UInt8] = []
+    private var lastCharset: Charset?
+
+    private var unfolded = ScratchBytes()
+    private var transfer = ScratchBytes()
+    private var decoded = ScratchBytes()
+    private var piece = ScratchBytes()
+
+    init(text: UnsafeBufferPointer<UInt8>, options: ContactImportOptions, isUnicode: Bool, fallback: Charset) {
+        self.text = text
+        strict = options.strict
+        self.isUnicode = isUnicode
+        self.fallback = fallback
+        contacts.reserveCapacity(text.count / 256)
+        ids = ContactIDAllocator(expectedCount: text.count / 256)
+    }
+
+    /// Reads every card.
+    ///
+    /// - Complexity: O(*n*) in the text's size.
+    mutating func read() {
+        let n = text.count
+        var pos = 0
+        var lineNumber = 1
+        var inCard = false
+        while pos < n {
+            let start = pos
+            let startLine = lineNumber
+            let first = physicalLine(text, from: pos)
+            pos = first.next
+            lineNumber += 1
+            if !inCard {
+                if isOnly(start, first.contentEnd, "BEGIN", "VCARD") {
+                    open(at: startLine)
+                    inCard = true
+                }
+                continue
+            }
+            var end = first.contentEnd
+            var folded = false
+            while pos < n && ByteClass.isSpace(text[pos]) {
+                let next = physicalLine(text, from: pos)
+                end = next.contentEnd
+                pos = next.next
+                lineNumber += 1
+                folded = true
+            }
+            let logical = UnsafeBufferPointer(rebasing: text[start..<end])
+            if trimmingSpaces(logical).isEmpty { continue }  // blank lines are tolerated
+            let header: VCardLineHeader?
+            if folded {
+                unfold(start, end, removingOneSpace: true, quotedPrintable: false)
+                header = VCardLineHeader.parse(unfolded.bytes)
+            } else {
+                header = VCardLineHeader.parse(logical)
+            }
+            guard let header else {
+                if fault == nil { fault = "line \(startLine) has no ':' (not a property)" }
+                continue
+            }
+            let lineBytes = folded ? unfolded.bytes : logical
+            let nameBytes = UnsafeBufferPointer(rebasing: lineBytes[header.nameStart..<header.nameEnd])
+            let valueBytes = trimmingSpaces(UnsafeBufferPointer(rebasing: lineBytes[(header.colon + 1)...]))
+            if header.groupEnd < 0 && asciiCaseInsensitiveIs(nameBytes, "BEGIN") && asciiCaseInsensitiveIs(valueBytes, "VCARD") {
+                reject("no END:VCARD before the BEGIN:VCARD on line \(startLine)")
+                open(at: startLine)
+                continue
+            }
+            if header.groupEnd < 0 && asciiCaseInsensitiveIs(nameBytes, "END") && asciiCaseInsensitiveIs(valueBytes, "VCARD") {
+                finish()
+                inCard = false
+                continue
+            }
+            propertyCount += 1
+            if !header.nameIsValid {
+                if strict && fault == nil {
+                    fault = "invalid property name '\(makeString(UnsafeBufferPointer(rebasing: lineBytes[..<header.colon])))' on line \(startLine)"
+                }
+                continue
+            }
+            if header.isQuotedPrintable {
+                // Soft line breaks: a final `=` continues the value on the next
+                // line, which need not start with white space.
+                while pos < n && end > start && text[end - 1] == UInt8(ascii: "=") {
+                    let next = physicalLine(text, from: pos)
+                    if isOnly(pos, next.contentEnd, "END", "VCARD") { break }
+                    end = next.contentEnd
+                    pos = next.next
+                    lineNumber += 1
+                    folded = true
+                    while pos < n && ByteClass.isSpace(text[pos]) {
+                        let fold = physicalLine(text, from: pos)
+                        end = fold.contentEnd
+                        pos = fold.next
+                        lineNumber += 1
+                    }
+                }
+            }
+            guard let name = VCardReader.classify(nameBytes) else { continue }
+            if name == .version { versionPlace = propertyCount - 1 }
+            properties.append(VCardProperty(name: name, start: start, end: end, line: startLine, isFolded: folded,
+                                            isQuotedPrintable: header.isQuotedPrintable, header: header))
+        }
+        if inCard { reject("no END:VCARD before the end of the file") }
+    }
+
+    /// Whether the line `start..<end` is `name:value` (any case, spaces around the colon).
+    private func isOnly(_ start: Int, _ end: Int, _ name: StaticString, _ value: StaticString) -> Bool {
+        let p = trimmingSpaces(UnsafeBufferPointer(rebasing: text[start..<end]))
+        var i = 0
+        guard asciiCaseInsensitiveEquals(p, &i, name) else { return false }
+        while i < p.count && ByteClass.isSpace(p[i]) { i += 1 }
+        guard i < p.count && p[i] == UInt8(ascii: ":") else { return false }
+        i += 1
+        while i < p.count && ByteClass.isSpace(p[i]) { i += 1 }
+        guard asciiCaseInsensitiveEquals(p, &i, value) else { return false }
+        return i == p.count
+    }
+
+    private mutating func open(at line: Int) {
+        properties.removeAll(keepingCapacity: true)
+        cardLine = line
+        fault = nil
+        propertyCount = 0
+        versionPlace = -1
+    }
+
+    private mutating func reject(_ reason: String) {
+        problems.append(ContactImportProblem(line: cardLine, reason: reason, skipsRecord: true))
+    }
+
+    /// The properties a contact is made of; the others are skipped.
+    static func classify(_ name: UnsafeBufferPointer<UInt8>) -> VCardProperty.Name? {
+        switch name.count {
+        case 1: return asciiCaseInsensitiveIs(name, "N") ? .n : nil
+        case 2: return asciiCaseInsensitiveIs(name, "FN") ? .fn : nil
+        case 3:
+            if asciiCaseInsensitiveIs(name, "ORG") { return .org }
+            return asciiCaseInsensitiveIs(name, "UID") ? .uid : nil
+        case 4: return asciiCaseInsensitiveIs(name, "KIND") ? .kind : nil
+        case 5: return asciiCaseInsensitiveIs(name, "EMAIL") ? .email : nil
+        case 6: return asciiCaseInsensitiveIs(name, "MEMBER") ? .member : nil
+        case 7: return asciiCaseInsensitiveIs(name, "VERSION") ? .version : nil
+        case 8: return asciiCaseInsensitiveIs(name, "NICKNAME") ? .nickname : nil
+        case 9: return asciiCaseInsensitiveIs(name, "X-ABLABEL") ? .label : nil
+        case 10: return asciiCaseInsensitiveIs(name, "CATEGORIES") ? .categories : nil
+        case 24: return asciiCaseInsensitiveIs(name, "X-ADDRESSBOOKSERVER-KIND") ? .kind : nil
+        case 26: return asciiCaseInsensitiveIs(name, "X-ADDRESSBOOKSERVER-MEMBER") ? .member : nil
+        default: return nil
+        }
+    }
+
+    // MARK: - Finishing a card
+
+    private mutating func finish() {
+        defer {
+            properties.removeAll(keepingCapacity: true)
+            cardProblems.removeAll()
+        }
+        if let fault {
+            reject(fault)
+            return
+        }
+        do {
+            contacts.append(try build())
+            problems.append(contentsOf: cardProblems)
+        } catch {
+            reject(error.reason)
+        }
+    }
+
+    private mutating func build() throws(VCardFault) -> Contact {
+        version = .vCard30
+        var hasVersion = false
+        for property in properties where property.name == .version {
+            let raw = trimmingSpaces(try value(property).value)
+            switch makeString(raw) {
+            case "2.1": version = .vCard21
+            case "3.0": version = .vCard30
+            case "4.0": version = .vCard40
+            case let other:
+                if strict { throw VCardFault(reason: "unknown VERSION '\(other)' on line \(property.line)") }
+                // Lenient: the major number decides; anything else reads as 3.0.
+                switch raw.first {
+                case UInt8(ascii: "2"): version = .vCard21
+                case UInt8(ascii: "4"): version = .vCard40
+                default: version = .vCard30
+                }
+            }
+            hasVersion = true
+            break
+        }
+        if strict {
+            if !hasVersion { throw VCardFault(reason: "no VERSION") }
+            if version == .vCard40 && versionPlace != 0 {
+                throw VCardFault(reason: "VERSION is not the first property after BEGIN:VCARD (RFC 6350 §6.7.9)")
+            }
+        }
+
+        var formatted: String?
+        var hasFN = false
+        var hasN = false
+        var name = StructuredName()
+        var nicknames: [String] = []
+        var organization: String?
+        var categories: [String] = []
+        var uid: String?
+        var emails: [ContactEmail] = []
+        var emailGroups: [(index: Int, group: String)] = []
+        var labels: [(group: String, label: String)] = []
+        var kind = Contact.Kind.individual
+        var hasKind = false
+        var members: [String] = []
+
+        for property in properties {
+            switch property.name {
+            case .version:
+                continue
+            case .fn:
+                guard formatted == nil else { continue }
+                hasFN = true
+                formatted = text(try value(property).value)
+            case .n:
+                guard !hasN else { continue }
+                hasN = true
+                name = structuredName(try value(property).value)
+            case .nickname:
+                list(try value(property).value, into: &nicknames)
+            case .categories:
+                list(try value(property).value, into: &categories)
+            case .org:
+                guard organization == nil else { continue }
+                var i = 0
+                organization = nextPiece(try value(property).value, &i, semicolons: true, commas: false).piece
+            case .uid:
+                guard uid == nil else { continue }
+                uid = text(try value(property).value)
+            case .kind:
+                guard !hasKind else { continue }
+                hasKind = true
+                let v = trimmingSpaces(try value(property).value)
+                if asciiCaseInsensitiveIs(v, "GROUP") {
+                    kind = .group
+                } else if asciiCaseInsensitiveIs(v, "ORG") {
+                    kind = .org
+                } else if asciiCaseInsensitiveIs(v, "LOCATION") {
+                    kind = .location
+                }
+            case .member:
+                if let member = text(try value(property).value) { members.append(member) }
+            case .email:
+                let decoded = try value(property, wantsTypes: true)
+                guard let address = text(decoded.value, strippingMailto: true) else {
+                    if strict { throw VCardFault(reason: "empty EMAIL on line \(property.line)") }
+                    continue
+                }
+                if let group = decoded.group { emailGroups.append((emails.count, group)) }
+                emails.append(ContactEmail(address: address, types: decoded.types, pref: decoded.pref))
+            case .label:
+                let decoded = try value(property)
+                guard let group = decoded.group, let label = text(decoded.value) else { continue }
+                labels.append((group, VCardReader.appleLabel(label)))
+            }
+        }
+        // Apple's labels (`item1.X-ABLabel:_$!<Other>!$_`) name the address of their group.
+        for (group, label) in labels where !label.isEmpty {
+            for (index, emailGroup) in emailGroups where emailGroup == group && !emails[index].types.contains(label) {
+                emails[index].types.append(label)
+            }
+        }
+
+        let displayName = formatted ?? (name.isEmpty ? nil : name.formatted)
+        if displayName == nil && emails.isEmpty {
+            throw VCardFault(reason: "no name and no address (no FN, N or EMAIL)")
+        }
+        if strict {
+            if !hasFN && version != .vCard21 { throw VCardFault(reason: "no FN (required in vCard \(version.rawValue))") }
+            if !hasN && version != .vCard40 { throw VCardFault(reason: "no N (required in vCard \(version.rawValue))") }
+            if !members.isEmpty && kind != .group {
+                throw VCardFault(reason: "MEMBER on a card whose KIND is not group (RFC 6350 §6.6.5)")
+            }
+        }
+        let id = ids.unique(uid ?? ContactIDAllocator.derived(
+            displayName: displayName, firstAddress: emails.first?.address, source: version))
+        return Contact(
+            id: id, kind: kind, displayName: displayName, name: name, nicknames: nicknames, organization: organization,
+            categories: categories, emails: emails, members: members, source: version, line: cardLine)
+    }
+
+    /// Apple's built-in labels are written `_$!<Other>!$_`; the label is the
+    /// word inside, lower-cased like every type.
+    static func appleLabel(_ label: String) -> String {
+        var s = Substring(label)
+        if s.hasPrefix("_$!<") && s.hasSuffix(">!$_") && s.count >= 8 {
+            s = s.dropFirst(4).dropLast(4)
+        }
+        return s.lowercased()
+    }
+
+    // MARK: - Values
+
+    struct DecodedValue {
+        var value: UnsafeBufferPointer<UInt8>
+        /// The group prefix, lower-cased (`item1`), or `nil`.
+        var group: String?
+        var types: [String] = []
+        var pref: Int?
+    }
+
+    enum TransferEncoding { case none, quotedPrintable, base64 }
+
+    /// The property's value as UTF-8: unfolded as its version says, its
+    /// transfer encoding undone, and decoded from its charset. Escapes are
+    /// still in it.
+    private mutating func value(_ property: VCardProperty, wantsTypes: Bool = false) throws(VCardFault) -> DecodedValue {
+        let line: UnsafeBufferPointer<UInt8>
+        let header: VCardLineHeader
+        if property.isFolded {
+            unfold(property.start, property.end, removingOneSpace: version != .vCard21,
+                   quotedPrintable: property.isQuotedPrintable)
+            line = unfolded.bytes
+            guard let parsed = VCardLineHeader.parse(line) else {
+                throw VCardFault(reason: "line \(property.line) has no ':' (not a property)")
+            }
+            header = parsed
+        } else {
+            line = UnsafeBufferPointer(rebasing: text[property.start..<property.end])
+            header = property.header
+        }
+        var result = DecodedValue(value: UnsafeBufferPointer(rebasing: line[(header.colon + 1)...]))
+        if header.groupEnd >= 0 {
+            var group = ""
+            for b in line[..<header.groupEnd] where !ByteClass.isSpace(b) {
+                group.unicodeScalars.append(Unicode.Scalar(ByteClass.lowercased(b)))
+            }
+            result.group = group
+        }
+        // Parameters: `;NAME=v1,v2` or, in 2.1, a bare value (`;HOME`, `;QUOTED-PRINTABLE`).
+        var encoding = TransferEncoding.none
+        var charset: UnsafeBufferPointer<UInt8>?
+        var prefParameter: Int?
+        var typePref = false
+        var i = header.nameEnd
+        let end = header.colon
+        while i < end {
+            i += 1  // the `;`
+            let start = i
+            var equals = -1
+            var inQuote = false
+            while i < end {
+                let b = line[i]
+                if b == ASCII.quote {
+                    inQuote.toggle()
+                } else if !inQuote {
+                    if b == ASCII.semicolon { break }
+                    if b == UInt8(ascii: "=") && equals < 0 { equals = i }
+                }
+                i += 1
+            }
+            if equals < 0 {
+                let bare = trimmingSpaces(UnsafeBufferPointer(rebasing: line[start..<i]))
+                if bare.isEmpty { continue }
+                if asciiCaseInsensitiveIs(bare, "QUOTED-PRINTABLE") {
+                    encoding = .quotedPrintable
+                } else if asciiCaseInsensitiveIs(bare, "BASE64") {
+                    encoding = .base64
+                } else if asciiCaseInsensitiveIs(bare, "8BIT") || asciiCaseInsensitiveIs(bare, "7BIT") {
+                    encoding = .none
+                } else if asciiCaseInsensitiveIs(bare, "PREF") {
+                    typePref = true
+                } else if wantsTypes {
+                    addTypes(bare, to: &result.types, pref: &typePref)
+                }
+                continue
+            }
+            let parameter = trimmingSpaces(UnsafeBufferPointer(rebasing: line[start..<equals]))
+            let values = unquoted(trimmingSpaces(UnsafeBufferPointer(rebasing: line[(equals + 1)..<i])))
+            if asciiCaseInsensitiveIs(parameter, "TYPE") {
+                if wantsTypes { addTypes(values, to: &result.types, pref: &typePref) }
+            } else if asciiCaseInsensitiveIs(parameter, "PREF") {
+                prefParameter = try pref(values, line: property.line)
+            } else if asciiCaseInsensitiveIs(parameter, "ENCODING") {
+                if asciiCaseInsensitiveIs(values, "QUOTED-PRINTABLE") {
+                    encoding = .quotedPrintable
+                } else if asciiCaseInsensitiveIs(values, "BASE64") || asciiCaseInsensitiveIs(values, "B") {
+                    encoding = .base64
+                } else if asciiCaseInsensitiveIs(values, "8BIT") || asciiCaseInsensitiveIs(values, "7BIT") {
+                    encoding = .none
+                } else {
+                    throw VCardFault(reason: "unknown ENCODING '\(makeString(values))' on line \(property.line)")
+                }
+            } else if asciiCaseInsensitiveIs(parameter, "CHARSET") {
+                charset = values
+            }
+        }
+        result.pref = prefParameter ?? (typePref ? 1 : nil)
+
+        var raw = result.value
+        switch encoding {
+        case .none: break
+        case .quotedPrintable: raw = try decodeQuotedPrintable(raw, line: property.line)
+        case .base64: raw = try decodeBase64(raw, line: property.line)
+        }
+        result.value = try decodeCharset(raw, label: charset, encoded: encoding != .none, property: property)
+        return result
+    }
+
+    /// A parameter value without its double quotes (RFC 6350 `param-value`).
+    private func unquoted(_ p: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if p.count >= 2 && p[0] == ASCII.quote && p[p.count - 1] == ASCII.quote {
+            return UnsafeBufferPointer(rebasing: p[1..<(p.count - 1)])
+        }
+        return p
+    }
+
+    /// Adds the comma-separated types in `p`, lower-cased, without repeats;
+    /// `pref` among them (3.0's `TYPE=pref`) sets `pref` instead.
+    private mutating func addTypes(_ p: UnsafeBufferPointer<UInt8>, to types: inout [String], pref: inout Bool) {
+        var i = 0
+        while i <= p.count {
+            var j = i
+            while j < p.count && p[j] != ASCII.comma { j += 1 }
+            piece.removeAll()
+            var ascii = true
+            for b in p[i..<j] where b != ASCII.quote {
+                ascii = ascii && b < 0x80
+                piece.append(ByteClass.lowercased(b))
+            }
+            let word = trimmingSpaces(piece.bytes)
+            if !word.isEmpty {
+                if asciiCaseInsensitiveIs(word, "PREF") {
+                    pref = true
+                } else {
+                    let type = ascii ? makeString(word) : makeString(word).lowercased()
+                    if !types.contains(type) { types.append(type) }
+                }
+            }
+            i = j + 1
+        }
+    }
+
+    /// 4.0's `PREF=1..100`. Out of range is an error in strict mode and
+    /// clamped otherwise; a value that is not a number is an error in
+    /// strict mode and ignored otherwise.
+    private func pref(_ p: UnsafeBufferPointer<UInt8>, line: Int) throws(VCardFault) -> Int? {
+        var n = 0
+        var digits = 0
+        for b in p {
+            guard ByteClass.isDigit(b) else {
+                if strict { throw VCardFault(reason: "PREF '\(makeString(p))' is not a number 1–100 on line \(line)") }
+                return nil
+            }
+            if n < 1_000_000 { n = n * 10 + Int(b - 0x30) }
+            digits += 1
+        }
+        guard digits > 0 else {
+            if strict { throw VCardFault(reason: "empty PREF on line \(line)") }
+            return nil
+        }
+        if n < 1 || n > 100 {
+            if strict { throw VCardFault(reason: "PREF=\(makeString(p)) is outside 1–100 on line \(line)") }
+            return min(max(n, 1), 100)
+        }
+        return n
+    }
+
+    /// Copies the logical line `start..<end` into `unfolded` without its
+    /// line breaks. A fold is a line break and one space or tab; RFC 2425
+    /// and 6350 drop both, vCard 2.1 (RFC 822 folding) keeps the space. In
+    /// quoted-printable values, `=` before a line break is a soft line
+    /// break: it goes, with the break and the white space after it (the 2.1
+    /// specification's own example indents the continued lines).
+    private mutating func unfold(_ start: Int, _ end: Int, removingOneSpace: Bool, quotedPrintable: Bool) {
+        unfolded.removeAll()
+        var i = start
+        while i < end {
+            let b = text[i]
+            guard b == ASCII.carriageReturn || b == ASCII.lineFeed else {
+                unfolded.append(b)
+                i += 1
+                continue
+            }
+            i += (b == ASCII.carriageReturn && i + 1 < end && text[i + 1] == ASCII.lineFeed) ? 2 : 1
+            if quotedPrintable && unfolded.count > 0 && unfolded.base[unfolded.count - 1] == UInt8(ascii: "=") {
+                unfolded.removeLast()
+                while i < end && ByteClass.isSpace(text[i]) { i += 1 }
+            } else if removingOneSpace && i < end && ByteClass.isSpace(text[i]) {
+                i += 1
+            }
+        }
+    }
+
+    private mutating func decodeQuotedPrintable(_ p: UnsafeBufferPointer<UInt8>, line: Int) throws(VCardFault)
+        -> UnsafeBufferPointer<UInt8>
+    {
+        transfer.removeAll()
+        var i = 0
+        let n = p.count
+        while i < n {
+            let b = p[i]
+            guard b == UInt8(ascii: "=") else {
+                transfer.append(b)
+                i += 1
+                continue
+            }
+            if i + 1 == n { break }  // a soft line break before the end of the value
+            guard i + 2 < n, let high = hexValue(p[i + 1]), let low = hexValue(p[i + 2]) else {
+                let shown = makeString(UnsafeBufferPointer(rebasing: p[i..<min(n, i + 3)]))
+                throw VCardFault(reason: "bad quoted-printable '\(shown)' on line \(line)")
+            }
+            transfer.append(high << 4 | low)
+            i += 3
+        }
+        return transfer.bytes
+    }
+
+    private mutating func decodeBase64(_ p: UnsafeBufferPointer<UInt8>, line: Int) throws(VCardFault)
+        -> UnsafeBufferPointer<UInt8>
+    {
+        transfer.removeAll()
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var padding = false
+        for b in p {
+            if ByteClass.isSpace(b) || ByteClass.isLineBreak(b) { continue }
+            if b == UInt8(ascii: "=") {
+                padding = true
+                continue
+            }
+            guard !padding, let v = base64Value(b) else {
+                throw VCardFault(reason: "bad base64 on line \(line)")
+            }
+            accumulator = accumulator << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                transfer.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        if bits >= 6 { throw VCardFault(reason: "bad base64 (truncated) on line \(line)") }
+        return transfer.bytes
+    }
+
+    /// The value as UTF-8. A `CHARSET` names the charset of encoded values,
+    /// and of literal text in files that did not mark their own encoding;
+    /// an unknown one is a problem of the property, and its text is read as
+    /// UTF-8 with replacement characters. Text that names no charset is
+    /// UTF-8 when valid, otherwise in the fallback charset (an error in a
+    /// strict 4.0 card, which must be UTF-8).
+    private mutating func decodeCharset(
+        _ p: UnsafeBufferPointer<UInt8>, label: UnsafeBufferPointer<UInt8>?, encoded: Bool, property: VCardProperty
+    ) throws(VCardFault) -> UnsafeBufferPointer<UInt8> {
+        if let label, encoded || !isUnicode {
+            if !lastCharsetLabel.elementsEqual(label) {
+                lastCharsetLabel = Array(label)
+                lastCharset = Charset(label: label)
+            }
+            if let charset = lastCharset, charset != utf8 {
+                decoded.removeAll()
+                decoded.append(contentsOf: charset.decodeToUTF8(p))
+                return decoded.bytes
+            }
+            if lastCharset == nil {
+                cardProblems.append(ContactImportProblem(
+                    line: property.line,
+                    reason: "unknown charset '\(makeString(label))'; the value is read as UTF-8 with replacement characters",
+                    skipsRecord: false))
+            }
+            return repairedUTF8(p)
+        }
+        if isValidUTF8(p) { return p }
+        if isUnicode && !encoded { return repairedUTF8(p) }
+        if strict && version == .vCard40 {
+            throw VCardFault(reason: "text that is not UTF-8 on line \(property.line) (vCard 4.0 is UTF-8)")
+        }
+        decoded.removeAll()
+        decoded.append(contentsOf: fallback.decodeToUTF8(p))
+        return decoded.bytes
+    }
+
+    private mutating func repairedUTF8(_ p: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if isValidUTF8(p) { return p }
+        decoded.removeAll()
+        decoded.append(contentsOf: utf8.decodeToUTF8(p))
+        return decoded.bytes
+    }
+
+    // MARK: - Text
+
+    private var unescapesLikeVersion21: Bool { version == .vCard21 }
+
+    /// The next piece of a text value, unescaped and trimmed (`nil` when
+    /// empty), and the separator that ended it (0 at the end). `\,` `\;`
+    /// `\\` are escapes in every version; `\n` `\N` (a line break) and `\:`
+    /// in 3.0 and 4.0; any other backslash stays.
+    private mutating func nextPiece(_ v: UnsafeBufferPointer<UInt8>, _ i: inout Int, semicolons: Bool, commas: Bool)
+        -> (piece: String?, separator: UInt8)
+    {
+        let n = v.count
+        // Most pieces have no escape: made from the value's bytes directly.
+        var j = i
+        while j < n {
+            let b = v[j]
+            if b == ASCII.backslash || (b == ASCII.semicolon && semicolons) || (b == ASCII.comma && commas) { break }
+            j += 1
+        }
+        if j == n || v[j] != ASCII.backslash {
+            let trimmed = trimmingSpaces(UnsafeBufferPointer(rebasing: v[i..<j]))
+            let separator = j < n ? v[j] : 0
+            i = j < n ? j + 1 : n
+            return (trimmed.isEmpty ? nil : makeString(trimmed), separator)
+        }
+        piece.removeAll()
+        var separator: UInt8 = 0
+        while i < n {
+            let b = v[i]
+            if b == ASCII.backslash && i + 1 < n {
+                let e = v[i + 1]
+                switch e {
+                case ASCII.backslash, ASCII.comma, ASCII.semicolon:
+                    piece.append(e)
+                    i += 2
+                case UInt8(ascii: "n"), UInt8(ascii: "N"):
+                    if unescapesLikeVersion21 {
+                        piece.append(b)
+                        i += 1
+                    } else {
+                        piece.append(ASCII.lineFeed)
+                        i += 2
+                    }
+                case UInt8(ascii: ":"):
+                    if unescapesLikeVersion21 {
+                        piece.append(b)
+                        i += 1
+                    } else {
+                        piece.append(e)
+                        i += 2
+                    }
+                default:
+                    piece.append(b)
+                    i += 1
+                }
+                continue
+            }
+            if (b == ASCII.semicolon && semicolons) || (b == ASCII.comma && commas) {
+                separator = b
+                i += 1
+                break
+            }
+            piece.append(b)
+            i += 1
+        }
+        let trimmed = trimmingSpaces(piece.bytes)
+        return (trimmed.isEmpty ? nil : makeString(trimmed), separator)
+    }
+
+    /// A whole text value, or `nil` when empty; optionally without a
+    /// leading `mailto:` (4.0 writers that treat EMAIL as a URI).
+    private mutating func text(_ v: UnsafeBufferPointer<UInt8>, strippingMailto: Bool = false) -> String? {
+        var i = 0
+        var value = v
+        if strippingMailto {
+            value = trimmingSpaces(v)
+            var j = 0
+            if asciiCaseInsensitiveEquals(value, &j, "MAILTO:") { value = UnsafeBufferPointer(rebasing: value[j...]) }
+        }
+        return nextPiece(value, &i, semicolons: false, commas: false).piece
+    }
+
+    /// Appends the items of a comma-separated list (NICKNAME, CATEGORIES).
+    private mutating func list(_ v: UnsafeBufferPointer<UInt8>, into items: inout [String]) {
+        var i = 0
+        while true {
+            let (item, separator) = nextPiece(v, &i, semicolons: false, commas: true)
+            if let item { items.append(item) }
+            if separator == 0 { break }
+        }
+    }
+
+    /// `N`: family; given; additional; prefixes; suffixes. In 3.0 and 4.0
+    /// each part is a comma-separated list; in 2.1 a comma is text
+    /// (the 2.1 specification's example: `N:Veni, Vidi, Vici;The Restaurant.`).
+    private mutating func structuredName(_ v: UnsafeBufferPointer<UInt8>) -> StructuredName {
+        var name = StructuredName()
+        var part = 0
+        var i = 0
+        let lists = !unescapesLikeVersion21
+        while true {
+            let (item, separator) = nextPiece(v, &i, semicolons: true, commas: lists)
+            if let item {
+                switch part {
+                case 0: name.family.append(item)
+                case 1: name.given.append(item)
+                case 2: name.additional.append(item)
+                case 3: name.prefixes.append(item)
+                case 4: name.suffixes.append(item)
+                default: break
+                }
+            }
+            if separator == ASCII.semicolon { part += 1 }
+            if separator == 0 { break }
+        }
+        return name
+    }
+}
+
+@inline(__always)
+func hexValue(_ b: UInt8) -> UInt8? {
+    switch b {
+    case 0x30...0x39: b - 0x30
+    case 0x41...0x46: b - 0x41 + 10
+    case 0x61...0x66: b - 0x61 + 10
+    default: nil
+    }
+}
+
+@inline(__always)
+func base64Value(_ b: UInt8) -> UInt8? {
+    switch b {
+    case 0x41...0x5A: b - 0x41
+    case 0x61...0x7A: b - 0x61 + 26
+    case 0x30...0x39: b - 0x30 + 52
+    case UInt8(ascii: "+"), UInt8(ascii: "-"): 62
+    case UInt8(ascii: "/"), UInt8(ascii: "_"): 63
+    default: nil
+    }
+}

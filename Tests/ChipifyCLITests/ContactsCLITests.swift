@@ -1,0 +1,229 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import ChipifyCLI
+import ChipKit
+import ChipTestSupport
+
+@Suite("chipify contacts")
+struct ContactsCLITests {
+    static let samples = ["sample.vcf", "sample-3.0.vcf", "sample-2.1.vcf", "google.csv", "outlook.csv", "thunderbird.csv"]
+
+    @Test func helpIsPrintedAndTheMainHelpPointsToIt() {
+        let r = runProcess(chipifyPath, ["contacts", "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdoutText == Contacts.help)
+        #expect(r.stderr.isEmpty)
+        #expect(CLI.help.contains("chipify contacts [--format jsonl|text] [--strict] [--charset NAME] [FILE...]"))
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["--format", "xml"], "unknown format 'xml' (expected jsonl or text)"),
+        (["-fcsv"], "unknown format 'csv' (expected jsonl or text)"),
+        (["--format"], "option '--format' needs a value"),
+        (["--charset", "klingon"], "unknown charset 'klingon' (expected a WHATWG label such as windows-1252)"),
+        (["--charset"], "option '--charset' needs a value"),
+        (["--strict=yes"], "option '--strict' takes no value"),
+    ])
+    func usageErrorsAreThreeLines(_ arguments: [String], _ message: String) {
+        let r = runProcess(chipifyPath, ["contacts"] + arguments)
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderrText == "Error: \(message)\n\(Contacts.usage)\nSee 'chipify contacts --help'.\n")
+    }
+
+    @Test(arguments: [
+        (["--format=text", "--strict", "--charset=latin1", "a", "-", "--", "-b"],
+         Contacts.Format.text, true, "latin1" as String?, ["a", "-", "-b"]),
+        (["-f", "jsonl", "x.vcf"], .jsonl, false, nil, ["x.vcf"]),
+        (["-ftext"], .text, false, nil, []),
+    ] as [([String], Contacts.Format, Bool, String?, [String])])
+    func optionsParse(_ arguments: [String], _ format: Contacts.Format, _ strict: Bool, _ charset: String?, _ files: [String]) throws {
+        let o = try Contacts.parse(arguments)
+        #expect(o.format == format)
+        #expect(o.strict == strict)
+        #expect(o.charset == charset)
+        #expect(o.files == files)
+    }
+
+    /// The keys, their order and their values, byte for byte.
+    @Test func aContactIsOneJSONObjectWithKeysInOrder() {
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            FN:Ann "Nan" Lee\\\\\r
+            NICKNAME:Nan,Annie\r
+            ORG:ACME\\, Inc.\r
+            EMAIL;TYPE=work;PREF=2:ann@acme.example\r
+            EMAIL;TYPE=HOME,x-Other:ann@home.example\r
+            EMAIL;PREF=1:ann.lee@x.example\r
+            END:VCARD\r
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            KIND:group\r
+            FN:Team\r
+            MEMBER:mailto:ann@acme.example\r
+            END:VCARD\r
+
+            """
+        let path = temporaryFile(Array(card.utf8))
+        defer { unlink(path) }
+        let r = runProcess(chipifyPath, ["contacts", path])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty, "\(r.stderrText)")
+        #expect(r.stdoutText == """
+            {"line":1,"name":"Ann \\"Nan\\" Lee\\\\","emails":["ann@acme.example","ann@home.example","ann.lee@x.example"],"preferred_email":"ann.lee@x.example","emails_detail":[{"value":"ann@acme.example","types":["work"],"pref":2},{"value":"ann@home.example","types":["home","x-other"],"pref":null},{"value":"ann.lee@x.example","types":[],"pref":1}],"nicknames":["Nan","Annie"],"org":"ACME, Inc.","kind":"individual","members":[],"version":"4.0"}
+            {"line":10,"name":"Team","emails":[],"preferred_email":null,"emails_detail":[],"nicknames":[],"org":null,"kind":"group","members":["mailto:ann@acme.example"],"version":"4.0"}
+
+            """)
+    }
+
+    @Test func textIsOneReadableLinePerContact() {
+        let csv = "Name,E-mail 1 - Type,E-mail 1 - Value,E-mail 2 - Type,E-mail 2 - Value,Nickname,Group Membership\n"
+            + "Ann Lee,Work,ann@x.org,* Home,ann@home.org,Nan,* myContacts ::: Friends\n"
+            + "\"Tab\tName\",,,,,,\n"
+        let path = temporaryFile(Array(csv.utf8))
+        defer { unlink(path) }
+        let r = runProcess(chipifyPath, ["contacts", "--format", "text", path])
+        #expect(r.status == 0)
+        #expect(r.stdoutText == """
+            2  Ann Lee  <ann@x.org>, <ann@home.org>*  aka Nan  [csv]
+            3  Tab\\tName  [csv]
+            2  group Friends  members 1  [csv]
+
+            """)
+    }
+
+    /// Every sample reads without a problem, and the filter prints what the
+    /// library imports.
+    @Test(arguments: samples)
+    func samplesPrintWhatTheLibraryImports(_ name: String) {
+        let path = packageRoot + "Corpus/contacts/" + name
+        let r = runProcess(chipifyPath, ["contacts", "--strict", path])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty, "\(r.stderrText)")
+        let imported = ContactImporter.import(contents(path)).contacts
+        let lines = jsonLines(r.stdout)
+        #expect(lines.count == imported.count)
+        for (line, contact) in zip(lines, imported) {
+            #expect(line["line"]?.int == contact.line)
+            #expect(line["name"]?.text == contact.displayName)
+            #expect(line["emails"] == .array(contact.emails.map { .string(Array($0.address.utf8)) }))
+            #expect(line["version"]?.text == contact.source.rawValue)
+            #expect(line["kind"]?.text == contact.kind.rawValue)
+        }
+    }
+
+    /// Recorded output of the samples; re-record with `CHIPIFY_RECORD=1 swift test` and review the diff.
+    @Test(arguments: [("sample.vcf", "jsonl", "sample.jsonl"), ("sample-2.1.vcf", "text", "sample-2.1.txt"),
+                      ("google.csv", "jsonl", "google.jsonl"), ("outlook.csv", "text", "outlook.txt")])
+    func samplesMatchGoldenOutput(_ input: String, _ format: String, _ golden: String) {
+        let r = runProcess(chipifyPath, ["contacts", "--format", format, packageRoot + "Corpus/contacts/" + input])
+        #expect(r.status == 0)
+        let goldenPath = packageRoot + "Corpus/expected/contacts/" + golden
+        if getenv("CHIPIFY_RECORD") != nil {
+            let fd = open(goldenPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = r.stdout.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+            close(fd)
+        }
+        #expect(r.stdoutText == String(decoding: contents(goldenPath), as: UTF8.self))
+    }
+
+    @Test func problemsGoToStandardErrorWithFileAndLineAndTheRestIsPrinted() {
+        let text = """
+            BEGIN:VCARD
+            VERSION:3.0
+            FN:Good One
+            END:VCARD
+            BEGIN:VCARD
+            VERSION:3.0
+            FN:Broken
+            no colon here
+            END:VCARD
+            BEGIN:VCARD
+            VERSION:2.1
+            N:X
+            FN;CHARSET=x-unknown;QUOTED-PRINTABLE:Zo=EB
+            END:VCARD
+            BEGIN:VCARD
+            VERSION:4.0
+            FN:Never ends
+
+            """
+        let path = temporaryFile(Array(text.utf8))
+        defer { unlink(path) }
+        let r = runProcess(chipifyPath, ["contacts", "--format", "text", path])
+        #expect(r.status == 1)
+        #expect(r.stdoutText == "1  Good One  [3.0]\n10  Zo\u{FFFD}  [2.1]\n")
+        #expect(r.stderrText == """
+            chipify contacts: \(path):5: line 8 has no ':' (not a property)
+            chipify contacts: \(path):13: unknown charset 'x-unknown'; the value is read as UTF-8 with replacement characters
+            chipify contacts: \(path):15: no END:VCARD before the end of the file
+
+            """)
+    }
+
+    @Test func strictModeSkipsWhatTheStandardsForbid() {
+        let path = temporaryFile(Array("BEGIN:VCARD\r\nFN:No version\r\nEND:VCARD\r\n".utf8))
+        defer { unlink(path) }
+        let lenient = runProcess(chipifyPath, ["contacts", path])
+        #expect(lenient.status == 0)
+        #expect(jsonLines(lenient.stdout).count == 1)
+        let strict = runProcess(chipifyPath, ["contacts", "--strict", path])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.isEmpty)
+        #expect(strict.stderrText == "chipify contacts: \(path):1: no VERSION\n")
+    }
+
+    @Test func filesThatCannotBeReadAreReportedAndTheOthersRead() {
+        let good = temporaryFile(Array("Name,Email\nAnn,ann@x.org\n".utf8))
+        defer { unlink(good) }
+        let r = runProcess(chipifyPath, ["contacts", "/nonexistent/book.vcf", packageRoot + "Corpus/contacts", good])
+        #expect(r.status == 1)
+        #expect(r.stderrText == """
+            Error: cannot open '/nonexistent/book.vcf': No such file or directory
+            Error: cannot read '\(packageRoot)Corpus/contacts': Is a directory
+
+            """)
+        #expect(jsonLines(r.stdout).map { $0["name"]?.text } == ["Ann"])
+    }
+
+    @Test func standardInputAndFilesAreReadInOrder() {
+        let a = temporaryFile(Array("BEGIN:VCARD\nVERSION:4.0\nFN:From stdin\nEND:VCARD\n".utf8))
+        let b = temporaryFile(Array("First Name,Last Name,Primary Email\nBo,Ek,bo@ek.se\n".utf8))
+        defer { unlink(a); unlink(b) }
+        let implicit = runProcess(chipifyPath, ["contacts", "--format", "text"], stdinPath: a)
+        #expect(implicit.stdoutText == "1  From stdin  [4.0]\n")
+        let r = runProcess(chipifyPath, ["contacts", "--format", "text", b, "-", b], stdinPath: a)
+        #expect(r.status == 0)
+        #expect(r.stdoutText == "2  Bo Ek  <bo@ek.se>  [csv]\n1  From stdin  [4.0]\n2  Bo Ek  <bo@ek.se>  [csv]\n")
+    }
+
+    /// Outlook writes the Windows code page when not told otherwise.
+    @Test func theCharsetOptionNamesTextThatIsNotUTF8() {
+        let bytes = Array("First Name,Last Name,E-mail Address\r\n".utf8) + [0xA4, 0x6C, 0x6F, 0xEF, 0x73, 0x65]
+            + Array(",M,e@x.org\r\n".utf8)
+        let path = temporaryFile(bytes)
+        defer { unlink(path) }
+        let plain = runProcess(chipifyPath, ["contacts", "-f", "text", path])
+        #expect(plain.stdoutText == "2  ¤loïse M  <e@x.org>  [csv]\n")
+        let latin9 = runProcess(chipifyPath, ["contacts", "-f", "text", "--charset", "iso-8859-15", path])
+        #expect(latin9.stdoutText == "2  €loïse M  <e@x.org>  [csv]\n")
+    }
+
+    @Test(arguments: [["contacts", "Corpus/contacts/sample.vcf"], ["contacts", "-f", "text", "Corpus/contacts/google.csv"],
+                      ["contacts", "--help"]])
+    func aFailedWriteIsReportedAndAClosedPipeIsQuiet(_ arguments: [String]) {
+        let args = arguments.map { $0.hasPrefix("Corpus/") ? packageRoot + $0 : $0 }
+        let full = runProcess(chipifyPath, args, stdout: .path("/dev/full"))
+        #expect(full.status == 1)
+        #expect(full.stderrText == "chipify: write error: No space left on device\n")
+        let pipe = runProcess(chipifyPath, args, stdout: .closedPipe)
+        #expect(pipe.status == 141)
+        #expect(pipe.stderr.isEmpty, "\(pipe.stderrText)")
+    }
+}
