@@ -47,6 +47,8 @@ public enum CLI {
         chipify replay [--trace] [--keep-going] [SCRIPT]   (see 'chipify replay --help')
         chipify contacts [--format jsonl|text] [--strict] [--charset NAME] [FILE...]
                                                          (see 'chipify contacts --help')
+        chipify suggest --contacts FILE [--limit K] [--usage FILE] QUERY
+                                                         (see 'chipify suggest --help')
 
         Reads each FILE (or standard input when none is given, or for '-') and treats
         each record as the text of one To/Cc field. Records end with a newline, or
@@ -201,6 +203,9 @@ public enum CLI {
     ) -> Int32 {
         if arguments.first == "replay" {
             return Replay.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)
+        }
+        if arguments.first == "suggest" {
+            return Suggest.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)
         }
         if arguments.first == "contacts" {
             return Contacts.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)

@@ -242,11 +242,14 @@ struct ContactCSVEncodingTests {
     }
 
     @Test func theDefaultCharsetReadsTextThatIsNotUTF8() {
-        // KOI8-R is not known today; ISO-8859-15 is, and differs from windows-1252 at 0xA4.
+        // ISO-8859-15 differs from windows-1252 at 0xA4; KOI8-R reads 0xE9 as И.
         let bytes = Array("Name,Email\n".utf8) + [0xA4, 0x20, 0x41] + Array(",a@x.org\n".utf8)
         #expect(ContactImporter.import(bytes).contacts.first?.displayName == "¤ A")
-        let latin9 = ContactImporter.import(bytes, options: ContactImportOptions(defaultCharset: "latin9"))
+        let latin9 = ContactImporter.import(bytes, options: ContactImportOptions(defaultCharset: "iso-8859-15"))
         #expect(latin9.contacts.first?.displayName == "€ A")
-        #expect(latin9.textEncoding == "latin9")
+        #expect(latin9.textEncoding == "iso-8859-15")
+        let cyrillic = Array("Name,Email\n".utf8) + [0xE9, 0xD7, 0xC1, 0xCE] + Array(",i@x.org\n".utf8)
+        let koi8 = ContactImporter.import(cyrillic, options: ContactImportOptions(defaultCharset: "koi8-r"))
+        #expect(koi8.contacts.first?.displayName == "Иван")
     }
 }

@@ -359,7 +359,9 @@ struct VCardEncodingTests {
         // A charset named per value; WHATWG labels (latin1 is windows-1252).
         ("2.1", "FN;CHARSET=windows-1252;QUOTED-PRINTABLE:Ren=E9 =80", "René €"),
         ("2.1", "FN;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:M=FCller", "Müller"),
-        ("2.1", "FN;CHARSET=latin9;ENCODING=QUOTED-PRINTABLE:=A4uro", "€uro"),
+        ("2.1", "FN;CHARSET=iso-8859-15;ENCODING=QUOTED-PRINTABLE:=A4uro", "€uro"),
+        ("2.1", "FN;CHARSET=windows-1251;ENCODING=QUOTED-PRINTABLE:=C8=E2=E0=ED", "Иван"),
+        ("2.1", "FN;CHARSET=Shift_JIS;ENCODING=QUOTED-PRINTABLE:=8ER=93c", "山田"),
         // Base64 text: ENCODING=BASE64 (2.1) and ENCODING=b (3.0).
         ("2.1", "FN;CHARSET=UTF-8;ENCODING=BASE64:Sm9zw6kgT3J0aXo=", "José Ortiz"),
         ("3.0", "FN;ENCODING=b;CHARSET=utf-8:Sm9zw6kg\n T3J0aXo=", "José Ortiz"),

@@ -227,3 +227,75 @@ struct ContactsCLITests {
         #expect(pipe.stderr.isEmpty, "\(pipe.stderrText)")
     }
 }
+
+@Suite("chipify suggest")
+struct SuggestCLITests {
+    static let book = """
+        BEGIN:VCARD
+        VERSION:4.0
+        UID:jose
+        FN:José Ortiz
+        EMAIL;PREF=1:jose@ortiz.example
+        EMAIL:j.ortiz@work.example
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:4.0
+        UID:mary
+        FN:Mary Jones
+        NICKNAME:mj
+        EMAIL:mary@jones.example
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:4.0
+        UID:john
+        FN:John Smith
+        EMAIL:john.smith@x.org
+        END:VCARD
+
+        """
+
+    func withBook(_ body: (String) throws -> Void) throws {
+        let path = temporaryFile(Array(Self.book.utf8))
+        defer { unlink(path) }
+        try body(path)
+    }
+
+    @Test func suggestionsComeRankedWithTheirMatches() throws {
+        try withBook { path in
+            let r = runProcess(chipifyPath, ["suggest", "--contacts", path, "--limit", "3", "jo"])
+            #expect(r.status == 0)
+            let lines = r.stdoutText.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3)
+            #expect(lines[0] == #"{"rank":1,"contact":"john","name":"John Smith","address":"john.smith@x.org","class":"full-name-prefix","matched":[[0,2]],"matched_address":[[0,2]]}"#)
+            #expect(lines[1].hasPrefix(#"{"rank":2,"contact":"jose","name":"José Ortiz","address":"jose@ortiz.example""#))
+            #expect(lines[2].contains(#""contact":"jose""#) && lines[2].contains("j.ortiz@work.example"))
+            let mj = runProcess(chipifyPath, ["suggest", "--contacts", path, "mj"])
+            #expect(mj.stdoutText.hasPrefix(#"{"rank":1,"contact":"mary","name":"Mary Jones","address":"mary@jones.example","class":"exact""#))
+        }
+    }
+
+    @Test func usesReorderTiesAndBadUsageFilesAreReported() throws {
+        try withBook { path in
+            let usage = temporaryFile(Array("{\"contact\":\"jose\",\"time\":1000}\n{\"contact\":\"nobody\",\"time\":5}\n".utf8))
+            defer { unlink(usage) }
+            let r = runProcess(chipifyPath, ["suggest", "--contacts", path, "--usage", usage, "--limit", "1", "jo"])
+            #expect(r.stdoutText.contains(#""contact":"jose""#))
+            let broken = temporaryFile(Array("not json\n".utf8))
+            defer { unlink(broken) }
+            let bad = runProcess(chipifyPath, ["suggest", "--contacts", path, "--usage", broken, "jo"])
+            #expect(bad.status == 1)
+            #expect(bad.stderrText.contains("chipify suggest: \(broken): line 1"))
+        }
+    }
+
+    @Test(arguments: [
+        (["suggest", "jo"], "suggest needs --contacts FILE"),
+        (["suggest", "--contacts", "x.vcf"], "suggest needs a QUERY"),
+        (["suggest", "--contacts", "x.vcf", "--limit", "0", "a"], "--limit needs a positive number"),
+    ])
+    func usageErrors(_ args: [String], _ message: String) {
+        let r = runProcess(chipifyPath, args)
+        #expect(r.status == 64)
+        #expect(r.stderrText.contains(message))
+    }
+}

@@ -1,0 +1,245 @@
+import ChipKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `chipify suggest`: the ranked suggestions a compose field would offer
+/// for a query, from address books.
+public enum Suggest {
+    public static let usage =
+        "Usage: chipify suggest --contacts FILE [--contacts FILE]... [--limit K] [--usage FILE] [--charset NAME] QUERY"
+
+    public static let help = """
+        \(usage)
+
+        Prints the suggestions for QUERY, best first, one JSON object a line:
+          {"rank":1,"contact":ID,"name":…,"address":…,"class":…,"matched":[[start,end],…],"matched_address":[[start,end],…]}
+        `matched` are byte ranges of `name`, `matched_address` of `address`,
+        that the query's words matched. `class` is exact, full-name-prefix,
+        first-word or other-word.
+
+          --contacts FILE   an address book (vCard 2.1/3.0/4.0, or the CSV of Google,
+                            Outlook or Thunderbird); repeatable
+          --limit K         how many suggestions (default 8)
+          --usage FILE      uses to rank by, JSON Lines: {"contact":ID,"time":SECONDS}
+                            records one use; {"contact":ID,"count":N,"last":SECONDS}
+                            sets a contact's record
+          --charset NAME    the charset of address books that name none and are not UTF-8
+          -h, --help        this help
+
+        Problems in an address book are reported as for 'chipify contacts' and
+        skipped (exit 1 after printing the suggestions). Exit 64 on usage errors.
+        """
+
+    public struct Options: Sendable, Equatable {
+        public var contacts: [String] = []
+        public var limit = 8
+        public var usage: String?
+        public var charset: String?
+        public var query: String?
+        public var help = false
+    }
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var o = Options()
+        var i = 0
+        var words: [String] = []
+        var onlyWords = false
+        while i < arguments.count {
+            let arg = arguments[i]
+            if onlyWords || !arg.hasPrefix("-") || arg == "-" {
+                words.append(arg)
+                i += 1
+                continue
+            }
+            var name = arg
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inline { return inline }
+                i += 1
+                guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
+                return arguments[i]
+            }
+            switch name {
+            case "--": onlyWords = true
+            case "--contacts": o.contacts.append(try value())
+            case "--usage": o.usage = try value()
+            case "--charset":
+                let v = try value()
+                guard Charset(label: v) != nil else { throw UsageError(message: "unknown charset '\(v)'") }
+                o.charset = v
+            case "--limit":
+                let v = try value()
+                guard let k = Int(v), k > 0 else { throw UsageError(message: "--limit needs a positive number, not '\(v)'") }
+                o.limit = k
+            case "-h", "--help": o.help = true
+            default: throw UsageError(message: "unknown option '\(name)'")
+            }
+            i += 1
+        }
+        if o.help { return o }
+        guard !o.contacts.isEmpty else { throw UsageError(message: "suggest needs --contacts FILE") }
+        guard !words.isEmpty else { throw UsageError(message: "suggest needs a QUERY") }
+        o.query = words.joined(separator: " ")
+        return o
+    }
+
+    public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify suggest --help")
+        }
+        if options.help { return writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0 }
+        var errors = OutputBuffer(fd: stderr, capacity: 1 << 12)
+        var (directory, status) = AddressBooks.load(
+            options.contacts, charset: options.charset, command: "chipify suggest", errors: &errors.buffer)
+        if let usageFile = options.usage {
+            switch AddressBooks.applyUsage(usageFile, to: directory) {
+            case .success(let d): directory = d
+            case .failure(let failure):
+                errors.buffer.appendString("chipify suggest: \(usageFile): \(failure.message)\n")
+                status = 1
+            }
+        }
+        errors.flush()
+        var out = OutputBuffer(fd: stdout)
+        for (rank, s) in directory.suggestions(for: options.query ?? "", limit: options.limit).enumerated() {
+            out.buffer.append("{\"rank\":")
+            out.buffer.appendDecimal(rank + 1)
+            out.buffer.append(",\"contact\":")
+            Contacts.appendJSON(s.contact.rawValue, &out.buffer)
+            out.buffer.append(",\"name\":")
+            Contacts.appendJSON(s.name, &out.buffer)
+            out.buffer.append(",\"address\":")
+            Contacts.appendJSON(s.address, &out.buffer)
+            out.buffer.append(",\"class\":\"")
+            out.buffer.appendString(AddressBooks.name(of: s.matchClass))
+            out.buffer.append("\",\"matched\":")
+            appendRanges(s.nameMatches, &out.buffer)
+            out.buffer.append(",\"matched_address\":")
+            appendRanges(s.addressMatches, &out.buffer)
+            out.buffer.append("}\n")
+        }
+        out.flush()
+        return writeFailureStatus(out, stderr: stderr) ?? status
+    }
+
+    static func appendRanges(_ ranges: [Range<Int>], _ out: inout ByteBuffer) {
+        out.append("[")
+        for (k, r) in ranges.enumerated() {
+            if k > 0 { out.append(",") }
+            out.append("[")
+            out.appendDecimal(r.lowerBound)
+            out.append(",")
+            out.appendDecimal(r.upperBound)
+            out.append("]")
+        }
+        out.append("]")
+    }
+}
+
+/// Address books named on a command line, loaded into one directory.
+enum AddressBooks {
+    /// Every file's contacts, in order (a later contact of the same id
+    /// replaces an earlier one), and status 1 when a file could not be read
+    /// or had problems, which are reported as `chipify contacts` reports them.
+    static func load(
+        _ files: [String], charset: String?, command: String, errors: inout ByteBuffer
+    ) -> (ContactDirectory, Int32) {
+        var contacts: [Contact] = []
+        var status: Int32 = 0
+        let options = ContactImportOptions(defaultCharset: charset)
+        for file in files {
+            let fd = open(file, O_RDONLY)
+            guard fd >= 0 else {
+                errors.appendString("\(command): cannot open '\(file)': \(errorText(errno))\n")
+                status = 1
+                continue
+            }
+            let bytes = readAllBytes(fd, skippingBOM: false)
+            let readError = errno
+            close(fd)
+            guard let bytes else {
+                errors.appendString("\(command): cannot read '\(file)': \(errorText(readError))\n")
+                status = 1
+                continue
+            }
+            let result = ContactImporter.import(bytes, options: options)
+            contacts += result.contacts
+            for problem in result.problems {
+                errors.appendString(problem.line > 0
+                    ? "\(command): \(file):\(problem.line): \(problem.reason)\n" : "\(command): \(file): \(problem.reason)\n")
+                status = 1
+            }
+        }
+        return (ContactDirectory(contacts), status)
+    }
+
+    /// The directory with the uses of a JSON Lines file applied.
+    static func applyUsage(_ file: String, to directory: ContactDirectory) -> Result<ContactDirectory, UsageFileError> {
+        let fd = open(file, O_RDONLY)
+        guard fd >= 0 else { return .failure(UsageFileError(message: "cannot open: \(errorText(errno))")) }
+        let bytes = readAllBytes(fd)
+        close(fd)
+        guard let bytes else { return .failure(UsageFileError(message: "cannot read")) }
+        var changed: [ContactID: Contact] = [:]
+        var order: [ContactID] = []
+        for (n, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: " \t\r")
+            if text.isEmpty { continue }
+            let object: [String: JSONReader.Value]
+            do {
+                object = try JSONReader.object(Array(text.utf8))
+            } catch {
+                return .failure(UsageFileError(message: "line \(n + 1): \(error.message)"))
+            }
+            guard case .string(let idText)? = object["contact"] else {
+                return .failure(UsageFileError(message: "line \(n + 1): no \"contact\""))
+            }
+            let id = ContactID(idText)
+            guard var contact = changed[id] ?? directory.contact(id) else { continue }  // not in the books: ignored
+            if case .number(let time)? = object["time"] {
+                contact.usage = contact.usage.recordingUse(at: time, halfLife: directory.halfLife)
+            } else if case .number(let count)? = object["count"] {
+                var last: Double?
+                if case .number(let l)? = object["last"] { last = l }
+                contact.usage = ContactUsage(count: Int(count), weight: count, last: last)
+            } else {
+                return .failure(UsageFileError(message: "line \(n + 1): needs \"time\" or \"count\""))
+            }
+            if changed[id] == nil { order.append(id) }
+            changed[id] = contact
+        }
+        return .success(directory.updating(order.map { changed[$0]! }))
+    }
+
+    struct UsageFileError: Error {
+        var message: String
+    }
+
+    static func name(of c: MatchClass) -> String {
+        switch c {
+        case .exact: "exact"
+        case .fullNamePrefix: "full-name-prefix"
+        case .firstWord: "first-word"
+        case .otherWord: "other-word"
+        }
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}
