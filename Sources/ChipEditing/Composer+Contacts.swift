@@ -279,55 +279,28 @@ extension Composer {
     }
 
     /// Whether a chip is a name typed without an address.
-    func isName(_ chip: Chip) -> Bool {
-        chip.content.kind == .mailbox && (chip.content.error == .missingAt || chip.content.error == .notAnAddress)
-            && !chip.content.rawText.isEmpty
-    }
+    func isName(_ chip: Chip) -> Bool { ContactResolver.isName(chip.content) }
 
     /// A new chip with its contact found in the directory.
     func resolved(_ chip: Chip, policy: ValidationPolicy) -> Chip {
         guard let directory else { return chip }
-        var chip = chip
-        if chip.content.isValid, chip.content.kind == .mailbox, let address = chip.content.address {
-            // A typed address is kept; its contact names it when it had no name.
-            if let (contact, _) = directory.contact(forAddress: address) {
-                chip.contact = contact.id
-                if chip.content.displayName == nil, let name = contact.displayName { chip.content.displayName = name }
-            }
-            return chip
-        }
-        guard resolution != .off, isName(chip) else { return chip }
-        var search = SuggestionSearch(directory, limit: 8)
-        search.excludes = chippedTest()
-        return resolution(of: chip, from: search.update(chip.content.rawText), in: directory, policy: policy) ?? chip
+        let resolver = ContactResolver(directory: directory, resolution: resolution)
+        return apply(resolver.resolve(chip.content, policy: policy, excludes: chippedTest()), to: chip)
     }
 
-    /// What a name chip becomes given the suggestions for its text: the
-    /// contact's chip, an `ambiguous` chip, or nil when nothing matched.
+    /// What a name chip becomes given the suggestions for its text.
     func resolution(of chip: Chip, from s: [Suggestion], in directory: ContactDirectory, policy: ValidationPolicy) -> Chip? {
-        guard let top = s.first else { return nil }
-        // Rows of one contact (its several addresses) are no tie: the best
-        // row is its preferred address.
-        var tied: [Suggestion] = []
-        for x in s where x.matchClass == top.matchClass && !tied.contains(where: { $0.contact == x.contact }) {
-            tied.append(x)
-        }
+        let resolver = ContactResolver(directory: directory, resolution: resolution)
+        guard let r = resolver.resolveName(chip.content, from: s, policy: policy) else { return nil }
+        return apply(r, to: chip)
+    }
+
+    func apply(_ r: ContactResolver.Resolved, to chip: Chip) -> Chip {
         var chip = chip
-        if resolution == .topSuggestion || tied.count == 1 {
-            guard let address = top.address else { return nil }  // a list: chosen, not guessed
-            guard let content = parseOne(MailboxText.format(name: top.name, address: address), policy: policy) else {
-                return nil
-            }
-            chip.content = content
-            chip.contact = top.contact
-            chip.candidates = []
-            chip.isResolving = false
-            return chip
-        }
-        chip.content.error = .ambiguous
-        chip.content.errorOffset = 0
-        chip.candidates = tied
-        chip.isResolving = false
+        chip.content = r.content
+        if let contact = r.contact { chip.contact = contact }
+        chip.candidates = r.candidates
+        if r.contact != nil || !r.candidates.isEmpty { chip.isResolving = false }
         return chip
     }
 

@@ -1,5 +1,6 @@
 import ChipSyntax
 import ChipRecognition
+import ChipDirectory
 
 /// The formats a ``ChipRecordWriter`` writes (and `chipify --format` names).
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -145,6 +146,18 @@ public struct ChipRecordWriter: Sendable {
     ///
     /// - Complexity: O(*n*) in the chip's length.
     public mutating func write(_ chip: ParsedChip, record: Int, index: Int) {
+        write(chip, record: record, index: index, contactField: .none)
+    }
+
+    /// Writes a chip and the contact it stands for (JSON Lines gains a
+    /// `"contact"` key, an id or null; other formats are unchanged).
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    public mutating func write(_ chip: ParsedChip, record: Int, index: Int, contact: ContactID?) {
+        write(chip, record: record, index: index, contactField: .some(contact?.rawValue))
+    }
+
+    mutating func write(_ chip: ParsedChip, record: Int, index: Int, contactField contact: String??) {
         if summarize {
             summary.count(chip)
             return
@@ -160,6 +173,7 @@ public struct ChipRecordWriter: Sendable {
             errorAt: chip.errorOffset ?? chip.byteRange.lowerBound, group: group, raw: UnsafeBufferPointer(start: nil, count: 0),
             truncated: truncated, start: chip.byteRange.lowerBound, end: chip.byteRange.upperBound,
             warnings: chip.warnings, suggestion: chip.suggestedDomain)
+        fields.contact = contact
         chip.raw.withUnsafeBufferPointer { raw in
             fields.raw = raw
             switch format {
@@ -233,6 +247,10 @@ public struct ChipRecordWriter: Sendable {
         var end: Int
         var warnings: ChipWarnings
         var suggestion: String?
+        /// The contact the chip stands for, when contacts were given:
+        /// JSON Lines gains `"contact"` (an id or null), the other formats
+        /// nothing.
+        var contact: String?? = .none
 
         var kindName: StaticString {
             if error != nil { return "error" }
@@ -301,6 +319,10 @@ public struct ChipRecordWriter: Sendable {
         if let suggestion = c.suggestion {
             out.append(",\"suggestion\":")
             JSON.appendString(Array(suggestion.utf8), to: out)
+        }
+        if case .some(let contact) = c.contact {
+            out.append(",\"contact\":")
+            if let contact { JSON.appendString(Array(contact.utf8), to: out) } else { out.append("null") }
         }
         out.append("}\n")
     }

@@ -18,6 +18,8 @@ public struct Options: Sendable, Equatable {
     /// Threads for recognition; nil means one per core.
     public var jobs: Int?
     public var files: [String] = []
+    /// Address books to resolve chips against (`--contacts`).
+    public var contacts: [String] = []
     public var showHelp = false
     public var showVersion = false
 
@@ -70,6 +72,10 @@ public enum CLI {
                                object with --format jsonl)
           -j, --jobs N         recognize on N threads (default: one per core); the
                                output is the same, in input order
+              --contacts FILE  resolve chips against an address book (vCard or the
+                               exporters' CSV; repeatable): a typed address gets its
+                               contact, a typed name its one best contact or the
+                               error ambiguous; JSON Lines gains "contact"
               --no-record-numbers
                                leave record numbers out, so the output of pieces
                                of the input, joined, equals that of the whole
@@ -139,6 +145,8 @@ public enum CLI {
                     throw UsageError(message: "bad job count '\(v)' (expected 1 to 1024)")
                 }
                 options.jobs = n
+            case "--contacts":
+                options.contacts.append(try value(name, inline: inline))
             case "-h", "--help":
                 options.showHelp = true
             case "--version":
@@ -146,7 +154,7 @@ public enum CLI {
             default:
                 throw UsageError(message: "unknown option '\(name)'")
             }
-            if inline != nil && !["--format", "--policy", "--jobs"].contains(name) {
+            if inline != nil && !["--format", "--policy", "--jobs", "--contacts"].contains(name) {
                 throw UsageError(message: "option '\(name)' takes no value")
             }
             i += 1
@@ -157,6 +165,9 @@ public enum CLI {
         }
         if options.summary && (options.format == .tsv || options.format == .header) {
             throw UsageError(message: "--summary writes text or JSON (--format text or jsonl), not \(options.format.rawValue)")
+        }
+        if !options.contacts.isEmpty && options.summary {
+            throw UsageError(message: "--contacts does nothing with --summary")
         }
         if !options.recordNumbers && (options.summary || options.format == .header) {
             throw UsageError(message: "--no-record-numbers does nothing with \(options.summary ? "--summary" : "--format header")")
@@ -240,6 +251,17 @@ public enum CLI {
             jobs: jobs, terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy,
             format: options.format, summarize: options.summary, recordNumbers: options.recordNumbers,
             smtpUTF8: options.smtpUTF8)
+        var contactRecords: ContactRecords?
+        if !options.contacts.isEmpty {
+            var errors = OutputBuffer(fd: stderr, capacity: 1 << 12)
+            let (directory, loaded) = AddressBooks.load(
+                options.contacts, charset: nil, command: "chipify", errors: &errors.buffer)
+            errors.flush()
+            status = loaded
+            contactRecords = ContactRecords(
+                resolver: ContactResolver(directory: directory), policy: options.policy,
+                terminator: options.nullTerminated ? 0 : 0x0A)
+        }
         let files = options.files.isEmpty ? ["-"] : options.files
         for file in files {
             if writer.failed { break }  // nowhere to write: reported below
@@ -256,7 +278,9 @@ public enum CLI {
                 }
             }
             let failed: Int32?
-            if jobs > 1 {
+            if let resolver = contactRecords {
+                failed = resolver.run(fd: fd, writer: &writer, totals: &totals)
+            } else if jobs > 1 {
                 failed = parallel.run(
                     read: { readSome(fd, $0, $1) }, ready: { inputIsReady(fd) },
                     writer: &writer, totals: &totals)

@@ -299,3 +299,34 @@ struct SuggestCLITests {
         #expect(r.stderrText.contains(message))
     }
 }
+
+@Suite("chipify --contacts")
+struct ContactRecordsCLITests {
+    @Test func namesAndAddressesAreResolvedAndWhatWasTypedStays() {
+        let book = temporaryFile(Array(SuggestCLITests.book.utf8))
+        defer { unlink(book) }
+        let input = temporaryFile(Array("Jo, José, john.smith@x.org, nobody\n".utf8))
+        defer { unlink(input) }
+        let r = runProcess(chipifyPath, ["--contacts", book, "-f", "jsonl", input])
+        #expect(r.status == 0)
+        let lines = r.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        // "Jo" starts José and John alike: ambiguous, at the name's offset.
+        #expect(lines[0].contains(#""raw":"Jo","start":0,"end":2,"error":"ambiguous","error_at":0"#))
+        #expect(lines[0].hasSuffix(#""contact":null}"#))
+        #expect(lines[1] == #"{"record":1,"index":1,"kind":"mailbox","state":"valid","name":"José Ortiz","address":"jose@ortiz.example","raw":"José","start":4,"end":9,"error":null,"warnings":[],"contact":"jose"}"#)
+        #expect(lines[2].contains(#""name":"John Smith","address":"john.smith@x.org","raw":"john.smith@x.org""#))
+        #expect(lines[2].hasSuffix(#""contact":"john"}"#))
+        #expect(lines[3].contains(#""error":"missing-at""#))
+        // Text output is the usual one; --summary is refused.
+        let text = runProcess(chipifyPath, ["--contacts", book, input])
+        #expect(text.stdoutText.contains("1.2  ok     José Ortiz <jose@ortiz.example>"))
+        let summary = runProcess(chipifyPath, ["--contacts", book, "--summary", input])
+        #expect(summary.status == 64)
+        // An unreadable address book is reported; the chips still come.
+        let missing = runProcess(chipifyPath, ["--contacts", "/nonexistent.vcf", input])
+        #expect(missing.status == 1)
+        #expect(missing.stderrText.contains("chipify: cannot open '/nonexistent.vcf'"))
+        #expect(missing.stdoutText.split(separator: "\n").count == 4)
+    }
+}
