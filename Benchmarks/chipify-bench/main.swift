@@ -62,6 +62,7 @@ let allScenarios = [
     "parallel/jsonl", "parallel/summary",
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
     "move/100000", "delete/100000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
+    "directory/build/100000", "directory/build/1000000", "suggest/100000", "suggest/1000000",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -200,6 +201,18 @@ for name in chosen {
         let format = ContactCorpus.Format(rawValue: String(name.dropFirst(9)))!
         let bytes = ContactCorpus.write(ContactCorpus.contacts(count: 100_000, seed: 1), as: format, seed: 1).bytes
         scenario = Scenario(name: name, bytes: bytes.count, warmups: 1, samples: n) { importContacts(bytes) }
+    case "directory/build/100000", "directory/build/1000000":
+        let count = Int(name.split(separator: "/").last!)!
+        for r in directoryBuildScenario(count: count, samples: samples ?? (count > 100_000 ? 2 : 5)) {
+            say(report(r, json: json))
+        }
+        continue
+    case "suggest/100000", "suggest/1000000":
+        let count = Int(name.split(separator: "/").last!)!
+        for r in suggestScenario(count: count, samples: samples ?? 5_000, scanSamples: count > 100_000 ? 5 : 20) {
+            say(report(r, json: json))
+        }
+        continue
     case "memory/chip":
         continue  // measured before any setup, above
     case "keystroke/10", "keystroke/1000", "keystroke/100000":

@@ -68,15 +68,29 @@ public struct ChipField: Sendable {
     /// that keystroke. Any other operation makes the chip final.
     private var provisional: Provisional?
 
-    /// White space typed after a chip a space made at once: text again if
-    /// the next key reopens the chip (for tests that bound the work of a key).
-    package var provisionalSpaceBytes: Int { provisional?.spaces.count ?? 0 }
+    /// Bytes a key may scan again because a provisional chip is reopened:
+    /// white space typed after a chip a space made at once, or the words
+    /// and comma of a held `Last,` (for tests that bound the work of a key).
+    package var provisionalSpaceBytes: Int {
+        (provisional?.spaces.count ?? 0) + (provisional?.held.map { $0.range.count + 1 } ?? 0)
+    }
 
     struct Provisional: Sendable {
         var id: ChipID
         var text: TextState
         /// White space typed since (a separator now, text if reopened).
         var spaces: [UInt8] = []
+        /// For the words before a held comma (Outlook's `Last,`): the
+        /// scanner as it was, fed every byte typed since, which tells when
+        /// the words end up joined to what follows (`Last, First <…>;`:
+        /// reopen) or alone (the chip stays); and those bytes.
+        var held: HeldComma?
+    }
+
+    struct HeldComma: Sendable {
+        var shadow: ListScanner
+        var range: Range<Int>
+        var typed: [UInt8] = []
     }
     /// Bytes fed to the scanner so far: a measure of work, for tests and
     /// benchmarks that bound the cost of a keystroke.
@@ -241,7 +255,43 @@ public struct ChipField: Sendable {
         guard !bytes.isEmpty else { return [] }
         var changes: [FieldChange] = []
         var bytes = bytes
-        if let p = provisional {
+        if let p = provisional, let held = p.held {
+            // Words before a held comma, shown as a chip: the copy of the
+            // scanner that still holds them decides.
+            if text.caret != text.pending.count || !text.marked.isEmpty {
+                provisional = nil
+            } else {
+                var shadow = held.shadow
+                var joined: Bool?
+                shadow.scan(bytes) { segment in
+                    if segment.kind == .chip && segment.byteRange.lowerBound == held.range.lowerBound {
+                        joined = segment.byteRange.upperBound != held.range.upperBound
+                    }
+                }
+                switch joined {
+                case nil:
+                    provisional?.held?.shadow = shadow
+                    provisional?.held?.typed += bytes
+                case false?:
+                    // Alone after all: the chip stays, and the list now
+                    // knows what the copy learned about its separators.
+                    provisional = nil
+                    text.scanner.separators = shadow.separators
+                case true?:
+                    // `Last, First <…>`: reopen the chip, as one change.
+                    provisional = nil
+                    let before = text
+                    if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
+                        removeChipKeepingText(at: text.insertionIndex - 1, &changes)
+                    }
+                    let index = text.insertionIndex
+                    text = p.text
+                    text.insertionIndex = index
+                    finishTextChange(from: before, &changes)
+                    bytes = held.typed + bytes
+                }
+            }
+        } else if let p = provisional {
             let atEndOfSpaces = text.caret == text.pending.count && text.marked.isEmpty
                 && text.pending.allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
             let significant = bytes.first { $0 != ASCII.space && $0 != ASCII.tab }
@@ -297,6 +347,22 @@ public struct ChipField: Sendable {
         text.caret += bytes.count
         if !atEnd { resetScanner() }
         feed(&changes)
+        // Words before a held comma make their chip at once too; the
+        // copy of the scanner kept with it says later whether to reopen it.
+        if let range = text.scanner.heldChipWithNothingAfter, text.caret == text.pending.count,
+           text.marked.isEmpty, provisional == nil {
+            let saved = text
+            let shadow = text.scanner
+            let count = order.count
+            var segments: [Segment] = []
+            text.scanner.splitHeldChip { segments.append($0) }
+            emit(segments, &changes)
+            dropCompletedText(force: true)
+            if order.count == count + 1 && text.insertionIndex > 0 {
+                provisional = Provisional(
+                    id: order[text.insertionIndex - 1], text: saved, held: HeldComma(shadow: shadow, range: range))
+            }
+        }
         // A space after a complete bare address makes its chip at once; a
         // key that continues the address will reopen it.
         if text.scanner.endsAfterCompleteBareAddress && text.caret == text.pending.count && text.marked.isEmpty
@@ -357,8 +423,30 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*p*) in the pending text.
     @discardableResult
     public mutating func commit() -> [FieldChange] {
-        provisional = nil
         var changes: [FieldChange] = []
+        if let p = provisional, let held = p.held, text.marked.isEmpty {
+            // The end decides for words before a held comma too.
+            var shadow = held.shadow
+            var joined = false
+            shadow.finish { segment in
+                if segment.kind == .chip && segment.byteRange.lowerBound == held.range.lowerBound {
+                    joined = segment.byteRange.upperBound != held.range.upperBound
+                }
+            }
+            if joined {
+                let before = text
+                if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
+                    removeChipKeepingText(at: text.insertionIndex - 1, &changes)
+                }
+                let index = text.insertionIndex
+                text = p.text
+                text.insertionIndex = index
+                text.pending += held.typed
+                text.caret = text.pending.count
+                finishTextChange(from: before, &changes)
+            }
+        }
+        provisional = nil
         if !text.marked.isEmpty {
             let marked = text.marked
             let before = text

@@ -193,6 +193,21 @@ public struct ListScanner: Sendable, Hashable {
         endChip(emit)
     }
 
+    /// The words before a `,` the scanner holds (Outlook's `Last,`), while
+    /// nothing but white space follows the comma: their range. An editor
+    /// can show them as a chip at once (``splitAtHeldComma(_:)``) and keep
+    /// a copy of the scanner to learn whether they join what follows.
+    package var heldChipWithNothingAfter: Range<Int>? {
+        heldCommaEnd >= 0 && afterCommaStart < 0 && tokenStart >= 0 ? tokenStart..<heldCommaEnd : nil
+    }
+
+    /// Ends the held words as a chip now, as a comma after them would in a
+    /// list that is not Outlook's.
+    package mutating func splitHeldChip(_ emit: (Segment) -> Void) {
+        guard heldChipWithNothingAfter != nil else { return }
+        splitAtHeldComma(emit)
+    }
+
     /// Whether some text of an unfinished chip has been seen.
     public var hasOpenChip: Bool { tokenStart >= 0 }
 

@@ -13,7 +13,7 @@ import Darwin
 /// indexes are in the focused field.
 public enum Replay {
     public static let usage =
-        "Usage: chipify replay [--trace] [--keep-going] [--fields a,b,c] [--policy P] [--duplicates D] [SCRIPT]"
+        "Usage: chipify replay [--trace] [--keep-going] [--fields a,b,c] [--policy P] [--duplicates D] [--contacts FILE]... [--resolution R] [SCRIPT]"
 
     public struct Options: Sendable, Equatable {
         public var trace = false
@@ -21,6 +21,9 @@ public enum Replay {
         public var fields = ["to", "cc", "bcc"]
         public var policy = ValidationPolicy.standard
         public var duplicates = DuplicatePolicy.warn
+        /// Address books for suggestions and resolution (`--contacts`).
+        public var contacts: [String] = []
+        public var resolution = ContactResolution.uniqueMatch
         public var script: String?
         public var help = false
     }
@@ -49,6 +52,14 @@ public enum Replay {
                 let v = try value(a)
                 guard let p = ValidationPolicy(named: v) else { throw UsageError(message: "unknown policy '\(v)'") }
                 o.policy = p
+            case "--contacts":
+                o.contacts.append(try value(a))
+            case "--resolution":
+                let v = try value(a)
+                guard let r = ContactResolution(rawValue: v) else {
+                    throw UsageError(message: "unknown resolution '\(v)' (expected off, uniqueMatch or topSuggestion)")
+                }
+                o.resolution = r
             case "--duplicates":
                 let v = try value(a)
                 guard let d = DuplicatePolicy(rawValue: v) else {
@@ -74,13 +85,18 @@ public enum Replay {
         line: focus, type, paste, composition, compositionEnd, backspace, delete,
         left, right, return, tab, blur, select, selectAll, clearSelection,
         removeSelection, moveCaret, moveSelection, edit, remove, move, undo,
-        redo, send. See README.
+        redo, send; with --contacts also suggest, choose, expand, alternate.
+        See README.
 
           --trace          after each operation, print the changes it made
           --keep-going     go on after an invalid line (exit status still 1)
           --fields LIST    field names, comma-separated (default to,cc,bcc)
           --policy P       strict, standard (default) or lenient
           --duplicates D   allow, warn (default), reject or merge
+          --contacts FILE  an address book for suggestions and for resolving
+                           names (repeatable)
+          --resolution R   what a committed name becomes: uniqueMatch (default),
+                           topSuggestion or off
 
         """
 
@@ -127,6 +143,14 @@ public enum Replay {
     static func run(script: [UInt8], options: Options, out: inout OutputBuffer, errors: inout OutputBuffer) -> Int32 {
         var composer = Composer(fieldNames: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
         var failed = false
+        if !options.contacts.isEmpty {
+            let (directory, status) = AddressBooks.load(
+                options.contacts, charset: nil, command: "chipify replay", errors: &errors.buffer)
+            composer.directory = directory
+            if status != 0 { failed = true }
+        }
+        composer.resolution = options.resolution
+        var suggestions: [Suggestion] = []
         var lineNumber = 0
         for line in script.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -134,7 +158,7 @@ public enum Replay {
             if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
             do {
                 let op = try Operation(json: Array(line))
-                let result = try op.apply(to: &composer)
+                let result = try op.apply(to: &composer, suggestions: &suggestions)
                 if options.trace { writeTrace(line: lineNumber, op: op, result: result, composer, &out) }
             } catch {
                 failed = true
@@ -156,6 +180,7 @@ public enum Replay {
     struct Result {
         var changes: [ComposerChange]
         var send: SendReport?
+        var suggestions: [Suggestion]? = nil
     }
 
     /// One parsed script operation.
@@ -169,6 +194,9 @@ public enum Replay {
         var to: String?
         var at: Int?
         var smtputf8: Bool?
+        var suggestion: Int?
+        var choice: Int?
+        var limit: Int?
 
         var name: String { op }
 
@@ -210,6 +238,9 @@ public enum Replay {
             to = try string("to")
             at = try int("at")
             smtputf8 = try bool("smtputf8")
+            suggestion = try int("suggestion")
+            choice = try int("choice")
+            limit = try int("limit")
         }
 
         func string(_ key: String, _ value: String?) throws(LineError) -> String {
@@ -222,7 +253,7 @@ public enum Replay {
             return value
         }
 
-        func apply(to c: inout Composer) throws(LineError) -> Result {
+        func apply(to c: inout Composer, suggestions: inout [Suggestion]) throws(LineError) -> Result {
             func chipIndex() throws(LineError) -> Int {
                 let i = try int("chip", chip)
                 guard i >= 0 && i < c.focusedField.count else {
@@ -275,6 +306,28 @@ public enum Replay {
             case "send":
                 let report = c.send(smtpUTF8: smtputf8 ?? false)
                 return Result(changes: report.changes, send: report)
+            case "suggest":
+                guard c.directory != nil else { throw LineError(message: "\"suggest\" needs --contacts") }
+                suggestions = c.suggestions(limit: max(1, limit ?? 8))
+                return Result(changes: [], suggestions: suggestions)
+            case "choose":
+                let n = try int("suggestion", suggestion)
+                guard suggestions.indices.contains(n) else {
+                    throw LineError(message: "no suggestion \(n) (the last \"suggest\" gave \(suggestions.count))")
+                }
+                let changes = c.choose(suggestions[n])
+                suggestions = []
+                return Result(changes: changes)
+            case "expand":
+                return Result(changes: c.expand(at: try chipIndex()))
+            case "alternate":
+                let i = try chipIndex()
+                let m = try int("choice", choice)
+                let options = c.alternates(at: i)
+                guard options.indices.contains(m) else {
+                    throw LineError(message: "chip \(i) has \(options.count) alternate address(es), not \(m + 1)")
+                }
+                return Result(changes: c.chooseAlternate(at: i, m))
             default:
                 throw LineError(message: "unknown op \"\(op)\"")
             }
@@ -292,6 +345,23 @@ public enum Replay {
             writeChange(change, &out)
         }
         out.buffer.append("]")
+        if let list = result.suggestions {
+            out.buffer.append(",\"suggestions\":[")
+            for (k, x) in list.enumerated() {
+                out.buffer.append(k > 0 ? ",{\"contact\":" : "{\"contact\":")
+                JSON.appendString(Array(x.contact.rawValue.utf8), to: &out.buffer)
+                out.buffer.append(",\"name\":")
+                Contacts.appendJSON(x.name, &out.buffer)
+                out.buffer.append(",\"address\":")
+                Contacts.appendJSON(x.address, &out.buffer)
+                out.buffer.append(",\"class\":\"")
+                out.buffer.appendString(AddressBooks.name(of: x.matchClass))
+                out.buffer.append("\",\"matched\":")
+                Suggest.appendRanges(x.nameMatches, &out.buffer)
+                out.buffer.append("}")
+            }
+            out.buffer.append("]")
+        }
         if let report = result.send {
             out.buffer.append(report.sent ? ",\"sent\":true" : ",\"sent\":false")
             out.buffer.append(",\"errors\":{")
@@ -404,7 +474,17 @@ public enum Replay {
                 out.buffer.append("\"")
                 first = false
             }
-            out.buffer.append("]}")
+            out.buffer.append("]")
+            if let contact = chip.contact {
+                out.buffer.append(",\"contact\":")
+                JSON.appendString(Array(contact.rawValue.utf8), to: &out.buffer)
+            }
+            if !chip.candidates.isEmpty {
+                out.buffer.append(",\"candidates\":[")
+                out.buffer.appendString(chip.candidates.map { "\"\($0.contact.rawValue)\"" }.joined(separator: ","))
+                out.buffer.append("]")
+            }
+            out.buffer.append("}")
         }
         out.buffer.append("],\"pending\":")
         JSON.appendString(f.pending, to: &out.buffer)

@@ -330,3 +330,35 @@ struct ContactRecordsCLITests {
         #expect(missing.stdoutText.split(separator: "\n").count == 4)
     }
 }
+
+@Suite("chipify replay with contacts")
+struct ReplayContactsTests {
+    @Test func suggestChooseAlternateAndErrors() {
+        let book = temporaryFile(Array(SuggestCLITests.book.utf8))
+        defer { unlink(book) }
+        let script = temporaryFile(Array("""
+            {"op":"type","text":"jos"}
+            {"op":"suggest"}
+            {"op":"choose","suggestion":0}
+            {"op":"alternate","chip":0,"choice":0}
+            {"op":"type","text":"Mary, "}
+            {"op":"choose","suggestion":5}
+
+            """.utf8))
+        defer { unlink(script) }
+        let r = runProcess(chipifyPath, ["replay", "--trace", "--keep-going", "--contacts", book, script])
+        #expect(r.status == 1)  // the last line chooses what was never suggested
+        #expect(r.stderrText == "chipify replay: line 6: no suggestion 5 (the last \"suggest\" gave 0)\n")
+        let lines = r.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines[1].contains(#""suggestions":[{"contact":"jose","name":"José Ortiz","address":"jose@ortiz.example","class":"full-name-prefix","matched":[[0,3]]}"#))
+        let to = lines.first { $0.hasPrefix(#"{"field":"to""#) }!
+        // José chosen, then switched to his other address; Mary resolved on the comma.
+        #expect(to.contains(#""address":"j.ortiz@work.example","raw":"José Ortiz <j.ortiz@work.example>""#))
+        #expect(to.contains(#""contact":"jose""#))
+        #expect(to.contains(#""name":"Mary Jones","address":"mary@jones.example""#))
+        #expect(to.contains(#""contact":"mary""#))
+        // Without contacts, suggest is an error of the line.
+        let none = runProcess(chipifyPath, ["replay", script])
+        #expect(none.stderrText.hasPrefix("chipify replay: line 2: \"suggest\" needs --contacts"))
+    }
+}

@@ -1,0 +1,66 @@
+import ChipKit
+import ChipTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Building the directory of `count` generated contacts: time per build,
+/// and, once, the resident memory the index holds per contact next to the
+/// bytes of the contacts' text (names, nicknames, organizations, addresses).
+func directoryBuildScenario(count: Int, samples: Int) -> [Result] {
+    let contacts = ContactCorpus.contacts(count: count, seed: 7)
+    var text = 0
+    for c in contacts {
+        text += (c.displayName?.utf8.count ?? 0) + c.nicknames.reduce(0) { $0 + $1.utf8.count }
+            + (c.organization?.utf8.count ?? 0) + c.emails.reduce(0) { $0 + $1.address.utf8.count }
+            + c.name.given.reduce(0) { $0 + $1.utf8.count } + c.name.family.reduce(0) { $0 + $1.utf8.count }
+    }
+    let before = residentBytes()
+    var kept: ContactDirectory? = ContactDirectory(contacts)
+    let after = residentBytes()
+    precondition(kept!.count > 0)
+    kept = nil
+    let (stats, checksum) = sampleOperations(samples: samples, warmups: 0) {
+        UInt64(ContactDirectory(contacts).count)
+    }
+    let perContact = Double(after - before) / Double(count)
+    let textPerContact = Double(text) / Double(count)
+    let memory = Result(
+        name: "directory/memory/\(count)", unit: "bytes/contact",
+        stats: Stats([perContact]), bytes: 0, checksum: UInt64(textPerContact * 1000))
+    say("directory/memory/\(count): index \(formatDouble(perContact, decimals: 0)) bytes per contact, "
+        + "text \(formatDouble(textPerContact, decimals: 0)) bytes per contact "
+        + "(\(formatDouble(perContact / textPerContact, decimals: 2))× the text)")
+    return [Result(name: "directory/build/\(count)", unit: "ns", stats: stats, bytes: 0, checksum: checksum), memory]
+}
+
+/// One keystroke's query, 1 to 3 letters (prefixes of the contacts' own
+/// names, as people type them), against `count` contacts: through the
+/// index, and through a scan of every contact (the baseline).
+func suggestScenario(count: Int, samples: Int, scanSamples: Int) -> [Result] {
+    let contacts = ContactCorpus.contacts(count: count, seed: 7)
+    let directory = ContactDirectory(contacts)
+    var rng = SplitMix64(seed: 11)
+    var queries: [String] = []
+    while queries.count < 1000 {
+        let c = contacts[Int(rng.next() % UInt64(contacts.count))]
+        guard let name = c.displayName, !name.isEmpty else { continue }
+        let words = name.split(separator: " ")
+        let word = words[Int(rng.next() % UInt64(words.count))]
+        queries.append(String(word.prefix(Int(rng.next() % 3) + 1)))
+    }
+    var k = 0
+    let (stats, checksum) = sampleOperations(samples: samples, warmups: 100) {
+        k += 1
+        return UInt64(directory.suggestions(for: queries[k % queries.count]).count)
+    }
+    var j = 0
+    let (scan, scanChecksum) = sampleOperations(samples: scanSamples, warmups: 1) {
+        j += 1
+        return UInt64(directory.suggestionsByScanning(for: queries[j % queries.count]).count)
+    }
+    return [
+        Result(name: "suggest/\(count)", unit: "ns/query", stats: stats, bytes: 0, checksum: checksum),
+        Result(name: "suggest-scan/\(count)", unit: "ns/query", stats: scan, bytes: 0, checksum: scanChecksum),
+    ]
+}
