@@ -85,7 +85,7 @@ public struct ContactDirectory: Sendable {
                 let r = index.rows[Int(row)]
                 guard r.email >= 0, index !== base || !hidden.contains(r.contact) else { continue }
                 guard SearchFold.fold(index.contacts[Int(r.contact)].emails[Int(r.email)].address) == folded else { continue }
-                if let (bi, br) = best, !RowKey.precedes(index.keys[Int(row)], bi.keys[Int(br)]) { continue }
+                if let (bi, br) = best, !RowKey.precedes(index.key(row), bi.key(br)) { continue }
                 best = (index, row)
             }
         }
@@ -204,7 +204,7 @@ public struct ContactDirectory: Sendable {
         let ordered = hits.sorted { a, b in
             if a.hit.matchClass != b.hit.matchClass { return a.hit.matchClass < b.hit.matchClass }
             if a.inOverlay == b.inOverlay { return index(a).rows[Int(a.hit.row)].rank < index(b).rows[Int(b.hit.row)].rank }
-            return RowKey.precedes(index(a).keys[Int(a.hit.row)], index(b).keys[Int(b.hit.row)])
+            return RowKey.precedes(index(a).key(a.hit.row), index(b).key(b.hit.row))
         }
         var out: [Suggestion] = []
         var shown: Set<UInt64> = []
@@ -275,14 +275,15 @@ public struct SuggestionSearch: Sendable {
     /// best `limit` usable rows.
     func shortListHits(_ q: SearchQuery) -> [ContactDirectory.Located]? {
         let d = directory
-        guard q.words.count == 1, q.words[0].count <= SearchIndex.shortQueryBytes,
-              let list = d.base.shortLists[SearchIndex.shortKey(q.words[0])] else { return nil }
+        guard q.words.count == 1, q.words[0].count <= 12,
+              let key = q.words[0].withUnsafeBufferPointer({ SearchIndex.ShortKey($0) }),
+              let list = d.base.shortLists[key] else { return nil }
         // Exact matches (a one- to three-letter nickname) come first.
         var hits = d.base.allExactHits(q).filter { !d.hidden.contains(d.base.rows[Int($0.row)].contact) }
         let exactRows = Set(hits.map(\.row))
         var usable = 0
         var keys: Set<UInt64> = []
-        for packed in list.rows {
+        for packed in d.base.shortRows[Int(list.start)..<Int(list.start + list.count)] {
             let row = Int32(packed & 0x0FFF_FFFF)
             if exactRows.contains(row) || d.hidden.contains(d.base.rows[Int(row)].contact) { continue }
             hits.append(Hit(row: row, matchClass: MatchClass(rawValue: Int(packed >> 28))!))
@@ -304,15 +305,9 @@ extension SearchIndex {
         return r.email >= 0 ? contacts[Int(r.contact)].emails[Int(r.email)].address : ""
     }
 
-    static func shortKey(_ word: [UInt8]) -> ShortKey {
-        var key: UInt32 = 0
-        for b in word { key = key << 8 | UInt32(b) }
-        return ShortKey(bytes: key, count: UInt8(word.count))
-    }
-
     func allExactHits(_ q: SearchQuery) -> [Hit] {
         var rows: [Int32] = []
-        for key in [SearchIndex.hash(q.folded), SearchIndex.hash(q.phrase)] {
+        for key in [q.foldedHash, q.phraseHash] {
             for row in exact[key] ?? [] where !rows.contains(row) && isExact(row, q) { rows.append(row) }
         }
         return sorted(rows.map { Hit(row: $0, matchClass: .exact) })
@@ -329,17 +324,38 @@ extension SearchIndex {
         let localLength = address.map { a in
             a.utf8.lastIndex(of: UInt8(ascii: "@")).map { a.utf8.distance(from: a.utf8.startIndex, to: $0) } ?? a.utf8.count
         } ?? 0
+        // Where each byte of a shown field came from, found again by
+        // folding it as the index did.
+        var origins: [Int32: [Int32]] = [:]
+        func originsOf(_ fieldIndex: Int32, _ kind: FieldKind, _ original: String) -> [Int32] {
+            if let known = origins[fieldIndex] { return known }
+            var folded: [UInt8] = [], from: [Int32] = [], out: [UInt8] = [], map: [Int32] = []
+            var value = original
+            value.withUTF8 { SearchFold.fold($0, into: &folded, origins: &from) }
+            SearchIndex.normalize(folded, from, kind, into: &out, &map) { _, _ in }
+            origins[fieldIndex] = map
+            return map
+        }
         for word in q.words {
             for k in row.entries {
                 let e = entries[Int(rowEntries[Int(k)])]
                 let field = fields[Int(e.field)]
                 guard field.kind == .displayName || field.kind == .localPart || field.kind == .domain,
                       entry(e, startsWith: word) else { continue }
-                let original = (field.kind == .displayName ? contact.displayName : address) ?? ""
+                let whole = (field.kind == .displayName ? contact.displayName : address) ?? ""
+                let original: String
+                switch field.kind {
+                case .localPart: original = String(whole.utf8.prefix(localLength))!
+                case .domain: original = String(whole.utf8.dropFirst(localLength + 1))!
+                default: original = whole
+                }
+                let map = originsOf(e.field, field.kind, original)
+                let offset = Int(e.start - field.text.lowerBound)
+                guard offset + word.count <= map.count else { continue }
                 let base = field.kind == .domain ? localLength + 1 : 0
-                let lo = Int(origins[Int(e.start)]) + base
-                let hiStart = Int(origins[Int(e.start) + word.count - 1]) + base
-                let hi = min(original.utf8.count, hiStart + SearchIndex.scalarLength(original, at: hiStart))
+                let lo = Int(map[offset]) + base
+                let hiStart = Int(map[offset + word.count - 1]) + base
+                let hi = min(whole.utf8.count, hiStart + SearchIndex.scalarLength(whole, at: hiStart))
                 if field.kind == .displayName { nameMatches.append(lo..<hi) } else { addressMatches.append(lo..<hi) }
             }
         }

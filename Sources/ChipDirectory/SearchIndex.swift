@@ -112,30 +112,48 @@ final class SearchIndex: Sendable {
     /// Each contact's position in `contacts`, by id.
     let positions: [ContactID: Int32]
     let rows: [Row]
-    let keys: [RowKey]
+    let halfLife: Double
     let fields: [Field]
-    /// The folded, normalized text of every field, back to back.
+    /// The folded, normalized text of every field, back to back. (Where
+    /// each byte came from is found again for the few rows shown.)
     let text: [UInt8]
-    /// For each byte of `text`, the offset in the original field of the
-    /// scalar it came from.
-    let origins: [Int32]
     /// Every word start, sorted by the text from there to its field's end.
     let entries: [Entry]
     /// For each row, the indices in `entries` of its word starts.
     let rowEntries: [Int32]
     /// Rows by the hash of their folded address and of each folded nickname.
     let exact: [UInt64: [Int32]]
-    /// For each query of at most ``shortQueryBytes`` bytes, the best
-    /// ``shortListLength`` rows (class and row, best first), and whether
-    /// more rows match.
-    let shortLists: [ShortKey: (rows: [UInt32], truncated: Bool)]
+    /// For each one-word query of at most ``shortQueryScalars`` characters
+    /// that matches more than ``shortListLength`` rows, its best rows
+    /// (class and row, best first): a range of `shortRows`, and whether
+    /// more rows match. Rarer queries read their range.
+    let shortLists: [ShortKey: ShortList]
+    let shortRows: [UInt32]
 
-    static let shortQueryBytes = 3
+    static let shortQueryScalars = 3
     static let shortListLength = 48
 
+    /// Up to twelve bytes of folded text, packed.
     struct ShortKey: Hashable, Sendable {
-        var bytes: UInt32
+        var low: UInt64
+        var high: UInt32
         var count: UInt8
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count <= 12 else { return nil }
+            low = 0
+            high = 0
+            count = UInt8(bytes.count)
+            for (k, b) in bytes.enumerated() {
+                if k < 8 { low |= UInt64(b) << (8 * UInt64(k)) } else { high |= UInt32(b) << (8 * UInt32(k - 8)) }
+            }
+        }
+    }
+
+    struct ShortList: Sendable {
+        var start: Int32
+        var count: Int32
+        var truncated: Bool
     }
 
     /// - Complexity: O(*w* log *w*) for *w* word starts (a few per field).
@@ -146,10 +164,10 @@ final class SearchIndex: Sendable {
         for (i, c) in contacts.enumerated() { positions[c.id] = Int32(i) }
         self.positions = positions
         var rows: [Row] = []
-        var keys: [RowKey] = []
+        var keys: [RowKey] = []  // for the ranks only
         var fields: [Field] = []
         var text: [UInt8] = []
-        var origins: [Int32] = []
+        var discarded: [Int32] = []
         var entries: [Entry] = []
         var exact: [UInt64: [Int32]] = [:]
         var rowEntries: [Int32] = []
@@ -164,7 +182,8 @@ final class SearchIndex: Sendable {
             value.withUTF8 { SearchFold.fold($0, into: &scratch, origins: &scratchOrigins) }
             let start = Int32(text.count)
             let fieldIndex = Int32(fields.count)
-            SearchIndex.normalize(scratch, scratchOrigins, kind, into: &text, &origins) { wordStart, first in
+            discarded.removeAll(keepingCapacity: true)
+            SearchIndex.normalize(scratch, scratchOrigins, kind, into: &text, &discarded) { wordStart, first in
                 entries.append(Entry(field: fieldIndex, start: Int32(wordStart), isFirst: first))
                 rowEntries.append(Int32(entries.count - 1))
             }
@@ -207,10 +226,22 @@ final class SearchIndex: Sendable {
         let order = rows.indices.sorted { RowKey.precedes(keys[$0], keys[$1]) }
         for (rank, r) in order.enumerated() { rows[r].rank = Int32(rank) }
 
+        keys = []
         // Entries sorted by their text (ties by row rank, so equal words
-        // list their best rows first); `rowEntries` follows them.
+        // list their best rows first); `rowEntries` follows them. Each
+        // entry's first eight bytes, big-endian, decide most comparisons.
+        let prefixes: [UInt64] = entries.map { e in
+            let end = Int(fields[Int(e.field)].text.upperBound)
+            var key: UInt64 = 0
+            for k in 0..<8 {
+                let at = Int(e.start) + k
+                key = key << 8 | (at < end ? UInt64(text[at]) : 0)
+            }
+            return key
+        }
         let sortOrder: [Int] = text.withUnsafeBufferPointer { t in
             entries.indices.sorted { i, j in
+                if prefixes[i] != prefixes[j] { return prefixes[i] < prefixes[j] }
                 let a = entries[i], b = entries[j]
                 let ea = fields[Int(a.field)].text.upperBound, eb = fields[Int(b.field)].text.upperBound
                 let c = SearchIndex.compare(t, Int(a.start)..<Int(ea), Int(b.start)..<Int(eb))
@@ -224,14 +255,19 @@ final class SearchIndex: Sendable {
         let sortedEntries = sortOrder.map { entries[$0] }
 
         self.rows = rows
-        self.keys = keys
+        self.halfLife = halfLife
         self.fields = fields
         self.text = text
-        self.origins = origins
         self.entries = sortedEntries
         self.rowEntries = rowEntries
         self.exact = exact
-        self.shortLists = SearchIndex.shortLists(sortedEntries, fields, rows, text)
+        (self.shortLists, self.shortRows) = SearchIndex.shortLists(sortedEntries, fields, rows, text)
+    }
+
+    /// A row's order key, made when rows of two indexes meet.
+    func key(_ row: Int32) -> RowKey {
+        let r = rows[Int(row)]
+        return RowKey(contacts[Int(r.contact)], email: r.email, halfLife: halfLife)
     }
 }
 
@@ -388,47 +424,78 @@ extension SearchIndex {
         return e.isFirst && kind != .domain ? .firstWord : .otherWord
     }
 
-    /// The best rows for each short query, by class then rank.
+    /// The best rows for each short query that matches many rows, by
+    /// class then rank.
+    ///
+    /// - Complexity: O(*w* log *w*) for *w* entries (each is in at most
+    ///   ``shortQueryScalars`` groups).
     static func shortLists(
         _ entries: [Entry], _ fields: [Field], _ rows: [Row], _ text: [UInt8]
-    ) -> [ShortKey: (rows: [UInt32], truncated: Bool)] {
-        var lists: [ShortKey: (rows: [UInt32], truncated: Bool)] = [:]
-        for length in 1...shortQueryBytes {
-            var i = 0
-            while i < entries.count {
-                // The group of entries sharing the first `length` bytes.
-                let e = entries[i]
+    ) -> ([ShortKey: ShortList], [UInt32]) {
+        var lists: [ShortKey: ShortList] = [:]
+        var flat: [UInt32] = []
+        var best = [UInt8](repeating: 9, count: rows.count)
+        var touched: [Int32] = []
+        text.withUnsafeBufferPointer { t in
+            // The byte length of the first `n` scalars of an entry, or nil.
+            func prefixLength(_ e: Entry, _ n: Int) -> Int? {
                 let end = Int(fields[Int(e.field)].text.upperBound)
-                guard end - Int(e.start) >= length else { i += 1; continue }
-                var key: UInt32 = 0
-                for k in 0..<length { key = key << 8 | UInt32(text[Int(e.start) + k]) }
-                var j = i + 1
-                var best: [Int32: Int] = [:]  // row → class
-                func note(_ e: Entry) {
-                    let field = fields[Int(e.field)]
-                    let cls: Int = field.kind == .displayName && e.isFirst ? 1 : (e.isFirst && field.kind != .domain ? 2 : 3)
-                    best[field.row] = min(best[field.row] ?? 9, cls)
+                var at = Int(e.start)
+                for _ in 0..<n {
+                    guard at < end else { return nil }
+                    let b = t[at]
+                    at += b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
                 }
-                note(e)
-                while j < entries.count {
-                    let f = entries[j]
-                    let fe = Int(fields[Int(f.field)].text.upperBound)
-                    guard fe - Int(f.start) >= length else { break }
-                    var same = true
-                    for k in 0..<length where text[Int(f.start) + k] != text[Int(e.start) + k] { same = false; break }
-                    guard same else { break }
-                    note(f)
-                    j += 1
+                return at <= end ? at - Int(e.start) : nil
+            }
+            for n in 1...shortQueryScalars {
+                var i = 0
+                while i < entries.count {
+                    guard let length = prefixLength(entries[i], n) else {
+                        i += 1
+                        continue
+                    }
+                    let start = Int(entries[i].start)
+                    var j = i + 1
+                    while j < entries.count {
+                        let f = entries[j]
+                        let fe = Int(fields[Int(f.field)].text.upperBound)
+                        guard fe - Int(f.start) >= length else { break }
+                        var same = true
+                        for k in 0..<length where t[Int(f.start) + k] != t[start + k] {
+                            same = false
+                            break
+                        }
+                        guard same else { break }
+                        j += 1
+                    }
+                    if j - i > shortListLength {
+                        for k in i..<j {
+                            let e = entries[k]
+                            let field = fields[Int(e.field)]
+                            let cls: UInt8 = field.kind == .displayName && e.isFirst ? 1
+                                : (e.isFirst && field.kind != .domain ? 2 : 3)
+                            let row = Int(field.row)
+                            if best[row] == 9 { touched.append(field.row) }
+                            best[row] = min(best[row], cls)
+                        }
+                        touched.sort { a, b in
+                            best[Int(a)] != best[Int(b)] ? best[Int(a)] < best[Int(b)] : rows[Int(a)].rank < rows[Int(b)].rank
+                        }
+                        if touched.count > shortListLength {
+                            let key = ShortKey(UnsafeBufferPointer(rebasing: t[start..<start + length]))!
+                            let kept = touched.prefix(shortListLength)
+                            lists[key] = ShortList(start: Int32(flat.count), count: Int32(kept.count), truncated: true)
+                            flat += kept.map { UInt32(best[Int($0)]) << 28 | UInt32($0) }
+                        }
+                        for r in touched { best[Int(r)] = 9 }
+                        touched.removeAll(keepingCapacity: true)
+                    }
+                    i = j
                 }
-                let ordered = best.sorted { a, b in
-                    a.value != b.value ? a.value < b.value : rows[Int(a.key)].rank < rows[Int(b.key)].rank
-                }
-                let kept = ordered.prefix(shortListLength).map { UInt32($0.value) << 28 | UInt32($0.key) }
-                lists[ShortKey(bytes: key, count: UInt8(length))] = (kept, ordered.count > shortListLength)
-                i = j
             }
         }
-        return lists
+        return (lists, flat)
     }
 }
 
@@ -440,6 +507,9 @@ struct SearchQuery: Sendable, Hashable {
     var phrase: [UInt8]
     /// The query folded as typed (for an exact address).
     var folded: [UInt8]
+    /// Their hashes, for the exact look-ups.
+    var foldedHash: UInt64 = 0
+    var phraseHash: UInt64 = 0
 
     init(_ text: String) {
         folded = SearchFold.fold(text.trimmingASCIISpaces)
@@ -468,6 +538,8 @@ struct SearchQuery: Sendable, Hashable {
         flush()
         self.words = words
         phrase = Array(words.joined(separator: [0x20]))
+        foldedHash = SearchIndex.hash(folded)
+        phraseHash = SearchIndex.hash(phrase)
     }
 }
 
@@ -491,8 +563,7 @@ extension SearchIndex {
     /// when some word starts none of its words.
     func classify(_ row: Int32, _ q: SearchQuery) -> MatchClass? {
         let r = rows[Int(row)]
-        if exact[SearchIndex.hash(q.folded)]?.contains(row) == true
-            || exact[SearchIndex.hash(q.phrase)]?.contains(row) == true,
+        if exact[q.foldedHash]?.contains(row) == true || exact[q.phraseHash]?.contains(row) == true,
            isExact(row, q) {
             return .exact
         }
@@ -563,7 +634,7 @@ extension SearchIndex {
         // An exact address or nickname may match where no word starts
         // (`ann@x.org` typed whole is words `ann`, `x`, `org` anyway, but a
         // nickname with punctuation need not be).
-        for key in [SearchIndex.hash(q.folded), SearchIndex.hash(q.phrase)] {
+        for key in [q.foldedHash, q.phraseHash] {
             for row in exact[key] ?? [] where !seen.contains(row) && isExact(row, q) {
                 seen.insert(row)
                 hits.append(Hit(row: row, matchClass: .exact))
