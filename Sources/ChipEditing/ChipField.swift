@@ -245,6 +245,19 @@ public struct ChipField: Sendable {
 
     // MARK: - Typing
 
+    /// Takes a provisional chip back into text: the chip goes and the text
+    /// state from before it was made returns, as one change.
+    private mutating func reopen(_ p: Provisional, _ changes: inout [FieldChange]) {
+        let before = text
+        if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
+            removeChipKeepingText(at: text.insertionIndex - 1, &changes)
+        }
+        let index = text.insertionIndex
+        text = p.text
+        text.insertionIndex = index
+        finishTextChange(from: before, &changes)
+    }
+
     /// Inserts text at the caret, as typed or pasted. Complete chips become
     /// chips at once; the rest stays pending.
     ///
@@ -280,14 +293,7 @@ public struct ChipField: Sendable {
                 case true?:
                     // `Last, First <…>`: reopen the chip, as one change.
                     provisional = nil
-                    let before = text
-                    if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
-                        removeChipKeepingText(at: text.insertionIndex - 1, &changes)
-                    }
-                    let index = text.insertionIndex
-                    text = p.text
-                    text.insertionIndex = index
-                    finishTextChange(from: before, &changes)
+                    reopen(p, &changes)
                     bytes = held.typed + bytes
                 }
             }
@@ -304,14 +310,7 @@ public struct ChipField: Sendable {
                 if b == UInt8(ascii: "(") || b == UInt8(ascii: "<") || b == UInt8(ascii: ".") || b == UInt8(ascii: "@") {
                     // The address goes on: reopen its chip, as one change.
                     let spaces = p.spaces + text.pending
-                    let before = text
-                    if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
-                        removeChipKeepingText(at: text.insertionIndex - 1, &changes)
-                    }
-                    let index = text.insertionIndex
-                    text = p.text
-                    text.insertionIndex = index
-                    finishTextChange(from: before, &changes)
+                    reopen(p, &changes)
                     bytes = spaces + bytes
                 }
             }
@@ -434,16 +433,9 @@ public struct ChipField: Sendable {
                 }
             }
             if joined {
-                let before = text
-                if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
-                    removeChipKeepingText(at: text.insertionIndex - 1, &changes)
-                }
-                let index = text.insertionIndex
-                text = p.text
-                text.insertionIndex = index
+                reopen(p, &changes)
                 text.pending += held.typed
                 text.caret = text.pending.count
-                finishTextChange(from: before, &changes)
             }
         }
         provisional = nil

@@ -348,16 +348,8 @@ public enum Replay {
         if let list = result.suggestions {
             out.buffer.append(",\"suggestions\":[")
             for (k, x) in list.enumerated() {
-                out.buffer.append(k > 0 ? ",{\"contact\":" : "{\"contact\":")
-                JSON.appendString(Array(x.contact.rawValue.utf8), to: &out.buffer)
-                out.buffer.append(",\"name\":")
-                Contacts.appendJSON(x.name, &out.buffer)
-                out.buffer.append(",\"address\":")
-                Contacts.appendJSON(x.address, &out.buffer)
-                out.buffer.append(",\"class\":\"")
-                out.buffer.appendString(AddressBooks.name(of: x.matchClass))
-                out.buffer.append("\",\"matched\":")
-                Suggest.appendRanges(x.nameMatches, &out.buffer)
+                out.buffer.append(k > 0 ? ",{" : "{")
+                Suggest.appendFields(x, &out.buffer)
                 out.buffer.append("}")
             }
             out.buffer.append("]")

@@ -114,22 +114,29 @@ public enum Suggest {
         for (rank, s) in directory.suggestions(for: options.query ?? "", limit: options.limit).enumerated() {
             out.buffer.append("{\"rank\":")
             out.buffer.appendDecimal(rank + 1)
-            out.buffer.append(",\"contact\":")
-            Contacts.appendJSON(s.contact.rawValue, &out.buffer)
-            out.buffer.append(",\"name\":")
-            Contacts.appendJSON(s.name, &out.buffer)
-            out.buffer.append(",\"address\":")
-            Contacts.appendJSON(s.address, &out.buffer)
-            out.buffer.append(",\"class\":\"")
-            out.buffer.appendString(AddressBooks.name(of: s.matchClass))
-            out.buffer.append("\",\"matched\":")
-            appendRanges(s.nameMatches, &out.buffer)
-            out.buffer.append(",\"matched_address\":")
-            appendRanges(s.addressMatches, &out.buffer)
+            out.buffer.append(",")
+            appendFields(s, &out.buffer)
             out.buffer.append("}\n")
         }
         out.flush()
         return writeFailureStatus(out, stderr: stderr) ?? status
+    }
+
+    /// A suggestion's keys: `contact`, `name`, `address`, `class`,
+    /// `matched`, `matched_address` (for `suggest` and replay's trace).
+    static func appendFields(_ s: Suggestion, _ out: inout ByteBuffer) {
+        out.append("\"contact\":")
+        Contacts.appendJSON(s.contact.rawValue, &out)
+        out.append(",\"name\":")
+        Contacts.appendJSON(s.name, &out)
+        out.append(",\"address\":")
+        Contacts.appendJSON(s.address, &out)
+        out.append(",\"class\":\"")
+        out.appendString(AddressBooks.name(of: s.matchClass))
+        out.append("\",\"matched\":")
+        appendRanges(s.nameMatches, &out)
+        out.append(",\"matched_address\":")
+        appendRanges(s.addressMatches, &out)
     }
 
     static func appendRanges(_ ranges: [Range<Int>], _ out: inout ByteBuffer) {

@@ -350,7 +350,7 @@ struct ReplayContactsTests {
         #expect(r.status == 1)  // the last line chooses what was never suggested
         #expect(r.stderrText == "chipify replay: line 6: no suggestion 5 (the last \"suggest\" gave 0)\n")
         let lines = r.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines[1].contains(#""suggestions":[{"contact":"jose","name":"José Ortiz","address":"jose@ortiz.example","class":"full-name-prefix","matched":[[0,3]]}"#))
+        #expect(lines[1].contains(#""suggestions":[{"contact":"jose","name":"José Ortiz","address":"jose@ortiz.example","class":"full-name-prefix","matched":[[0,3]],"matched_address":[[0,3]]}"#))
         let to = lines.first { $0.hasPrefix(#"{"field":"to""#) }!
         // José chosen, then switched to his other address; Mary resolved on the comma.
         #expect(to.contains(#""address":"j.ortiz@work.example","raw":"José Ortiz <j.ortiz@work.example>""#))
