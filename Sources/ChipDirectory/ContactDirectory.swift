@@ -201,10 +201,20 @@ public struct ContactDirectory: Sendable {
         _ hits: [Located], _ q: SearchQuery, limit: Int, _ excludedKeys: Set<UInt64>,
         excludes: (@Sendable (String) -> Bool)? = nil
     ) -> [Suggestion] {
-        let ordered = hits.sorted { a, b in
-            if a.hit.matchClass != b.hit.matchClass { return a.hit.matchClass < b.hit.matchClass }
-            if a.inOverlay == b.inOverlay { return index(a).rows[Int(a.hit.row)].rank < index(b).rows[Int(b.hit.row)].rank }
-            return RowKey.precedes(index(a).key(a.hit.row), index(b).key(b.hit.row))
+        let ordered: [Located]
+        if let first = hits.first, hits.allSatisfy({ $0.inOverlay == first.inOverlay }) {
+            // One index: class and rank packed in one number each.
+            let idx = index(first)
+            let packed = hits.map { UInt64($0.hit.matchClass.rawValue) << 32 | UInt64(idx.rows[Int($0.hit.row)].rank) }
+            ordered = packed.indices.sorted { packed[$0] < packed[$1] }.map { hits[$0] }
+        } else {
+            ordered = hits.sorted { a, b in
+                if a.hit.matchClass != b.hit.matchClass { return a.hit.matchClass < b.hit.matchClass }
+                if a.inOverlay == b.inOverlay {
+                    return index(a).rows[Int(a.hit.row)].rank < index(b).rows[Int(b.hit.row)].rank
+                }
+                return RowKey.precedes(index(a).key(a.hit.row), index(b).key(b.hit.row))
+            }
         }
         var out: [Suggestion] = []
         var shown: Set<UInt64> = []

@@ -527,12 +527,12 @@ struct SearchQuery: Sendable, Hashable {
             }
             current = ""
         }
-        for ch in text {
-            if ch == "\"" {
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" {
                 flush()
                 quoted.toggle()
             } else {
-                current.append(ch)
+                current.unicodeScalars.append(scalar)
             }
         }
         flush()
