@@ -334,39 +334,36 @@ extension SearchIndex {
         let localLength = address.map { a in
             a.utf8.lastIndex(of: UInt8(ascii: "@")).map { a.utf8.distance(from: a.utf8.startIndex, to: $0) } ?? a.utf8.count
         } ?? 0
-        // Where each byte of a shown field came from, found again by
-        // folding it as the index did.
-        var origins: [Int32: [Int32]] = [:]
-        func originsOf(_ fieldIndex: Int32, _ kind: FieldKind, _ original: String) -> [Int32] {
-            if let known = origins[fieldIndex] { return known }
-            var folded: [UInt8] = [], from: [Int32] = [], out: [UInt8] = [], map: [Int32] = []
-            var value = original
-            value.withUTF8 { SearchFold.fold($0, into: &folded, origins: &from) }
-            SearchIndex.normalize(folded, from, kind, into: &out, &map) { _, _ in }
-            origins[fieldIndex] = map
-            return map
-        }
+        // Where the matched bytes came from, found again by folding the
+        // shown field as the index did (its bytes and origins, once).
+        var folded: [UInt8] = []
+        var from: [Int32] = []
+        var foldedField: Int32 = -1
         for word in q.words {
             for k in row.entries {
                 let e = entries[Int(rowEntries[Int(k)])]
                 let field = fields[Int(e.field)]
                 guard field.kind == .displayName || field.kind == .localPart || field.kind == .domain,
                       entry(e, startsWith: word) else { continue }
-                let whole = (field.kind == .displayName ? contact.displayName : address) ?? ""
-                let original: String
-                switch field.kind {
-                case .localPart: original = String(whole.utf8.prefix(localLength))!
-                case .domain: original = String(whole.utf8.dropFirst(localLength + 1))!
-                default: original = whole
-                }
-                let map = originsOf(e.field, field.kind, original)
-                let offset = Int(e.start - field.text.lowerBound)
-                guard offset + word.count <= map.count else { continue }
+                var whole = (field.kind == .displayName ? contact.displayName : address) ?? ""
                 let base = field.kind == .domain ? localLength + 1 : 0
-                let lo = Int(map[offset]) + base
-                let hiStart = Int(map[offset + word.count - 1]) + base
-                let hi = min(whole.utf8.count, hiStart + SearchIndex.scalarLength(whole, at: hiStart))
-                if field.kind == .displayName { nameMatches.append(lo..<hi) } else { addressMatches.append(lo..<hi) }
+                let span = field.kind == .localPart ? 0..<localLength
+                    : field.kind == .domain ? (localLength + 1)..<whole.utf8.count : 0..<whole.utf8.count
+                if foldedField != e.field {
+                    folded.removeAll(keepingCapacity: true)
+                    from.removeAll(keepingCapacity: true)
+                    whole.withUTF8 { SearchFold.fold(UnsafeBufferPointer(rebasing: $0[span]), into: &folded, origins: &from) }
+                    foldedField = e.field
+                }
+                let offset = Int(e.start - field.text.lowerBound)
+                guard let (lo, last) = SearchIndex.origins(
+                    of: offset..<offset + word.count, folded, from, field.kind) else { continue }
+                let hi = min(whole.utf8.count, last + base + SearchIndex.scalarLength(whole, at: last + base))
+                if field.kind == .displayName {
+                    nameMatches.append((lo + base)..<hi)
+                } else {
+                    addressMatches.append((lo + base)..<hi)
+                }
             }
         }
         return Suggestion(
@@ -385,6 +382,42 @@ extension SearchIndex {
             }
         }
         return out
+    }
+
+    /// Where bytes `range` of a field's normalized text came from: the
+    /// original offsets of the scalars of its first and last byte. Walks
+    /// the folded field as ``normalize(_:_:_:into:_:_:)`` does, without
+    /// writing the text.
+    static func origins(
+        of range: Range<Int>, _ folded: [UInt8], _ from: [Int32], _ kind: FieldKind
+    ) -> (Int, Int)? {
+        var out = 0
+        var i = 0
+        var pendingSpace = false
+        var lo: Int?
+        while i < folded.count {
+            let (scalar, length) = decodeScalar(folded, i)
+            let separator = SearchFold.isWordSeparator(scalar)
+                || (kind == .localPart && (scalar == 0x2B || scalar == 0x5F || scalar == 0x2E || scalar == 0x2D))
+            if separator {
+                pendingSpace = out > 0
+                i += length
+                continue
+            }
+            if pendingSpace {
+                if out == range.lowerBound { lo = Int(from[i]) }
+                if out == range.upperBound - 1 { return lo.map { ($0, Int(from[i])) } }
+                out += 1
+                pendingSpace = false
+            }
+            for _ in 0..<length {
+                if out == range.lowerBound { lo = Int(from[i]) }
+                if out == range.upperBound - 1 { return lo.map { ($0, Int(from[i])) } }
+                out += 1
+            }
+            i += length
+        }
+        return nil
     }
 
     /// The length of the UTF-8 sequence that starts at byte `offset`.
