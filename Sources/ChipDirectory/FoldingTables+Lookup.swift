@@ -104,30 +104,14 @@ struct FoldingTables: @unchecked Sendable {
         let out = UnsafeMutablePointer<UInt8>.allocate(capacity: count + padding)
         (out + count).initialize(repeating: 0, count: padding)
         var written = 0
-        var accumulator: UInt32 = 0
-        var bits = 0
-        text.withUTF8Buffer { utf8 in
-            for c in utf8 {
-                let value: UInt32
-                switch c {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(c - UInt8(ascii: "A"))
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(c - UInt8(ascii: "a")) + 26
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(c - UInt8(ascii: "0")) + 52
-                case UInt8(ascii: "+"): value = 62
-                case UInt8(ascii: "/"): value = 63
-                default: continue  // padding, line breaks, indentation
-                }
-                accumulator = accumulator << 6 | value
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    precondition(written < count, "folding tables: more data than declared")
-                    out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
-                    written += 1
-                }
+        let valid = text.withUTF8Buffer { utf8 in
+            Base64.decode(utf8, skippingWhiteSpace: true) { byte in
+                precondition(written < count, "folding tables: more data than declared")
+                out[written] = byte
+                written += 1
             }
         }
-        precondition(written == count, "folding tables: less data than declared")
+        precondition(valid && written == count, "folding tables: less data than declared, or not base64")
         return out
     }
 }

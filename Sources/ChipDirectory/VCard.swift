@@ -633,7 +633,7 @@ struct VCardReader: ~Copyable {
                 continue
             }
             if i + 1 == n { break }  // a soft line break before the end of the value
-            guard i + 2 < n, let high = hexValue(p[i + 1]), let low = hexValue(p[i + 2]) else {
+            guard i + 2 < n, let high = Base64.hexValue(p[i + 1]), let low = Base64.hexValue(p[i + 2]) else {
                 let shown = makeString(UnsafeBufferPointer(rebasing: p[i..<min(n, i + 3)]))
                 throw VCardFault(reason: "bad quoted-printable '\(shown)' on line \(line)")
             }
@@ -647,26 +647,8 @@ struct VCardReader: ~Copyable {
         -> UnsafeBufferPointer<UInt8>
     {
         transfer.removeAll()
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var padding = false
-        for b in p {
-            if ByteClass.isSpace(b) || ByteClass.isLineBreak(b) { continue }
-            if b == UInt8(ascii: "=") {
-                padding = true
-                continue
-            }
-            guard !padding, let v = base64Value(b) else {
-                throw VCardFault(reason: "bad base64 on line \(line)")
-            }
-            accumulator = accumulator << 6 | UInt32(v)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                transfer.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
-        }
-        if bits >= 6 { throw VCardFault(reason: "bad base64 (truncated) on line \(line)") }
+        let decoded = Base64.decode(p, skippingWhiteSpace: true, urlSafe: true) { transfer.append($0) }
+        if !decoded { throw VCardFault(reason: "bad base64 on line \(line)") }
         return transfer.bytes
     }
 
@@ -833,24 +815,3 @@ struct VCardReader: ~Copyable {
     }
 }
 
-@inline(__always)
-func hexValue(_ b: UInt8) -> UInt8? {
-    switch b {
-    case 0x30...0x39: b - 0x30
-    case 0x41...0x46: b - 0x41 + 10
-    case 0x61...0x66: b - 0x61 + 10
-    default: nil
-    }
-}
-
-@inline(__always)
-func base64Value(_ b: UInt8) -> UInt8? {
-    switch b {
-    case 0x41...0x5A: b - 0x41
-    case 0x61...0x7A: b - 0x61 + 26
-    case 0x30...0x39: b - 0x30 + 52
-    case UInt8(ascii: "+"), UInt8(ascii: "-"): 62
-    case UInt8(ascii: "/"), UInt8(ascii: "_"): 63
-    default: nil
-    }
-}

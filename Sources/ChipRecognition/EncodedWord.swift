@@ -72,33 +72,7 @@ enum EncodedWord {
     static func base64(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for c in text {
-            let v: UInt32
-            switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - UInt8(ascii: "a")) + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - UInt8(ascii: "0")) + 52
-            case UInt8(ascii: "+"): v = 62
-            case UInt8(ascii: "/"): v = 63
-            case UInt8(ascii: "="):
-                padding += 1
-                continue
-            default:
-                return nil
-            }
-            if padding > 0 { return nil }  // data after padding
-            buffer = (buffer << 6) | v
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-            }
-        }
-        // Leftover bits must be fewer than a byte (missing padding is tolerated).
-        return bits >= 6 ? nil : out
+        return Base64.decode(text) { out.append($0) } ? out : nil
     }
 
     static func quoted(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
@@ -110,7 +84,7 @@ enum EncodedWord {
             if c == UInt8(ascii: "_") {
                 out.append(ASCII.space)
             } else if c == UInt8(ascii: "=") {
-                guard i + 2 < text.count, let hi = hex(text[i + 1]), let lo = hex(text[i + 2]) else { return nil }
+                guard i + 2 < text.count, let hi = Base64.hexValue(text[i + 1]), let lo = Base64.hexValue(text[i + 2]) else { return nil }
                 out.append(hi << 4 | lo)
                 i += 2
             } else {
@@ -121,14 +95,6 @@ enum EncodedWord {
         return out
     }
 
-    static func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        default: nil
-        }
-    }
 
     /// Appends `bytes` in `charset` as UTF-8; what cannot be converted
     /// becomes U+FFFD. Every control character (C0, DEL, C1) and line or
@@ -146,11 +112,4 @@ enum EncodedWord {
             }
         }
     }
-}
-
-/// Appends a code point as UTF-8 (surrogates and out-of-range values
-/// become U+FFFD).
-@inline(__always)
-func appendScalar(_ value: UInt32, into out: inout [UInt8]) {
-    appendUTF8Scalar(value, into: &out)
 }

@@ -138,7 +138,7 @@ public struct Recognizer: Sendable {
             let b = p[end]
             if b == UInt8(ascii: "?") || b == UInt8(ascii: ">") || b == ASCII.quote { break }
             if b == UInt8(ascii: "%"), end + 2 < range.upperBound,
-               EncodedWord.hex(p[end + 1]) != nil, EncodedWord.hex(p[end + 2]) != nil {
+               Base64.hexValue(p[end + 1]) != nil, Base64.hexValue(p[end + 2]) != nil {
                 escapes = true
             }
             end += 1
@@ -160,7 +160,7 @@ public struct Recognizer: Sendable {
         var i = range.lowerBound
         while i < range.upperBound {
             if span.contains(i), p[i] == UInt8(ascii: "%"), i + 2 < span.upperBound,
-               let hi = EncodedWord.hex(p[i + 1]), let lo = EncodedWord.hex(p[i + 2]) {
+               let hi = Base64.hexValue(p[i + 1]), let lo = Base64.hexValue(p[i + 2]) {
                 decoded.append(hi << 4 | lo)
                 origin.append(i)
                 i += 3

@@ -15,6 +15,47 @@ extension Charset {
     @inline(__always)
     static func isASCII(_ b: UInt8) -> Bool { b < 0x80 }
 
+    /// The loop the standard's two-byte decoders share (Big5, Shift_JIS,
+    /// EUC-KR): a byte that stands alone (`single`: ASCII, half-width
+    /// katakana) is its scalar; a byte that is no lead is an error; a
+    /// lead at the end is one U+FFFD; a pair `pair` cannot decode is an
+    /// error whose trail byte, when ASCII, is read again.
+    /// `pair` gives the pair's scalar (and a second one, or 0), or nil.
+    @inline(__always)
+    static func decodeDoubleByte(
+        _ p: UnsafeBufferPointer<UInt8>, _ scalar: (UInt32) -> Void,
+        single: (UInt8) -> UInt32?, isLead: (UInt8) -> Bool, pair: (UInt8, UInt8) -> (UInt32, UInt32)?
+    ) {
+        let n = p.count
+        var i = 0
+        while i < n {
+            let leading = p[i]
+            i += 1
+            if let alone = single(leading) {
+                scalar(alone)
+                continue
+            }
+            guard isLead(leading) else {
+                scalar(replacementCharacter)
+                continue
+            }
+            guard i < n else {
+                scalar(replacementCharacter)
+                return
+            }
+            let byte = p[i]
+            if let (first, second) = pair(leading, byte) {
+                i += 1
+                scalar(first)
+                if second != 0 { scalar(second) }
+            } else {
+                // Restore an ASCII byte; any other byte is part of the error.
+                if !isASCII(byte) { i += 1 }
+                scalar(replacementCharacter)
+            }
+        }
+    }
+
     // MARK: UTF-8
 
     static func decodeUTF8(_ p: UnsafeBufferPointer<UInt8>, _ scalar: (UInt32) -> Void) {
@@ -173,48 +214,20 @@ extension Charset {
     // MARK: Big5
 
     static func decodeBig5(_ p: UnsafeBufferPointer<UInt8>, _ scalar: (UInt32) -> Void) {
-        let n = p.count
-        var i = 0
-        while i < n {
-            let leading = p[i]
-            i += 1
-            if isASCII(leading) {
-                scalar(UInt32(leading))
-                continue
-            }
-            guard leading >= 0x81 && leading != 0xFF else {
-                scalar(replacementCharacter)
-                continue
-            }
-            guard i < n else {
-                scalar(replacementCharacter)
-                return
-            }
-            let byte = p[i]
-            var pointer = -1
-            if (byte >= 0x40 && byte <= 0x7E) || (byte >= 0xA1 && byte <= 0xFE) {
-                let offset = byte < 0x7F ? 0x40 : 0x62
-                pointer = (Int(leading) - 0x81) * 157 + Int(byte) - offset
-            }
+        decodeDoubleByte(
+            p, scalar, single: { isASCII($0) ? UInt32($0) : nil }, isLead: { $0 >= 0x81 && $0 != 0xFF }
+        ) { leading, byte in
+            guard (byte >= 0x40 && byte <= 0x7E) || (byte >= 0xA1 && byte <= 0xFE) else { return nil }
+            let offset = byte < 0x7F ? 0x40 : 0x62
+            let pointer = (Int(leading) - 0x81) * 157 + Int(byte) - offset
             // Four pointers decode to a letter and a combining mark, since
             // Unicode has no precomposed form for them.
             switch pointer {
             case 1133, 1135, 1164, 1166:
-                i += 1
-                scalar(pointer < 1164 ? 0x00CA : 0x00EA)
-                scalar(pointer == 1133 || pointer == 1164 ? 0x0304 : 0x030C)
-                continue
+                return (pointer < 1164 ? 0x00CA : 0x00EA, pointer == 1133 || pointer == 1164 ? 0x0304 : 0x030C)
             default:
-                break
-            }
-            let codePoint = pointer < 0 ? 0 : big5Index[pointer]
-            if codePoint != 0 {
-                i += 1
-                scalar(codePoint)
-            } else {
-                // Restore an ASCII byte; any other byte is part of the error.
-                if !isASCII(byte) { i += 1 }
-                scalar(replacementCharacter)
+                let codePoint = big5Index[pointer]
+                return codePoint == 0 ? nil : (codePoint, 0)
             }
         }
     }
@@ -407,85 +420,34 @@ extension Charset {
     // MARK: Shift_JIS
 
     static func decodeShiftJIS(_ p: UnsafeBufferPointer<UInt8>, _ scalar: (UInt32) -> Void) {
-        let n = p.count
-        var i = 0
-        while i < n {
-            let leading = p[i]
-            i += 1
-            if leading <= 0x80 {
-                scalar(UInt32(leading))
-                continue
-            }
-            if leading >= 0xA1 && leading <= 0xDF {
-                // Half-width katakana.
-                scalar(0xFF61 - 0xA1 + UInt32(leading))
-                continue
-            }
-            guard leading <= 0x9F || (leading >= 0xE0 && leading <= 0xFC) else {
-                scalar(replacementCharacter)
-                continue
-            }
-            guard i < n else {
-                scalar(replacementCharacter)
-                return
-            }
-            let byte = p[i]
-            var codePoint: UInt32 = 0
-            if (byte >= 0x40 && byte <= 0x7E) || (byte >= 0x80 && byte <= 0xFC) {
-                let offset = byte < 0x7F ? 0x40 : 0x41
-                let leadingOffset = leading < 0xA0 ? 0x81 : 0xC1
-                let pointer = (Int(leading) - leadingOffset) * 188 + Int(byte) - offset
-                if pointer >= 8836 && pointer <= 10715 {
-                    // Windows' end-user-defined characters, in Private Use.
-                    codePoint = 0xE000 - 8836 + UInt32(pointer)
-                } else {
-                    codePoint = jis0208Index[pointer]
-                }
-            }
-            if codePoint != 0 {
-                i += 1
-                scalar(codePoint)
-            } else {
-                // Restore an ASCII byte; any other byte is part of the error.
-                if !isASCII(byte) { i += 1 }
-                scalar(replacementCharacter)
-            }
+        decodeDoubleByte(
+            p, scalar,
+            single: { b in
+                if b <= 0x80 { return UInt32(b) }
+                if b >= 0xA1 && b <= 0xDF { return 0xFF61 - 0xA1 + UInt32(b) }  // half-width katakana
+                return nil
+            },
+            isLead: { $0 <= 0x9F || ($0 >= 0xE0 && $0 <= 0xFC) }
+        ) { leading, byte in
+            guard (byte >= 0x40 && byte <= 0x7E) || (byte >= 0x80 && byte <= 0xFC) else { return nil }
+            let offset = byte < 0x7F ? 0x40 : 0x41
+            let leadingOffset = leading < 0xA0 ? 0x81 : 0xC1
+            let pointer = (Int(leading) - leadingOffset) * 188 + Int(byte) - offset
+            // Windows' end-user-defined characters are in Private Use.
+            let codePoint = pointer >= 8836 && pointer <= 10715 ? 0xE000 - 8836 + UInt32(pointer) : jis0208Index[pointer]
+            return codePoint == 0 ? nil : (codePoint, 0)
         }
     }
 
     // MARK: EUC-KR
 
     static func decodeEUCKR(_ p: UnsafeBufferPointer<UInt8>, _ scalar: (UInt32) -> Void) {
-        let n = p.count
-        var i = 0
-        while i < n {
-            let leading = p[i]
-            i += 1
-            if isASCII(leading) {
-                scalar(UInt32(leading))
-                continue
-            }
-            guard leading >= 0x81 && leading != 0xFF else {
-                scalar(replacementCharacter)
-                continue
-            }
-            guard i < n else {
-                scalar(replacementCharacter)
-                return
-            }
-            let byte = p[i]
-            var codePoint: UInt32 = 0
-            if byte >= 0x41 && byte <= 0xFE {
-                codePoint = eucKRIndex[(Int(leading) - 0x81) * 190 + Int(byte) - 0x41]
-            }
-            if codePoint != 0 {
-                i += 1
-                scalar(codePoint)
-            } else {
-                // Restore an ASCII byte; any other byte is part of the error.
-                if !isASCII(byte) { i += 1 }
-                scalar(replacementCharacter)
-            }
+        decodeDoubleByte(
+            p, scalar, single: { isASCII($0) ? UInt32($0) : nil }, isLead: { $0 >= 0x81 && $0 != 0xFF }
+        ) { leading, byte in
+            guard byte >= 0x41 && byte <= 0xFE else { return nil }
+            let codePoint = eucKRIndex[(Int(leading) - 0x81) * 190 + Int(byte) - 0x41]
+            return codePoint == 0 ? nil : (codePoint, 0)
         }
     }
 }

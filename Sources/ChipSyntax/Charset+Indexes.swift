@@ -77,16 +77,11 @@ extension StaticString {
             var value = 0
             var shift = 0
             for c in text {
-                let digit: Int
-                switch c {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): digit = Int(c - UInt8(ascii: "A"))
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): digit = Int(c - UInt8(ascii: "a")) + 26
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(c - UInt8(ascii: "0")) + 52
-                case UInt8(ascii: "+"): digit = 62
-                case UInt8(ascii: "/"): digit = 63
-                case ASCII.space, ASCII.lineFeed: continue
-                default: preconditionFailure("not a base64 digit in a generated index")
+                if c == ASCII.space || c == ASCII.lineFeed { continue }
+                guard let d = Base64.digitValue(c) else {
+                    preconditionFailure("not a base64 digit in a generated index")
                 }
+                let digit = Int(d)
                 value |= (digit & 0x1F) << shift
                 shift += 5
                 if digit & 0x20 == 0 {

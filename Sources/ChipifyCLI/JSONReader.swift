@@ -1,3 +1,5 @@
+import ChipSyntax
+
 /// A small reader for the one-line JSON objects of replay scripts:
 /// string, number, boolean and null values (no nesting needed). Kept here
 /// so the CLI needs no Foundation, whose loading alone would double the
@@ -138,14 +140,14 @@ struct JSONReader {
                     guard let high = pendingHigh else {
                         throw Failure(message: "a lone surrogate \\u\(String(v, radix: 16)) (JSON text is Unicode)")
                     }
-                    appendScalarUTF8(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00), &out)
+                    appendUTF8Scalar(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00), into: &out)
                     pendingHigh = nil
                     continue
                 }
                 guard pendingHigh == nil else {
                     throw Failure(message: "a lone surrogate \\u\(String(pendingHigh!, radix: 16)) (JSON text is Unicode)")
                 }
-                appendScalarUTF8(v, &out)
+                appendUTF8Scalar(v, into: &out)
             default:
                 throw Failure(message: "bad escape")
             }
@@ -154,8 +156,4 @@ struct JSONReader {
         throw Failure(message: "unterminated string")
     }
 
-    func appendScalarUTF8(_ v: UInt32, _ out: inout [UInt8]) {
-        let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
-        out.append(contentsOf: Array(String(Character(scalar)).utf8))
-    }
 }

@@ -1,0 +1,64 @@
+// Base64 (RFC 4648) and hex digits: one decoder for RFC 2047 B words,
+// vCard values and the generated tables.
+
+/// Base64 and hexadecimal digits.
+package enum Base64 {
+    /// The value of a base64 digit (`A`–`Z`, `a`–`z`, `0`–`9`, `+`, `/`;
+    /// with `urlSafe` also `-` and `_`, RFC 4648 §5), or nil.
+    @inline(__always)
+    package static func digitValue(_ b: UInt8, urlSafe: Bool = false) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): b - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): b - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): 62
+        case UInt8(ascii: "/"): 63
+        case UInt8(ascii: "-") where urlSafe: 62
+        case UInt8(ascii: "_") where urlSafe: 63
+        default: nil
+        }
+    }
+
+    /// The value of a hexadecimal digit, either case, or nil.
+    @inline(__always)
+    package static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// Decodes base64, calling `byte` with each decoded byte. `=` padding
+    /// may be missing but nothing may follow it; leftover bits must be
+    /// fewer than a byte. With `skippingWhiteSpace`, spaces, tabs and line
+    /// breaks are ignored (as in folded vCard values and generated tables);
+    /// otherwise they are errors. Returns false on a bad digit or a
+    /// truncated final byte.
+    ///
+    /// - Complexity: O(*n*) in the text's length.
+    package static func decode(
+        _ text: UnsafeBufferPointer<UInt8>, skippingWhiteSpace: Bool = false, urlSafe: Bool = false,
+        _ byte: (UInt8) -> Void
+    ) -> Bool {
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var padded = false
+        for c in text {
+            if skippingWhiteSpace && (ByteClass.isSpace(c) || ByteClass.isLineBreak(c)) { continue }
+            if c == UInt8(ascii: "=") {
+                padded = true
+                continue
+            }
+            guard !padded, let v = digitValue(c, urlSafe: urlSafe) else { return false }
+            accumulator = accumulator << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                byte(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return bits < 6
+    }
+}
