@@ -1,6 +1,8 @@
 // A mailbox written from a name and an address, so a host (or a chosen
 // suggestion) never quotes a name by hand.
 
+import ChipSyntax
+
 /// The text of a mailbox, `Name <address>`, with the name quoted when RFC
 /// 5322 needs it.
 package enum MailboxText {
@@ -26,7 +28,7 @@ package enum MailboxText {
         if !current.isEmpty { words.append(current) }
         guard !words.isEmpty else { return address }
         let phrase = words.joined(separator: " ")
-        let plain = words.allSatisfy { word in word.utf8.allSatisfy { $0 >= 0x80 || isAtext($0) } }
+        let plain = words.allSatisfy { word in word.utf8.allSatisfy { ByteClass.atext[$0] != 0 } }
         if plain { return "\(phrase) <\(address)>" }
         var quoted = "\""
         for ch in phrase.unicodeScalars {
@@ -35,15 +37,5 @@ package enum MailboxText {
         }
         quoted.append("\"")
         return "\(quoted) <\(address)>"
-    }
-
-    /// RFC 5322 `atext` (ASCII).
-    static func isAtext(_ b: UInt8) -> Bool {
-        switch b {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "!#$%&'*+-/=?^_`{|}~".utf8.contains(b)
-        }
     }
 }

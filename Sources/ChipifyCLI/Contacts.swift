@@ -134,35 +134,14 @@ public enum Contacts {
         var status: Int32 = 0
         for file in options.files.isEmpty ? ["-"] : options.files {
             let bytes: [UInt8]
-            if file == "-" {
-                guard let read = readAllBytes(stdin, skippingBOM: false) else {
-                    out.flush()
-                    errors.buffer.appendString("Error: cannot read standard input: \(errorText(errno))\n")
-                    errors.flush()
-                    status = 1
-                    continue
-                }
-                bytes = read
-            } else {
-                let fd = open(file, O_RDONLY)
-                guard fd >= 0 else {
-                    out.flush()
-                    errors.buffer.appendString("Error: cannot open '\(file)': \(errorText(errno))\n")
-                    errors.flush()
-                    status = 1
-                    continue
-                }
-                let read = readAllBytes(fd, skippingBOM: false)
-                let readError = errno
-                close(fd)
-                guard let read else {
-                    out.flush()
-                    errors.buffer.appendString("Error: cannot read '\(file)': \(errorText(readError))\n")
-                    errors.flush()
-                    status = 1
-                    continue
-                }
-                bytes = read
+            switch readWholeInput(file, stdin: stdin, skippingBOM: false) {
+            case .success(let read): bytes = read
+            case .failure(let failure):
+                out.flush()
+                errors.buffer.appendString("Error: \(failure.message)\n")
+                errors.flush()
+                status = 1
+                continue
             }
             let result = ContactImporter.import(bytes, options: importOptions)
             // By index: binding each contact to a loop variable copied it

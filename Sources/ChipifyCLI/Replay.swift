@@ -112,24 +112,11 @@ public enum Replay {
             return writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0
         }
         let script: [UInt8]
-        if let path = options.script, path != "-" {
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else {
-                writeAll(stderr, "Error: cannot open '\(path)': \(errorText(errno))\n")
-                return 1
-            }
-            defer { close(fd) }
-            guard let bytes = readAllBytes(fd) else {
-                writeAll(stderr, "Error: cannot read '\(path)': \(errorText(errno))\n")
-                return 1
-            }
-            script = bytes
-        } else {
-            guard let bytes = readAllBytes(stdin) else {
-                writeAll(stderr, "Error: cannot read standard input: \(errorText(errno))\n")
-                return 1
-            }
-            script = bytes
+        switch readWholeInput(options.script ?? "-", stdin: stdin, skippingBOM: true) {
+        case .success(let bytes): script = bytes
+        case .failure(let failure):
+            writeAll(stderr, "Error: \(failure.message)\n")
+            return 1
         }
         var out = OutputBuffer(fd: stdout)
         var errors = OutputBuffer(fd: stderr)
@@ -488,6 +475,30 @@ public enum Replay {
 /// fails, as on a directory (EISDIR), so a script is never taken as empty.
 /// A byte order mark at the start is not part of the script, unless the
 /// caller reads the mark itself (`skippingBOM: false`).
+/// The whole of the file at `path` (`-`: the descriptor `stdin`, when
+/// given), or why not, as the end of a message: `cannot open 'F': reason`,
+/// `cannot read 'F': reason`, `cannot read standard input: reason`.
+func readWholeInput(_ path: String, stdin: Int32?, skippingBOM: Bool) -> Result<[UInt8], InputFailure> {
+    if path == "-", let stdin {
+        guard let bytes = readAllBytes(stdin, skippingBOM: skippingBOM) else {
+            return .failure(InputFailure(message: "cannot read standard input: \(errorText(errno))"))
+        }
+        return .success(bytes)
+    }
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return .failure(InputFailure(message: "cannot open '\(path)': \(errorText(errno))")) }
+    let bytes = readAllBytes(fd, skippingBOM: skippingBOM)
+    let readError = errno
+    close(fd)
+    guard let bytes else { return .failure(InputFailure(message: "cannot read '\(path)': \(errorText(readError))")) }
+    return .success(bytes)
+}
+
+/// Why an input could not be read (see ``readWholeInput(_:stdin:skippingBOM:)``).
+struct InputFailure: Error {
+    var message: String
+}
+
 func readAllBytes(_ fd: Int32, skippingBOM: Bool = true) -> [UInt8]? {
     var out: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)

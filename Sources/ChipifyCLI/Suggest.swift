@@ -15,7 +15,7 @@ public enum Suggest {
         \(usage)
 
         Prints the suggestions for QUERY, best first, one JSON object a line:
-          {"rank":1,"contact":ID,"name":…,"address":…,"class":…,"matched":[[start,end],…],"matched_address":[[start,end],…]}
+          {"rank":1,"contact":ID,"name":…,"address":…,"matched":[[start,end],…],"class":…,"matched_address":[[start,end],…]}
         `matched` are byte ranges of `name`, `matched_address` of `address`,
         that the query's words matched. `class` is exact, full-name-prefix,
         first-word or other-word.
@@ -102,11 +102,17 @@ public enum Suggest {
         var (directory, status) = AddressBooks.load(
             options.contacts, charset: options.charset, command: "chipify suggest", errors: &errors.buffer)
         if let usageFile = options.usage {
-            switch AddressBooks.applyUsage(usageFile, to: directory) {
-            case .success(let d): directory = d
+            switch readWholeInput(usageFile, stdin: nil, skippingBOM: true) {
             case .failure(let failure):
-                errors.buffer.appendString("chipify suggest: \(usageFile): \(failure.message)\n")
+                errors.buffer.appendString("chipify suggest: \(failure.message)\n")
                 status = 1
+            case .success(let bytes):
+                switch AddressBooks.applyUsage(bytes, to: directory) {
+                case .success(let d): directory = d
+                case .failure(let failure):
+                    errors.buffer.appendString("chipify suggest: \(usageFile): \(failure.message)\n")
+                    status = 1
+                }
             }
         }
         errors.flush()
@@ -122,8 +128,8 @@ public enum Suggest {
         return writeFailureStatus(out, stderr: stderr) ?? status
     }
 
-    /// A suggestion's keys: `contact`, `name`, `address`, `class`,
-    /// `matched`, `matched_address` (for `suggest` and replay's trace).
+    /// A suggestion's keys: `contact`, `name`, `address`, `matched`,
+    /// `class`, `matched_address` (for `suggest` and replay's trace).
     static func appendFields(_ s: Suggestion, _ out: inout ByteBuffer) {
         out.append("\"contact\":")
         Contacts.appendJSON(s.contact.rawValue, &out)
@@ -131,11 +137,11 @@ public enum Suggest {
         Contacts.appendJSON(s.name, &out)
         out.append(",\"address\":")
         Contacts.appendJSON(s.address, &out)
+        out.append(",\"matched\":")
+        appendRanges(s.nameMatches, &out)
         out.append(",\"class\":\"")
         out.appendString(AddressBooks.name(of: s.matchClass))
-        out.append("\",\"matched\":")
-        appendRanges(s.nameMatches, &out)
-        out.append(",\"matched_address\":")
+        out.append("\",\"matched_address\":")
         appendRanges(s.addressMatches, &out)
     }
 
@@ -165,17 +171,11 @@ enum AddressBooks {
         var status: Int32 = 0
         let options = ContactImportOptions(defaultCharset: charset)
         for file in files {
-            let fd = open(file, O_RDONLY)
-            guard fd >= 0 else {
-                errors.appendString("\(command): cannot open '\(file)': \(errorText(errno))\n")
-                status = 1
-                continue
-            }
-            let bytes = readAllBytes(fd, skippingBOM: false)
-            let readError = errno
-            close(fd)
-            guard let bytes else {
-                errors.appendString("\(command): cannot read '\(file)': \(errorText(readError))\n")
+            let bytes: [UInt8]
+            switch readWholeInput(file, stdin: nil, skippingBOM: false) {
+            case .success(let read): bytes = read
+            case .failure(let failure):
+                errors.appendString("\(command): \(failure.message)\n")
                 status = 1
                 continue
             }
@@ -190,13 +190,8 @@ enum AddressBooks {
         return (ContactDirectory(contacts), status)
     }
 
-    /// The directory with the uses of a JSON Lines file applied.
-    static func applyUsage(_ file: String, to directory: ContactDirectory) -> Result<ContactDirectory, UsageFileError> {
-        let fd = open(file, O_RDONLY)
-        guard fd >= 0 else { return .failure(UsageFileError(message: "cannot open: \(errorText(errno))")) }
-        let bytes = readAllBytes(fd)
-        close(fd)
-        guard let bytes else { return .failure(UsageFileError(message: "cannot read")) }
+    /// The directory with the uses of a JSON Lines text applied.
+    static func applyUsage(_ bytes: [UInt8], to directory: ContactDirectory) -> Result<ContactDirectory, UsageFileError> {
         var changed: [ContactID: Contact] = [:]
         var order: [ContactID] = []
         for (n, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {

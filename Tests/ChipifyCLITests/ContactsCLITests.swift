@@ -266,11 +266,11 @@ struct SuggestCLITests {
             #expect(r.status == 0)
             let lines = r.stdoutText.split(separator: "\n").map(String.init)
             #expect(lines.count == 3)
-            #expect(lines[0] == #"{"rank":1,"contact":"john","name":"John Smith","address":"john.smith@x.org","class":"full-name-prefix","matched":[[0,2]],"matched_address":[[0,2]]}"#)
+            #expect(lines[0] == #"{"rank":1,"contact":"john","name":"John Smith","address":"john.smith@x.org","matched":[[0,2]],"class":"full-name-prefix","matched_address":[[0,2]]}"#)
             #expect(lines[1].hasPrefix(#"{"rank":2,"contact":"jose","name":"José Ortiz","address":"jose@ortiz.example""#))
             #expect(lines[2].contains(#""contact":"jose""#) && lines[2].contains("j.ortiz@work.example"))
             let mj = runProcess(chipifyPath, ["suggest", "--contacts", path, "mj"])
-            #expect(mj.stdoutText.hasPrefix(#"{"rank":1,"contact":"mary","name":"Mary Jones","address":"mary@jones.example","class":"exact""#))
+            #expect(mj.stdoutText.hasPrefix(#"{"rank":1,"contact":"mary","name":"Mary Jones","address":"mary@jones.example","matched":[],"class":"exact""#))
         }
     }
 
@@ -285,6 +285,10 @@ struct SuggestCLITests {
             let bad = runProcess(chipifyPath, ["suggest", "--contacts", path, "--usage", broken, "jo"])
             #expect(bad.status == 1)
             #expect(bad.stderrText.contains("chipify suggest: \(broken): line 1"))
+            let missing = runProcess(chipifyPath, ["suggest", "--contacts", path, "--usage", "/nonexistent.usage", "jo"])
+            #expect(missing.status == 1)
+            #expect(missing.stderrText.hasPrefix("chipify suggest: cannot open '/nonexistent.usage': "))
+            #expect(missing.stdoutText.contains(#""rank":1"#))  // the suggestions still come
         }
     }
 
@@ -350,7 +354,7 @@ struct ReplayContactsTests {
         #expect(r.status == 1)  // the last line chooses what was never suggested
         #expect(r.stderrText == "chipify replay: line 6: no suggestion 5 (the last \"suggest\" gave 0)\n")
         let lines = r.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines[1].contains(#""suggestions":[{"contact":"jose","name":"José Ortiz","address":"jose@ortiz.example","class":"full-name-prefix","matched":[[0,3]],"matched_address":[[0,3]]}"#))
+        #expect(lines[1].contains(#""suggestions":[{"contact":"jose","name":"José Ortiz","address":"jose@ortiz.example","matched":[[0,3]],"class":"full-name-prefix","matched_address":[[0,3]]}"#))
         let to = lines.first { $0.hasPrefix(#"{"field":"to""#) }!
         // José chosen, then switched to his other address; Mary resolved on the comma.
         #expect(to.contains(#""address":"j.ortiz@work.example","raw":"José Ortiz <j.ortiz@work.example>""#))
