@@ -602,14 +602,6 @@ extension SearchIndex {
         return false
     }
 
-    /// Every row that matches the query, with its class.
-    ///
-    /// - Complexity: O(*m* · *f*) for *m* entries that start with the query's
-    ///   rarest word and *f* word starts per row, after an O(log *w*) search.
-    func allHits(_ q: SearchQuery) -> [Hit] {
-        allHits(q, ranges: q.words.map { range(of: $0) })
-    }
-
     /// The ranges of each query word, searched within `previous` where
     /// the word extends the previous query's word at the same place.
     func ranges(_ q: SearchQuery, after previous: (query: SearchQuery, ranges: [Range<Int>])?) -> [Range<Int>] {
@@ -621,7 +613,11 @@ extension SearchIndex {
         }
     }
 
-    /// Every matching row, given the entry range of each query word.
+    /// Every matching row, with its class, given the entry range of each
+    /// query word.
+    ///
+    /// - Complexity: O(*m* · *f*) for *m* entries that start with the query's
+    ///   rarest word and *f* word starts per row.
     func allHits(_ q: SearchQuery, ranges: [Range<Int>]) -> [Hit] {
         guard !q.words.isEmpty, let rarest = ranges.min(by: { $0.count < $1.count }) else { return [] }
         var seen: Set<Int32> = []
@@ -634,12 +630,7 @@ extension SearchIndex {
         // An exact address or nickname may match where no word starts
         // (`ann@x.org` typed whole is words `ann`, `x`, `org` anyway, but a
         // nickname with punctuation need not be).
-        for key in [q.foldedHash, q.phraseHash] {
-            for row in exact[key] ?? [] where !seen.contains(row) && isExact(row, q) {
-                seen.insert(row)
-                hits.append(Hit(row: row, matchClass: .exact))
-            }
-        }
+        hits += allExactHits(q).filter { !seen.contains($0.row) }
         return hits
     }
 

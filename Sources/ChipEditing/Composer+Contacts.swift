@@ -217,7 +217,7 @@ extension Composer {
         var search = SuggestionSearch(answer, limit: 8)
         search.excludes = chippedTest()
         chip.isResolving = false
-        if let change = resolution(of: chip, from: search.update(request.query), in: answer, policy: fields[k].policy) {
+        if let change = resolution(of: chip, from: search.update(request.query), policy: fields[k].policy) {
             chip = change
         }
         var fc: [FieldChange] = []
@@ -228,6 +228,15 @@ extension Composer {
         // Resolved, it is a new address for the duplicate policy.
         changes += applyDuplicatePolicy(after: [ComposerChange(field: fields[k].name, change: .inserted(chip.id, at: i))])
         return changes
+    }
+
+    /// Asks the remote directory about a chip's text.
+    mutating func issueLookup(for chip: ChipID, query: String) {
+        let request = LookupRequest(id: lookups.next, chip: chip, query: query)
+        lookups.next += 1
+        lookups.open[request.id] = request
+        lookups.byChip[chip] = request.id
+        lookups.issued.append(request)
     }
 
     // MARK: - Resolution after each operation
@@ -257,14 +266,10 @@ extension Composer {
                 } else if chip.contact == nil {
                     chip = resolved(chip, policy: fields[k].policy)
                 }
-                if chip.contact == nil, chip.isEditable, isName(chip), remoteLookups, lookups.byChip[id] == nil,
-                   chip.content.error != .ambiguous {
+                if chip.contact == nil, chip.isEditable, ContactResolver.isName(chip.content), remoteLookups,
+                   lookups.byChip[id] == nil, chip.content.error != .ambiguous {
                     chip.isResolving = true
-                    let request = LookupRequest(id: lookups.next, chip: id, query: chip.content.rawText)
-                    lookups.next += 1
-                    lookups.open[request.id] = request
-                    lookups.byChip[id] = request.id
-                    lookups.issued.append(request)
+                    issueLookup(for: id, query: chip.content.rawText)
                 }
                 guard chip != original, let i = locate(id, hint: (k, at))?.index else { continue }
                 var fc: [FieldChange] = []
@@ -278,9 +283,6 @@ extension Composer {
         return extra
     }
 
-    /// Whether a chip is a name typed without an address.
-    func isName(_ chip: Chip) -> Bool { ContactResolver.isName(chip.content) }
-
     /// A new chip with its contact found in the directory.
     func resolved(_ chip: Chip, policy: ValidationPolicy) -> Chip {
         guard let directory else { return chip }
@@ -289,9 +291,8 @@ extension Composer {
     }
 
     /// What a name chip becomes given the suggestions for its text.
-    func resolution(of chip: Chip, from s: [Suggestion], in directory: ContactDirectory, policy: ValidationPolicy) -> Chip? {
-        let resolver = ContactResolver(directory: directory, resolution: resolution)
-        guard let r = resolver.resolveName(chip.content, from: s, policy: policy) else { return nil }
+    func resolution(of chip: Chip, from s: [Suggestion], policy: ValidationPolicy) -> Chip? {
+        guard let r = ContactResolver.resolveName(chip.content, from: s, policy: policy, resolution) else { return nil }
         return apply(r, to: chip)
     }
 

@@ -52,14 +52,16 @@ public struct ContactResolver: Sendable {
         }
         var search = SuggestionSearch(directory, limit: 8)
         search.excludes = excludes
-        return resolveName(content, from: search.update(content.rawText), policy: policy)
+        return ContactResolver.resolveName(content, from: search.update(content.rawText), policy: policy, resolution)
             ?? Resolved(content: content, contact: nil, candidates: [])
     }
 
     /// What a name becomes given the suggestions for its text: nil when
     /// nothing matched. Rows of one contact (its several addresses) are no
     /// tie: the best row is its preferred address.
-    public func resolveName(_ content: ParsedChip, from s: [Suggestion], policy: ValidationPolicy) -> Resolved? {
+    public static func resolveName(
+        _ content: ParsedChip, from s: [Suggestion], policy: ValidationPolicy, _ resolution: ContactResolution
+    ) -> Resolved? {
         guard let top = s.first else { return nil }
         var tied: [Suggestion] = []
         for x in s where x.matchClass == top.matchClass && !tied.contains(where: { $0.contact == x.contact }) {

@@ -176,13 +176,7 @@ extension Composer {
             for chip in f.chips {
                 if let key = key(of: chip) { remember(chip.id, key) }
                 // A lookup that was in flight is asked again.
-                if chip.isResolving {
-                    let request = LookupRequest(id: lookups.next, chip: chip.id, query: chip.content.rawText)
-                    lookups.next += 1
-                    lookups.open[request.id] = request
-                    lookups.byChip[chip.id] = request.id
-                    lookups.issued.append(request)
-                }
+                if chip.isResolving { issueLookup(for: chip.id, query: chip.content.rawText) }
             }
         }
     }
