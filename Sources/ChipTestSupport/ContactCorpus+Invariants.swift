@@ -20,8 +20,11 @@ extension ContactCorpus {
         var problems: [String] = []
         let lenient = ContactImporter.import(bytes)
         let strict = ContactImporter.import(bytes, options: ContactImportOptions(strict: true))
+        // Lines end as the importers end them: LF, CRLF or a lone CR.
         var lineCount = 1
-        for b in bytes where b == 0x0A { lineCount += 1 }
+        for (i, b) in bytes.enumerated() where b == 0x0A || (b == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A)) {
+            lineCount += 1
+        }
         if lenient.textEncoding.hasPrefix("UTF-16") { lineCount = bytes.count / 2 + 1 }
         for (mode, result) in [("lenient", lenient), ("strict", strict)] {
             if Set(result.contacts.map(\.id)).count != result.contacts.count {

@@ -3,7 +3,7 @@ import ChipKit
 import ChipTestSupport
 
 /// Inputs the fuzzer once broke an invariant with (Fuzz/regressions/),
-/// replayed through the same verifier, plus a seeded sweep of random inputs.
+/// replayed through the same verifiers (chips and contact import), plus a seeded sweep of random inputs.
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
     static let directory = packageRoot() + "/Fuzz/regressions/"
@@ -23,6 +23,7 @@ struct FuzzRegressionTests {
         let bytes = readFile(Self.directory + name)
         #expect(bytes != nil, "cannot read \(name)")
         #expect(InvariantVerifier.violations(ofAnyPolicy: bytes ?? []) == [], "\(name)")
+        #expect(ContactCorpus.importViolations(of: bytes ?? []) == [], "\(name)")
     }
 
     @Test(arguments: 0..<60)
