@@ -19,6 +19,10 @@ func directoryBuildScenario(count: Int, samples: Int) -> [Result] {
     var kept: ContactDirectory? = ContactDirectory(contacts)
     let after = residentBytes()
     precondition(kept!.count > 0)
+    let parts = kept!.footprint
+    let counted = parts.reduce(0) { $0 + $1.bytes }
+    say("directory/memory/\(count): counted \(formatDouble(Double(counted) / Double(count), decimals: 0)) bytes per contact: "
+        + parts.map { "\($0.part) \(formatDouble(Double($0.bytes) / Double(count), decimals: 1))" }.joined(separator: ", "))
     kept = nil
     let (stats, checksum) = sampleOperations(samples: samples, warmups: 0) {
         UInt64(ContactDirectory(contacts).count)

@@ -66,6 +66,15 @@ public struct ContactDirectory: Sendable {
 
     public var count: Int { base.contacts.count - hidden.count + overlay.contacts.count }
 
+    /// The heap bytes of the two indexes by part (see
+    /// ``SearchIndex/footprint``), for the benchmark.
+    ///
+    /// - Complexity: O(*n*).
+    package var footprint: [(part: String, bytes: Int)] {
+        zip(base.footprint, overlay.footprint).map { ($0.part, $0.bytes + $1.bytes) }
+            + [("hidden", hidden.capacity * 4 * 4 / 3)]
+    }
+
     /// The contact with this id.
     public func contact(_ id: ContactID) -> Contact? {
         if let i = overlay.positions[id] { return overlay.contacts[Int(i)] }
@@ -269,42 +278,21 @@ public struct SuggestionSearch: Sendable {
         let baseRanges = d.base.ranges(q, after: previous.map { ($0.query, $0.base) })
         let overlayRanges = d.overlay.ranges(q, after: previous.map { ($0.query, $0.overlay) })
         previous = (q, baseRanges, overlayRanges)
-        var hits: [ContactDirectory.Located] = []
-        hits += d.overlay.allHits(q, ranges: overlayRanges).map { .init(true, $0) }
-        if let short = shortListHits(q) {
-            hits += short
-        } else {
-            hits += d.base.allHits(q, ranges: baseRanges).filter { !d.hidden.contains(d.base.rows[Int($0.row)].contact) }
-                .map { .init(false, $0) }
-        }
-        return d.finish(hits, q, limit: limit, excludedKeys, excludes: excludes)
-    }
-
-    /// The base index's hits of a one-word query of up to three bytes from
-    /// its precomputed list, or nil when the list cannot prove it holds the
-    /// best `limit` usable rows.
-    func shortListHits(_ q: SearchQuery) -> [ContactDirectory.Located]? {
-        let d = directory
-        guard q.words.count == 1, q.words[0].count <= 12,
-              let key = q.words[0].withUnsafeBufferPointer({ SearchIndex.ShortKey($0) }),
-              let list = d.base.shortLists[key] else { return nil }
-        // Exact matches (a one- to three-letter nickname) come first.
-        var hits = d.base.allExactHits(q).filter { !d.hidden.contains(d.base.rows[Int($0.row)].contact) }
-        let exactRows = Set(hits.map(\.row))
-        var usable = 0
-        var keys: Set<UInt64> = []
-        for packed in d.base.shortRows[Int(list.start)..<Int(list.start + list.count)] {
-            let row = Int32(packed & 0x0FFF_FFFF)
-            if exactRows.contains(row) || d.hidden.contains(d.base.rows[Int(row)].contact) { continue }
-            hits.append(Hit(row: row, matchClass: MatchClass(rawValue: Int(packed >> 28))!))
-            let key = d.base.rows[Int(row)].addressKey
-            if key == 0 || (!excludedKeys.contains(key) && keys.insert(key).inserted
-                && excludes?(d.base.address(of: row)) != true) {
-                usable += 1
+        var hits: [ContactDirectory.Located] = d.overlay.allHits(q, ranges: overlayRanges).map { .init(true, $0) }
+        // Each overlay row can hide at most one base row that shares its
+        // address, so the base supplies that many more.
+        let keys = excludedKeys
+        let excludes = excludes
+        let base = d.base
+        hits += base.rankedHits(
+            q, ranges: baseRanges, wanted: limit + hits.count,
+            isHidden: { d.hidden.contains(base.rows[Int($0)].contact) },
+            isUsable: { row in
+                let key = base.rows[Int(row)].addressKey
+                return key == 0 || (!keys.contains(key) && excludes?(base.address(of: row)) != true)
             }
-        }
-        if list.truncated && usable < limit { return nil }
-        return hits.map { .init(false, $0) }
+        ).map { .init(false, $0) }
+        return d.finish(hits, q, limit: limit, excludedKeys, excludes: excludes)
     }
 }
 
@@ -327,29 +315,35 @@ extension SearchIndex {
     /// matched in the name and the address.
     func suggestion(_ hit: Hit, _ q: SearchQuery) -> Suggestion {
         let row = rows[Int(hit.row)]
-        let contact = contacts[Int(row.contact)]
-        let address = row.email >= 0 ? contact.emails[Int(row.email)].address : nil
+        let c = Int(row.contact)
+        let name = contacts[c].displayName
+        let address = row.email >= 0 ? contacts[c].emails[Int(row.email)].address : nil
         var nameMatches: [Range<Int>] = []
         var addressMatches: [Range<Int>] = []
-        let localLength = address.map { a in
-            a.utf8.lastIndex(of: UInt8(ascii: "@")).map { a.utf8.distance(from: a.utf8.startIndex, to: $0) } ?? a.utf8.count
-        } ?? 0
-        // Where the matched bytes came from, found again by folding the
-        // shown field as the index did (its bytes and origins, once).
+        var localLength = 0
+        if let address {
+            localLength = address.utf8.count
+            var a = address
+            a.withUTF8 { bytes in
+                if let at = bytes.lastIndex(of: UInt8(ascii: "@")) { localLength = at }
+            }
+        }
+        // Where the matched bytes came from, found again by folding each
+        // shown field as the index did (its bytes and origins), once.
+        var foldedField: Int32 = -1
         var folded: [UInt8] = []
         var from: [Int32] = []
-        var foldedField: Int32 = -1
-        for word in q.words {
-            for k in row.entries {
-                let e = entries[Int(rowEntries[Int(k)])]
-                let field = fields[Int(e.field)]
-                guard field.kind == .displayName || field.kind == .localPart || field.kind == .domain,
-                      entry(e, startsWith: word) else { continue }
-                var whole = (field.kind == .displayName ? contact.displayName : address) ?? ""
+        for k in row.entries {
+            let e = entries[Int(rowEntries[Int(k)])]
+            let field = fields[Int(e.field)]
+            guard field.kind == .displayName || field.kind == .localPart || field.kind == .domain else { continue }
+            for word in q.words where entry(e, startsWith: word) {
+                var whole = (field.kind == .displayName ? name : address) ?? ""
                 let base = field.kind == .domain ? localLength + 1 : 0
-                let span = field.kind == .localPart ? 0..<localLength
-                    : field.kind == .domain ? (localLength + 1)..<whole.utf8.count : 0..<whole.utf8.count
+                let wholeLength = whole.utf8.count
                 if foldedField != e.field {
+                    let span = field.kind == .localPart ? 0..<localLength
+                        : field.kind == .domain ? (localLength + 1)..<wholeLength : 0..<wholeLength
                     folded.removeAll(keepingCapacity: true)
                     from.removeAll(keepingCapacity: true)
                     whole.withUTF8 { SearchFold.fold(UnsafeBufferPointer(rebasing: $0[span]), into: &folded, origins: &from) }
@@ -358,21 +352,25 @@ extension SearchIndex {
                 let offset = Int(e.start - field.text.lowerBound)
                 guard let (lo, last) = SearchIndex.origins(
                     of: offset..<offset + word.count, folded, from, field.kind) else { continue }
-                let hi = min(whole.utf8.count, last + base + SearchIndex.scalarLength(whole, at: last + base))
+                let end = whole.withUTF8 { bytes -> Int in
+                    let b = bytes[last + base]
+                    return last + base + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
+                }
                 if field.kind == .displayName {
-                    nameMatches.append((lo + base)..<hi)
+                    nameMatches.append((lo + base)..<min(wholeLength, end))
                 } else {
-                    addressMatches.append((lo + base)..<hi)
+                    addressMatches.append((lo + base)..<min(wholeLength, end))
                 }
             }
         }
         return Suggestion(
-            contact: contact.id, name: contact.displayName, address: address,
+            contact: contacts[c].id, name: name, address: address,
             addressIndex: row.email >= 0 ? Int(row.email) : nil, matchClass: hit.matchClass,
             nameMatches: merged(nameMatches), addressMatches: merged(addressMatches))
     }
 
     func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        guard ranges.count > 1 else { return ranges }
         var out: [Range<Int>] = []
         for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = out.last, r.lowerBound <= last.upperBound {
@@ -418,13 +416,5 @@ extension SearchIndex {
             i += length
         }
         return nil
-    }
-
-    /// The length of the UTF-8 sequence that starts at byte `offset`.
-    static func scalarLength(_ s: String, at offset: Int) -> Int {
-        let utf8 = s.utf8
-        guard offset < utf8.count else { return 0 }
-        let b = utf8[utf8.index(utf8.startIndex, offsetBy: offset)]
-        return b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
     }
 }

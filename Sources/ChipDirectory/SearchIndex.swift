@@ -123,38 +123,13 @@ final class SearchIndex: Sendable {
     let rowEntries: [Int32]
     /// Rows by the hash of their folded address and of each folded nickname.
     let exact: [UInt64: [Int32]]
-    /// For each one-word query of at most ``shortQueryScalars`` characters
-    /// that matches more than ``shortListLength`` rows, its best rows
-    /// (class and row, best first): a range of `shortRows`, and whether
-    /// more rows match. Rarer queries read their range.
-    let shortLists: [ShortKey: ShortList]
-    let shortRows: [UInt32]
-
-    static let shortQueryScalars = 3
-    static let shortListLength = 48
-
-    /// Up to twelve bytes of folded text, packed.
-    struct ShortKey: Hashable, Sendable {
-        var low: UInt64
-        var high: UInt32
-        var count: UInt8
-
-        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard bytes.count <= 12 else { return nil }
-            low = 0
-            high = 0
-            count = UInt8(bytes.count)
-            for (k, b) in bytes.enumerated() {
-                if k < 8 { low |= UInt64(b) << (8 * UInt64(k)) } else { high |= UInt32(b) << (8 * UInt32(k - 8)) }
-            }
-        }
-    }
-
-    struct ShortList: Sendable {
-        var start: Int32
-        var count: Int32
-        var truncated: Bool
-    }
+    /// The entries' classes and ranks, for listing a range best first.
+    let ranked: RankedEntries
+    /// The first eight bytes (big-endian, zero-padded) of every
+    /// ``sampleStride``-th entry's text: a small array that a search reads
+    /// first, so that only a window of entries is read through `fields`.
+    let samples: [UInt64]
+    static let sampleStride = 32
 
     /// - Complexity: O(*w* log *w*) for *w* word starts (a few per field).
     init(_ contacts: [Contact], halfLife: Double) {
@@ -253,6 +228,7 @@ final class SearchIndex: Sendable {
         for (place, i) in sortOrder.enumerated() { position[i] = Int32(place) }
         rowEntries = rowEntries.map { position[Int($0)] }
         let sortedEntries = sortOrder.map { entries[$0] }
+        samples = stride(from: 0, to: sortOrder.count, by: SearchIndex.sampleStride).map { prefixes[sortOrder[$0]] }
 
         self.rows = rows
         self.halfLife = halfLife
@@ -261,7 +237,11 @@ final class SearchIndex: Sendable {
         self.entries = sortedEntries
         self.rowEntries = rowEntries
         self.exact = exact
-        (self.shortLists, self.shortRows) = SearchIndex.shortLists(sortedEntries, fields, rows, text)
+        ranked = RankedEntries(keys: sortedEntries.map { e in
+            let field = fields[Int(e.field)]
+            let c: UInt32 = field.kind == .displayName && e.isFirst ? 1 : (e.isFirst && field.kind != .domain ? 2 : 3)
+            return c << 30 | UInt32(rows[Int(field.row)].rank)
+        })
     }
 
     /// A row's order key, made when rows of two indexes meet.
@@ -394,12 +374,34 @@ extension SearchIndex {
                     return 0
                 }
                 let limits = bounds ?? 0..<entries.count
-                var lo = limits.lowerBound, hi = limits.upperBound
+                // The samples bound where the range can start and end: an
+                // entry before it has a prefix at most `low`, one in it
+                // between `low` and `high`, one after it at least `high`.
+                var low: UInt64 = 0, high: UInt64 = 0
+                for k in 0..<8 {
+                    let b: UInt64? = k < q.count ? UInt64(q[k]) : nil
+                    low = low << 8 | (b ?? 0)
+                    high = high << 8 | (b ?? 0xFF)
+                }
+                func firstSample(_ above: (UInt64) -> Bool) -> Int {
+                    var lo = 0, hi = samples.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if above(samples[mid]) { hi = mid } else { lo = mid + 1 }
+                    }
+                    return lo
+                }
+                let stride = SearchIndex.sampleStride
+                let a = firstSample { $0 >= low }, b = firstSample { $0 > low }, c = firstSample { $0 > high }
+                var lo = max(limits.lowerBound, (a - 1) * stride)
+                var hi = min(limits.upperBound, b * stride)
+                lo = min(lo, hi)
                 while lo < hi {
                     let mid = (lo + hi) / 2
                     if order(entries[mid]) < 0 { lo = mid + 1 } else { hi = mid }
                 }
-                var end = lo, top = limits.upperBound
+                lo = max(lo, limits.lowerBound)
+                var end = lo, top = max(lo, min(limits.upperBound, c * stride))
                 while end < top {
                     let mid = (end + top) / 2
                     if order(entries[mid]) <= 0 { end = mid + 1 } else { top = mid }
@@ -422,80 +424,6 @@ extension SearchIndex {
         let kind = fields[Int(e.field)].kind
         if kind == .displayName && e.isFirst { return .fullNamePrefix }
         return e.isFirst && kind != .domain ? .firstWord : .otherWord
-    }
-
-    /// The best rows for each short query that matches many rows, by
-    /// class then rank.
-    ///
-    /// - Complexity: O(*w* log *w*) for *w* entries (each is in at most
-    ///   ``shortQueryScalars`` groups).
-    static func shortLists(
-        _ entries: [Entry], _ fields: [Field], _ rows: [Row], _ text: [UInt8]
-    ) -> ([ShortKey: ShortList], [UInt32]) {
-        var lists: [ShortKey: ShortList] = [:]
-        var flat: [UInt32] = []
-        var best = [UInt8](repeating: 9, count: rows.count)
-        var touched: [Int32] = []
-        text.withUnsafeBufferPointer { t in
-            // The byte length of the first `n` scalars of an entry, or nil.
-            func prefixLength(_ e: Entry, _ n: Int) -> Int? {
-                let end = Int(fields[Int(e.field)].text.upperBound)
-                var at = Int(e.start)
-                for _ in 0..<n {
-                    guard at < end else { return nil }
-                    let b = t[at]
-                    at += b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
-                }
-                return at <= end ? at - Int(e.start) : nil
-            }
-            for n in 1...shortQueryScalars {
-                var i = 0
-                while i < entries.count {
-                    guard let length = prefixLength(entries[i], n) else {
-                        i += 1
-                        continue
-                    }
-                    let start = Int(entries[i].start)
-                    var j = i + 1
-                    while j < entries.count {
-                        let f = entries[j]
-                        let fe = Int(fields[Int(f.field)].text.upperBound)
-                        guard fe - Int(f.start) >= length else { break }
-                        var same = true
-                        for k in 0..<length where t[Int(f.start) + k] != t[start + k] {
-                            same = false
-                            break
-                        }
-                        guard same else { break }
-                        j += 1
-                    }
-                    if j - i > shortListLength {
-                        for k in i..<j {
-                            let e = entries[k]
-                            let field = fields[Int(e.field)]
-                            let cls: UInt8 = field.kind == .displayName && e.isFirst ? 1
-                                : (e.isFirst && field.kind != .domain ? 2 : 3)
-                            let row = Int(field.row)
-                            if best[row] == 9 { touched.append(field.row) }
-                            best[row] = min(best[row], cls)
-                        }
-                        touched.sort { a, b in
-                            best[Int(a)] != best[Int(b)] ? best[Int(a)] < best[Int(b)] : rows[Int(a)].rank < rows[Int(b)].rank
-                        }
-                        if touched.count > shortListLength {
-                            let key = ShortKey(UnsafeBufferPointer(rebasing: t[start..<start + length]))!
-                            let kept = touched.prefix(shortListLength)
-                            lists[key] = ShortList(start: Int32(flat.count), count: Int32(kept.count), truncated: true)
-                            flat += kept.map { UInt32(best[Int($0)]) << 28 | UInt32($0) }
-                        }
-                        for r in touched { best[Int(r)] = 9 }
-                        touched.removeAll(keepingCapacity: true)
-                    }
-                    i = j
-                }
-            }
-        }
-        return (lists, flat)
     }
 }
 
@@ -639,5 +567,35 @@ extension SearchIndex {
         hits.sorted { a, b in
             a.matchClass != b.matchClass ? a.matchClass < b.matchClass : rows[Int(a.row)].rank < rows[Int(b.row)].rank
         }
+    }
+}
+
+extension SearchIndex {
+    /// The bytes each part of the index holds on the heap, by name:
+    /// arrays by capacity, dictionaries by their slots (keys and values at
+    /// their strides, over the load the standard library keeps), the id
+    /// strings too long to be stored inline. The contacts themselves are
+    /// the caller's and not counted.
+    ///
+    /// - Complexity: O(*n*) for *n* contacts (the ids are looked at).
+    package var footprint: [(part: String, bytes: Int)] {
+        func array<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride + (a.capacity > 0 ? 32 : 0) }
+        func dictionary<K, V>(_ d: [K: V]) -> Int {
+            d.capacity * (MemoryLayout<K>.stride + MemoryLayout<V>.stride) * 4 / 3 + 64
+        }
+        var idStrings = 0
+        for id in positions.keys where id.rawValue.utf8.count > 15 { idStrings += 32 + id.rawValue.utf8.count }
+        var exactLists = 0
+        for list in exact.values { exactLists += array(list) }
+        return [
+            ("positions", dictionary(positions) + idStrings),
+            ("rows", array(rows)),
+            ("fields", array(fields)),
+            ("text", array(text)),
+            ("entries", array(entries)),
+            ("rowEntries", array(rowEntries)),
+            ("exact", dictionary(exact) + exactLists),
+            ("ranked", array(ranked.keys) + array(ranked.trees)),
+        ]
     }
 }

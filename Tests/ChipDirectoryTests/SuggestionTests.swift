@@ -132,6 +132,46 @@ struct SuggestionTests {
         }
     }
 
+    /// The same on books large enough that the best rows are found from a
+    /// range's blocks best rank first, not by reading the range: one- and
+    /// two-letter words, words of one letter each, addresses left out,
+    /// and a version with changed and removed contacts (an overlay and
+    /// hidden rows).
+    @Test(arguments: [31, 32, 33] as [UInt64])
+    func theIndexAgreesWithAScanOnLargeBooks(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var contacts = (0..<1500).map { SuggestionTests.randomContact($0, &rng) }
+        var book = ContactDirectory(contacts)
+        if seed != 31 {
+            var changed: [Contact] = []
+            for _ in 0..<40 {
+                let i = Int(rng.next() % UInt64(contacts.count))
+                var c = SuggestionTests.randomContact(i, &rng)
+                c.id = contacts[i].id
+                contacts[i] = c
+                changed.append(c)
+            }
+            book = book.updating(changed).removing([contacts[7].id, contacts[99].id])
+        }
+        let letters = Array("abcdefghijklmnoprstuvwyz")
+        for _ in 0..<80 {
+            var query: String
+            switch rng.next() % 4 {
+            case 0: query = String(letters[Int(rng.next() % UInt64(letters.count))])
+            case 1: query = "\(letters[Int(rng.next() % UInt64(letters.count))]) \(letters[Int(rng.next() % UInt64(letters.count))])"
+            default: query = SuggestionTests.randomQuery(&rng)
+            }
+            let limit = Int(rng.next() % 12) + 1
+            var excluding: Set<String> = []
+            for s in book.suggestionsByScanning(for: query, limit: 6) where rng.next() % 2 == 0 {
+                if let a = s.address { excluding.insert(a.uppercased()) }
+            }
+            #expect(book.suggestions(for: query, limit: limit, excluding: excluding)
+                    == book.suggestionsByScanning(for: query, limit: limit, excluding: excluding),
+                    "seed \(seed): \(query) limit \(limit) excluding \(excluding.sorted())")
+        }
+    }
+
     /// Typing a query key by key (with some backspaces) narrows within
     /// the previous matches and gives what a fresh search gives at every key.
     @Test(arguments: [11, 12, 13, 14] as [UInt64])

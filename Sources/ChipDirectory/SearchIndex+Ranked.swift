@@ -1,0 +1,199 @@
+// Best rows first: the entries of a query word's range in the order of
+// their rows' ranks, without reading the whole range. A query's top few
+// suggestions then cost O(k log n) however many contacts match, where
+// sorting every match cost O(m log m) (a common three-letter surname
+// matches thousands of rows at 100,000 contacts).
+
+/// For each entry class and for all entries, the lowest row rank in each
+/// block of ``blockSize`` sorted entries and a tree of minimums over the
+/// blocks, so that a range's entries can be listed best rank first.
+///
+/// Invariants:
+/// 1. `keys[i]` is entry `i`'s class (1 first word of the display name,
+///    2 other first word, 3 any other word start) in its top two bits and
+///    its row's rank below.
+/// 2. For tree `t` (0 all classes, else one class), node `b + blocks` is
+///    the lowest rank of block `b`'s entries in `t`, node `n < blocks` the
+///    lower of nodes `2n` and `2n + 1`; `UInt32.max` when there are none.
+struct RankedEntries: Sendable {
+    static let blockSize = 32
+    let keys: [UInt32]
+    let blocks: Int
+    /// Four trees of `2 · blocks` nodes, back to back.
+    let trees: [UInt32]
+
+    static let rankMask: UInt32 = (1 << 30) - 1
+
+    init(keys: [UInt32]) {
+        self.keys = keys
+        let blocks = max(1, (keys.count + RankedEntries.blockSize - 1) / RankedEntries.blockSize)
+        self.blocks = blocks
+        var trees = [UInt32](repeating: .max, count: 8 * blocks)
+        for (i, key) in keys.enumerated() {
+            let rank = key & RankedEntries.rankMask
+            let leaf = blocks + i / RankedEntries.blockSize
+            for t in [0, Int(key >> 30)] where rank < trees[t * 2 * blocks + leaf] {
+                trees[t * 2 * blocks + leaf] = rank
+            }
+        }
+        for t in 0..<4 {
+            let base = t * 2 * blocks
+            var n = blocks - 1
+            while n >= 1 {
+                trees[base + n] = min(trees[base + 2 * n], trees[base + 2 * n + 1])
+                n -= 1
+            }
+        }
+        self.trees = trees
+    }
+
+    /// Calls `body` with the entries of `range` of class `tree` (0: every
+    /// class), lowest rank first, until it returns false.
+    ///
+    /// - Complexity: O((*k* + log *m*) · log *m*) for the *k* entries
+    ///   visited in a range of *m*, plus ``blockSize`` per block opened.
+    func forEach(in range: Range<Int>, tree: Int, _ body: (Int) -> Bool) {
+        guard !range.isEmpty else { return }
+        let size = RankedEntries.blockSize
+        let base = tree * 2 * blocks
+        // A min-heap of rank << 32 | isEntry << 31 | node or entry.
+        var heap: [UInt64] = []
+        heap.reserveCapacity(64)
+        func push(_ item: UInt64) {
+            heap.append(item)
+            var i = heap.count - 1
+            while i > 0 {
+                let parent = (i - 1) / 2
+                guard heap[parent] > heap[i] else { break }
+                heap.swapAt(parent, i)
+                i = parent
+            }
+        }
+        func pop() -> UInt64 {
+            let top = heap[0]
+            let last = heap.removeLast()
+            if !heap.isEmpty {
+                heap[0] = last
+                var i = 0
+                while true {
+                    let l = 2 * i + 1, r = l + 1
+                    var m = i
+                    if l < heap.count && heap[l] < heap[m] { m = l }
+                    if r < heap.count && heap[r] < heap[m] { m = r }
+                    if m == i { break }
+                    heap.swapAt(i, m)
+                    i = m
+                }
+            }
+            return top
+        }
+        func pushEntry(_ i: Int) {
+            let key = keys[i]
+            guard tree == 0 || Int(key >> 30) == tree else { return }
+            push(UInt64(key & RankedEntries.rankMask) << 32 | 1 << 31 | UInt64(i))
+        }
+        func pushNode(_ n: Int) {
+            let rank = trees[base + n]
+            if rank != .max { push(UInt64(rank) << 32 | UInt64(n)) }
+        }
+        // Blocks wholly inside the range go in as tree nodes, the ends'
+        // entries one by one.
+        let firstFull = (range.lowerBound + size - 1) / size
+        let endFull = range.upperBound / size
+        if firstFull >= endFull {
+            for i in range { pushEntry(i) }
+        } else {
+            for i in range.lowerBound..<firstFull * size { pushEntry(i) }
+            for i in endFull * size..<range.upperBound { pushEntry(i) }
+            var l = firstFull + blocks, r = endFull + blocks
+            while l < r {
+                if l & 1 == 1 {
+                    pushNode(l)
+                    l += 1
+                }
+                if r & 1 == 1 {
+                    r -= 1
+                    pushNode(r)
+                }
+                l >>= 1
+                r >>= 1
+            }
+        }
+        while !heap.isEmpty {
+            let item = pop()
+            let index = Int(item & 0x7FFF_FFFF)
+            if item & (1 << 31) != 0 {
+                guard body(index) else { return }
+            } else if index >= blocks {
+                let start = (index - blocks) * size
+                for i in start..<min(start + size, keys.count) { pushEntry(i) }
+            } else {
+                pushNode(2 * index)
+                pushNode(2 * index + 1)
+            }
+        }
+    }
+}
+
+extension SearchIndex {
+    /// The hits a query's best `wanted` usable rows need: its exact rows,
+    /// then rows by class and rank until `wanted` of them could be shown,
+    /// so that ordering these hits by class and rank gives what ordering
+    /// every match gives, as far as those rows.
+    ///
+    /// A row is usable when `isUsable` says so (not excluded) and no row
+    /// before it had its address. Rows `isHidden` rejects are not matches.
+    ///
+    /// - Complexity: O((*k* + log *m*) · log *m*) for *k* rows visited of
+    ///   *m* entries in the range; a query of several words visits its
+    ///   rarest word's rows in rank order until enough match every word.
+    func rankedHits(
+        _ q: SearchQuery, ranges: [Range<Int>], wanted: Int,
+        isHidden: (Int32) -> Bool, isUsable: (Int32) -> Bool
+    ) -> [Hit] {
+        var hits: [Hit] = []
+        var seen: Set<Int32> = []
+        var shown: Set<UInt64> = []
+        var usable = 0
+        func take(_ row: Int32, _ c: MatchClass) {
+            hits.append(Hit(row: row, matchClass: c))
+            let key = rows[Int(row)].addressKey
+            if (key == 0 || shown.insert(key).inserted) && isUsable(row) { usable += 1 }
+        }
+        for hit in allExactHits(q) where !isHidden(hit.row) {
+            seen.insert(hit.row)
+            take(hit.row, .exact)
+        }
+        guard usable < wanted, !q.words.isEmpty else { return hits }
+        func row(of entry: Int) -> Int32 { fields[Int(entries[entry].field)].row }
+        if q.words.count == 1 {
+            for (tree, c) in [(1, MatchClass.fullNamePrefix), (2, .firstWord), (3, .otherWord)] where usable < wanted {
+                ranked.forEach(in: ranges[0], tree: tree) { e in
+                    let r = row(of: e)
+                    if !isHidden(r) && seen.insert(r).inserted { take(r, c) }
+                    return usable < wanted
+                }
+            }
+            return hits
+        }
+        // Several words: rows whose display name starts with the phrase,
+        // then the rarest word's rows that match every word.
+        ranked.forEach(in: range(of: q.phrase, within: ranges[0]), tree: 1) { e in
+            let r = row(of: e)
+            if !isHidden(r) && seen.insert(r).inserted, let c = classify(r, q) { take(r, c) }
+            return usable < wanted
+        }
+        guard usable < wanted, let rarest = ranges.min(by: { $0.count < $1.count }) else { return hits }
+        var others: [Hit] = []
+        ranked.forEach(in: rarest, tree: 0) { e in
+            let r = row(of: e)
+            guard !isHidden(r) && seen.insert(r).inserted, let c = classify(r, q) else { return true }
+            if c == .otherWord { others.append(Hit(row: r, matchClass: c)) } else { take(r, c) }
+            return usable < wanted
+        }
+        // Rows of the last class count only once the stream ran out; then
+        // all of them are needed.
+        hits += others
+        return hits
+    }
+}
