@@ -15,8 +15,12 @@ func directoryBuildScenario(count: Int, samples: Int) -> [Result] {
             + (c.organization?.utf8.count ?? 0) + c.emails.reduce(0) { $0 + $1.address.utf8.count }
             + c.name.given.reduce(0) { $0 + $1.utf8.count } + c.name.family.reduce(0) { $0 + $1.utf8.count }
     }
+    // Freed pages go back to the system before each reading, so that the
+    // growth is what the index holds, not what the build left free.
+    trimHeap()
     let before = residentBytes()
     var kept: ContactDirectory? = ContactDirectory(contacts)
+    trimHeap()
     let after = residentBytes()
     precondition(kept!.count > 0)
     let parts = kept!.footprint
@@ -67,4 +71,13 @@ func suggestScenario(count: Int, samples: Int, scanSamples: Int) -> [Result] {
         Result(name: "suggest/\(count)", unit: "ns/query", stats: stats, bytes: 0, checksum: checksum),
         Result(name: "suggest-scan/\(count)", unit: "ns/query", stats: scan, bytes: 0, checksum: scanChecksum),
     ]
+}
+
+/// Gives the heap's free pages back to the system (glibc's `malloc_trim`,
+/// looked up at run time since the C module does not declare it), so that
+/// resident memory counts what is live.
+func trimHeap() {
+    typealias Trim = @convention(c) (Int) -> Int32
+    guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: Trim.self)(0)
 }

@@ -77,8 +77,8 @@ public struct ContactDirectory: Sendable {
 
     /// The contact with this id.
     public func contact(_ id: ContactID) -> Contact? {
-        if let i = overlay.positions[id] { return overlay.contacts[Int(i)] }
-        if let i = base.positions[id], !hidden.contains(i) { return base.contacts[Int(i)] }
+        if let i = overlay.position(of: id) { return overlay.contacts[Int(i)] }
+        if let i = base.position(of: id), !hidden.contains(i) { return base.contacts[Int(i)] }
         return nil
     }
 
@@ -90,7 +90,7 @@ public struct ContactDirectory: Sendable {
         let key = SearchIndex.hash(folded)
         var best: (SearchIndex, Int32)?
         for index in [overlay, base] {
-            for row in index.exact[key] ?? [] {
+            for row in index.exactRows(key) {
                 let r = index.rows[Int(row)]
                 guard r.email >= 0, index !== base || !hidden.contains(r.contact) else { continue }
                 guard SearchFold.fold(index.contacts[Int(r.contact)].emails[Int(r.email)].address) == folded else { continue }
@@ -121,7 +121,7 @@ public struct ContactDirectory: Sendable {
             order.append(c.id)
         }
         for c in changed {
-            if let i = base.positions[c.id] { hidden.insert(i) }
+            if let i = base.position(of: c.id) { hidden.insert(i) }
             if recent[c.id] == nil { order.append(c.id) }
             recent[c.id] = c
         }
@@ -139,7 +139,7 @@ public struct ContactDirectory: Sendable {
     public func removing(_ ids: [ContactID]) -> ContactDirectory {
         let gone = Set(ids)
         var hidden = self.hidden
-        for id in ids { if let i = base.positions[id] { hidden.insert(i) } }
+        for id in ids { if let i = base.position(of: id) { hidden.insert(i) } }
         let pending = overlay.contacts.filter { !gone.contains($0.id) }
         return ContactDirectory(
             base: base, overlay: pending.count == overlay.contacts.count ? overlay : SearchIndex(pending, halfLife: halfLife),
@@ -163,9 +163,12 @@ public struct ContactDirectory: Sendable {
     /// `excluding` (already chips; compared folded) are left out, and a
     /// mailbox two contacts share is suggested once, with the better row.
     ///
-    /// - Complexity: O(log *w*) plus the rows examined: for a query of up to
-    ///   three bytes at most a short precomputed list, else every row
-    ///   where the query's rarest word starts a word.
+    /// - Complexity: O(log *w*) per query word for *w* word starts, plus
+    ///   O(log *w*) per row examined; rows are examined best rank first
+    ///   until `limit` can be shown, so a one-word query examines about
+    ///   `limit` rows however many match. A query of several words examines
+    ///   its rarest word's rows in rank order until `limit` match every
+    ///   word (all of them when fewer do).
     public func suggestions(for query: String, limit: Int = 8, excluding: Set<String> = []) -> [Suggestion] {
         var search = SuggestionSearch(self, limit: limit, excluding: excluding)
         return search.update(query)
@@ -306,7 +309,7 @@ extension SearchIndex {
     func allExactHits(_ q: SearchQuery) -> [Hit] {
         var rows: [Int32] = []
         for key in [q.foldedHash, q.phraseHash] {
-            for row in exact[key] ?? [] where !rows.contains(row) && isExact(row, q) { rows.append(row) }
+            for row in exactRows(key) where !rows.contains(row) && isExact(row, q) { rows.append(row) }
         }
         return sorted(rows.map { Hit(row: $0, matchClass: .exact) })
     }
@@ -333,8 +336,8 @@ extension SearchIndex {
         var foldedField: Int32 = -1
         var folded: [UInt8] = []
         var from: [Int32] = []
-        for k in row.entries {
-            let e = entries[Int(rowEntries[Int(k)])]
+        for k in entryRange(hit.row) {
+            let e = entries[Int(rowEntries[k])]
             let field = fields[Int(e.field)]
             guard field.kind == .displayName || field.kind == .localPart || field.kind == .domain else { continue }
             for word in q.words where entry(e, startsWith: word) {
@@ -349,7 +352,7 @@ extension SearchIndex {
                     whole.withUTF8 { SearchFold.fold(UnsafeBufferPointer(rebasing: $0[span]), into: &folded, origins: &from) }
                     foldedField = e.field
                 }
-                let offset = Int(e.start - field.text.lowerBound)
+                let offset = Int(e.start - field.start)
                 guard let (lo, last) = SearchIndex.origins(
                     of: offset..<offset + word.count, folded, from, field.kind) else { continue }
                 let end = whole.withUTF8 { bytes -> Int in

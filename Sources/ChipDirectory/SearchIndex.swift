@@ -76,43 +76,52 @@ func log2Approximation(_ x: Double) -> Double {
 /// One suggestion row: a contact and one of its addresses (or a list
 /// without one).
 struct Row: Sendable {
+    /// Hash of the normalized address (0 when none), to merge rows that
+    /// reach the same mailbox.
+    var addressKey: UInt64
     var contact: Int32
     /// The index in the contact's `emails`, or -1 for a list with none.
     var email: Int32
     /// The row's position in ``RowKey`` order within its index.
     var rank: Int32
-    /// Hash of the normalized address (0 when none), to merge rows that
-    /// reach the same mailbox.
-    var addressKey: UInt64
-    /// This row's word starts: a range of ``SearchIndex/rowEntries``.
-    var entries: Range<Int32>
+    /// Where this row's word starts begin in ``SearchIndex/rowEntries``
+    /// (they end where the next row's begin).
+    var firstEntry: Int32
 }
 
-/// A field's folded text: where it lies in the index's text, and where each
-/// of its bytes came from in the original field.
+/// A field's folded text: where it starts in the index's text (it ends
+/// where the next field starts), its row and its kind.
 struct Field: Sendable {
-    var row: Int32
-    var kind: FieldKind
-    /// Which entry of the contact's list of that kind (nickname 2, …).
-    var ordinal: Int32
-    var text: Range<Int32>
+    var start: Int32
+    /// The row shifted left by three bits, and the kind.
+    var packed: UInt32
+
+    init(row: Int32, kind: FieldKind, start: Int32) {
+        self.start = start
+        packed = UInt32(row) << 3 | UInt32(kind.rawValue)
+    }
+
+    var row: Int32 { Int32(packed >> 3) }
+    var kind: FieldKind { FieldKind(rawValue: UInt8(packed & 7))! }
 }
 
 /// A word start: the folded text of `field` from `start` to the field's end.
 struct Entry: Sendable {
     var field: Int32
     var start: Int32
-    /// Whether this is the first word of its field.
-    var isFirst: Bool
 }
 
 /// An immutable index of some contacts. Built once; shared by reference.
 final class SearchIndex: Sendable {
     let contacts: [Contact]
-    /// Each contact's position in `contacts`, by id.
-    let positions: [ContactID: Int32]
+    /// The hashes of the contacts' ids, sorted, and the position in
+    /// `contacts` of each.
+    let idHashes: [UInt64]
+    let idPositions: [Int32]
     let rows: [Row]
     let halfLife: Double
+    /// Every field, in text order, and one more that starts where the
+    /// text ends.
     let fields: [Field]
     /// The folded, normalized text of every field, back to back. (Where
     /// each byte came from is found again for the few rows shown.)
@@ -121,8 +130,10 @@ final class SearchIndex: Sendable {
     let entries: [Entry]
     /// For each row, the indices in `entries` of its word starts.
     let rowEntries: [Int32]
-    /// Rows by the hash of their folded address and of each folded nickname.
-    let exact: [UInt64: [Int32]]
+    /// The hashes of the rows' folded addresses and folded nicknames,
+    /// sorted, and the row of each.
+    let exactKeys: [UInt64]
+    let exactRows: [Int32]
     /// The entries' classes and ranks, for listing a range best first.
     let ranked: RankedEntries
     /// The first eight bytes (big-endian, zero-padded) of every
@@ -134,22 +145,22 @@ final class SearchIndex: Sendable {
     /// - Complexity: O(*w* log *w*) for *w* word starts (a few per field).
     init(_ contacts: [Contact], halfLife: Double) {
         self.contacts = contacts
-        var positions: [ContactID: Int32] = [:]
-        positions.reserveCapacity(contacts.count)
-        for (i, c) in contacts.enumerated() { positions[c.id] = Int32(i) }
-        self.positions = positions
+        let ids = contacts.map { SearchIndex.hash(Array($0.id.rawValue.utf8)) }
+        let idOrder = ids.indices.sorted { ids[$0] < ids[$1] }
+        idHashes = idOrder.map { ids[$0] }
+        idPositions = idOrder.map { Int32($0) }
         var rows: [Row] = []
         var keys: [RowKey] = []  // for the ranks only
         var fields: [Field] = []
         var text: [UInt8] = []
         var discarded: [Int32] = []
         var entries: [Entry] = []
-        var exact: [UInt64: [Int32]] = [:]
+        var exact: [(key: UInt64, row: Int32)] = []
         var rowEntries: [Int32] = []
         var scratch: [UInt8] = []
         var scratchOrigins: [Int32] = []
 
-        func addField(_ value: String, _ kind: FieldKind, ordinal: Int, row: Int32) {
+        func addField(_ value: String, _ kind: FieldKind, row: Int32) {
             guard !value.isEmpty else { return }
             scratch.removeAll(keepingCapacity: true)
             scratchOrigins.removeAll(keepingCapacity: true)
@@ -158,12 +169,12 @@ final class SearchIndex: Sendable {
             let start = Int32(text.count)
             let fieldIndex = Int32(fields.count)
             discarded.removeAll(keepingCapacity: true)
-            SearchIndex.normalize(scratch, scratchOrigins, kind, into: &text, &discarded) { wordStart, first in
-                entries.append(Entry(field: fieldIndex, start: Int32(wordStart), isFirst: first))
+            SearchIndex.normalize(scratch, scratchOrigins, kind, into: &text, &discarded) { wordStart, _ in
+                entries.append(Entry(field: fieldIndex, start: Int32(wordStart)))
                 rowEntries.append(Int32(entries.count - 1))
             }
             guard Int32(text.count) > start else { return }
-            fields.append(Field(row: row, kind: kind, ordinal: Int32(ordinal), text: start..<Int32(text.count)))
+            fields.append(Field(row: row, kind: kind, start: start))
         }
 
         for (c, contact) in contacts.enumerated() {
@@ -171,29 +182,28 @@ final class SearchIndex: Sendable {
             for e in emailIndices {
                 let row = Int32(rows.count)
                 let entryStart = Int32(rowEntries.count)
-                if let name = contact.displayName { addField(name, .displayName, ordinal: 0, row: row) }
+                if let name = contact.displayName { addField(name, .displayName, row: row) }
                 for part in contact.name.given + contact.name.additional + contact.name.family {
-                    addField(part, .namePart, ordinal: 0, row: row)
+                    addField(part, .namePart, row: row)
                 }
-                for (k, nick) in contact.nicknames.enumerated() {
-                    addField(nick, .nickname, ordinal: k, row: row)
+                for nick in contact.nicknames {
+                    addField(nick, .nickname, row: row)
                     let key = SearchIndex.hash(SearchIndex.normalizedQuery(nick))
-                    exact[key, default: []].append(row)
+                    exact.append((key, row))
                 }
-                if let org = contact.organization { addField(org, .organization, ordinal: 0, row: row) }
+                if let org = contact.organization { addField(org, .organization, row: row) }
                 var addressKey: UInt64 = 0
                 if e >= 0 {
                     let address = contact.emails[e].address
                     let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) ?? address.utf8.endIndex
-                    addField(String(address[..<at]), .localPart, ordinal: e, row: row)
+                    addField(String(address[..<at]), .localPart, row: row)
                     if at < address.utf8.endIndex {
-                        addField(String(address[address.utf8.index(after: at)...]), .domain, ordinal: e, row: row)
+                        addField(String(address[address.utf8.index(after: at)...]), .domain, row: row)
                     }
                     addressKey = SearchIndex.hash(SearchFold.fold(address))
-                    exact[addressKey, default: []].append(row)
+                    exact.append((addressKey, row))
                 }
-                rows.append(Row(contact: Int32(c), email: Int32(e), rank: 0, addressKey: addressKey,
-                                entries: entryStart..<Int32(rowEntries.count)))
+                rows.append(Row(addressKey: addressKey, contact: Int32(c), email: Int32(e), rank: 0, firstEntry: entryStart))
                 keys.append(RowKey(contact, email: Int32(e), halfLife: halfLife))
             }
         }
@@ -202,11 +212,12 @@ final class SearchIndex: Sendable {
         for (rank, r) in order.enumerated() { rows[r].rank = Int32(rank) }
 
         keys = []
+        fields.append(Field(row: 0, kind: .displayName, start: Int32(text.count)))
         // Entries sorted by their text (ties by row rank, so equal words
         // list their best rows first); `rowEntries` follows them. Each
         // entry's first eight bytes, big-endian, decide most comparisons.
         let prefixes: [UInt64] = entries.map { e in
-            let end = Int(fields[Int(e.field)].text.upperBound)
+            let end = Int(fields[Int(e.field) + 1].start)
             var key: UInt64 = 0
             for k in 0..<8 {
                 let at = Int(e.start) + k
@@ -218,7 +229,7 @@ final class SearchIndex: Sendable {
             entries.indices.sorted { i, j in
                 if prefixes[i] != prefixes[j] { return prefixes[i] < prefixes[j] }
                 let a = entries[i], b = entries[j]
-                let ea = fields[Int(a.field)].text.upperBound, eb = fields[Int(b.field)].text.upperBound
+                let ea = fields[Int(a.field) + 1].start, eb = fields[Int(b.field) + 1].start
                 let c = SearchIndex.compare(t, Int(a.start)..<Int(ea), Int(b.start)..<Int(eb))
                 if c != 0 { return c < 0 }
                 return rows[Int(fields[Int(a.field)].row)].rank < rows[Int(fields[Int(b.field)].row)].rank
@@ -236,13 +247,51 @@ final class SearchIndex: Sendable {
         self.text = text
         self.entries = sortedEntries
         self.rowEntries = rowEntries
-        self.exact = exact
+        exact.sort { $0.key != $1.key ? $0.key < $1.key : $0.row < $1.row }
+        exactKeys = exact.map(\.key)
+        exactRows = exact.map(\.row)
         ranked = RankedEntries(keys: sortedEntries.map { e in
             let field = fields[Int(e.field)]
-            let c: UInt32 = field.kind == .displayName && e.isFirst ? 1 : (e.isFirst && field.kind != .domain ? 2 : 3)
+            let first = e.start == field.start
+            let c: UInt32 = field.kind == .displayName && first ? 1 : (first && field.kind != .domain ? 2 : 3)
             return c << 30 | UInt32(rows[Int(field.row)].rank)
         })
     }
+
+    /// The position in `contacts` of the contact with this id.
+    ///
+    /// - Complexity: O(log *n*).
+    func position(of id: ContactID) -> Int32? {
+        let key = SearchIndex.hash(Array(id.rawValue.utf8))
+        var i = lowerBound(idHashes, key)
+        while i < idHashes.count && idHashes[i] == key {
+            if contacts[Int(idPositions[i])].id == id { return idPositions[i] }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The rows whose folded address or nickname hashes to `key`.
+    ///
+    /// - Complexity: O(log *r*) for *r* rows.
+    func exactRows(_ key: UInt64) -> ArraySlice<Int32> {
+        let lo = lowerBound(exactKeys, key)
+        var hi = lo
+        while hi < exactKeys.count && exactKeys[hi] == key { hi += 1 }
+        return exactRows[lo..<hi]
+    }
+
+    /// The row's word starts: a range of `rowEntries`.
+    func entryRange(_ row: Int32) -> Range<Int> {
+        let next = Int(row) + 1
+        return Int(rows[Int(row)].firstEntry)..<(next < rows.count ? Int(rows[next].firstEntry) : rowEntries.count)
+    }
+
+    /// Where an entry's field ends in `text`.
+    func end(_ e: Entry) -> Int { Int(fields[Int(e.field) + 1].start) }
+
+    /// Whether the entry is its field's first word.
+    func isFirst(_ e: Entry) -> Bool { e.start == fields[Int(e.field)].start }
 
     /// A row's order key, made when rows of two indexes meet.
     func key(_ row: Int32) -> RowKey {
@@ -327,6 +376,16 @@ extension SearchIndex {
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 
+    /// The first position in `sorted` whose value is not below `key`.
+    func lowerBound(_ sorted: [UInt64], _ key: UInt64) -> Int {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     /// FNV-1a, 64 bits.
     static func hash(_ bytes: [UInt8]) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -361,7 +420,7 @@ extension SearchIndex {
             word.withUnsafeBufferPointer { q in
                 // How the entry's text compares with the word as a prefix.
                 func order(_ e: Entry) -> Int {
-                    let end = Int(fields[Int(e.field)].text.upperBound)
+                    let end = self.end(e)
                     var i = 0
                     var at = Int(e.start)
                     while i < q.count {
@@ -413,7 +472,7 @@ extension SearchIndex {
 
     /// Whether the entry's text starts with `word`.
     func entry(_ e: Entry, startsWith word: [UInt8]) -> Bool {
-        let end = Int(fields[Int(e.field)].text.upperBound)
+        let end = self.end(e)
         guard end - Int(e.start) >= word.count else { return false }
         for i in 0..<word.count where text[Int(e.start) + i] != word[i] { return false }
         return true
@@ -422,8 +481,9 @@ extension SearchIndex {
     /// The class of a single word's match at an entry.
     func matchClass(_ e: Entry) -> MatchClass {
         let kind = fields[Int(e.field)].kind
-        if kind == .displayName && e.isFirst { return .fullNamePrefix }
-        return e.isFirst && kind != .domain ? .firstWord : .otherWord
+        let first = isFirst(e)
+        if kind == .displayName && first { return .fullNamePrefix }
+        return first && kind != .domain ? .firstWord : .otherWord
     }
 }
 
@@ -490,16 +550,15 @@ extension SearchIndex {
     /// The class of the row's match with every word of the query, or nil
     /// when some word starts none of its words.
     func classify(_ row: Int32, _ q: SearchQuery) -> MatchClass? {
-        let r = rows[Int(row)]
-        if exact[q.foldedHash]?.contains(row) == true || exact[q.phraseHash]?.contains(row) == true,
+        if exactRows(q.foldedHash).contains(row) || exactRows(q.phraseHash).contains(row),
            isExact(row, q) {
             return .exact
         }
         var best = MatchClass.otherWord
         for word in q.words {
             var found: MatchClass?
-            for k in r.entries {
-                let e = entries[Int(rowEntries[Int(k)])]
+            for k in entryRange(row) {
+                let e = entries[Int(rowEntries[k])]
                 if entry(e, startsWith: word) {
                     let c = matchClass(e)
                     found = min(found ?? c, c)
@@ -516,16 +575,16 @@ extension SearchIndex {
     /// (hashes can collide: compare the text).
     func isExact(_ row: Int32, _ q: SearchQuery) -> Bool {
         let r = rows[Int(row)]
-        let contact = contacts[Int(r.contact)]
-        if r.email >= 0, SearchFold.fold(contact.emails[Int(r.email)].address) == q.folded { return true }
-        return contact.nicknames.contains { SearchIndex.normalizedQuery($0) == q.phrase }
+        let c = Int(r.contact)
+        if r.email >= 0, SearchFold.fold(contacts[c].emails[Int(r.email)].address) == q.folded { return true }
+        return contacts[c].nicknames.contains { SearchIndex.normalizedQuery($0) == q.phrase }
     }
 
     func startsDisplayName(_ row: Int32, _ phrase: [UInt8]) -> Bool {
         guard !phrase.isEmpty else { return false }
-        for k in rows[Int(row)].entries {
-            let e = entries[Int(rowEntries[Int(k)])]
-            if e.isFirst && fields[Int(e.field)].kind == .displayName { return entry(e, startsWith: phrase) }
+        for k in entryRange(row) {
+            let e = entries[Int(rowEntries[k])]
+            if isFirst(e) && fields[Int(e.field)].kind == .displayName { return entry(e, startsWith: phrase) }
         }
         return false
     }
@@ -572,29 +631,20 @@ extension SearchIndex {
 
 extension SearchIndex {
     /// The bytes each part of the index holds on the heap, by name:
-    /// arrays by capacity, dictionaries by their slots (keys and values at
-    /// their strides, over the load the standard library keeps), the id
-    /// strings too long to be stored inline. The contacts themselves are
-    /// the caller's and not counted.
+    /// arrays by capacity and stride. The contacts themselves are the
+    /// caller's and not counted.
     ///
     /// - Complexity: O(*n*) for *n* contacts (the ids are looked at).
     package var footprint: [(part: String, bytes: Int)] {
         func array<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride + (a.capacity > 0 ? 32 : 0) }
-        func dictionary<K, V>(_ d: [K: V]) -> Int {
-            d.capacity * (MemoryLayout<K>.stride + MemoryLayout<V>.stride) * 4 / 3 + 64
-        }
-        var idStrings = 0
-        for id in positions.keys where id.rawValue.utf8.count > 15 { idStrings += 32 + id.rawValue.utf8.count }
-        var exactLists = 0
-        for list in exact.values { exactLists += array(list) }
         return [
-            ("positions", dictionary(positions) + idStrings),
+            ("ids", array(idHashes) + array(idPositions)),
             ("rows", array(rows)),
             ("fields", array(fields)),
             ("text", array(text)),
             ("entries", array(entries)),
             ("rowEntries", array(rowEntries)),
-            ("exact", dictionary(exact) + exactLists),
+            ("exact", array(exactKeys) + array(exactRows)),
             ("ranked", array(ranked.keys) + array(ranked.trees)),
         ]
     }
