@@ -74,8 +74,8 @@ public struct ChipStrings: Sendable, Hashable {
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
             guard let close = rest[open...].firstIndex(of: "}") else { break }
+            out += rest[..<open]
             let key = rest[rest.index(after: open)..<close]
             if let value = values.first(where: { $0.key == key })?.value {
                 out += value

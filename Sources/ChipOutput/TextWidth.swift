@@ -42,7 +42,8 @@ public struct WidthMeasure: TextWidthMeasure {
 ///   to the emoji before it adds nothing;
 /// - a flag (two regional indicators, 🇫🇷) is two, and so is a lone
 ///   regional indicator; a tag flag (🏴 and its tags) is two;
-/// - a skin-tone modifier after an emoji adds nothing (👍🏽 is two);
+/// - a skin-tone modifier after an emoji adds nothing (👍🏽 is two), but
+///   makes a text-style emoji two, as VS16 does (✌🏽);
 /// - VS16 (U+FE0F) after an emoji that is text-style by default makes it
 ///   two (❤️, keycaps 1️⃣); VS15 changes nothing (terminals keep emoji wide);
 /// - conjoining Hangul jamo: the initial consonant is two, the vowel and
@@ -143,7 +144,12 @@ public struct TerminalWidth: TextWidthMeasure, Hashable {
                 openFlag = false
             }
             if isEmoji && baseIsEmoji && (afterJoiner || scalar &- 0x1F3FB < 5) {
-                // Joined to the emoji before, or its skin tone.
+                // Joined to the emoji before, or its skin tone, which asks
+                // for emoji presentation as VS16 does (✌🏽 is two).
+                if baseWidth == 1 && !afterJoiner {
+                    total += 1
+                    baseWidth = 2
+                }
                 afterJoiner = false
                 continue
             }
