@@ -139,3 +139,18 @@ struct ChipLayoutTests {
         }
     }
 }
+
+extension ChipLayoutTests {
+    /// Bounded work: an insertion near the start of 10,000 chips lays out
+    /// only the rows until they line up again (a few dozen, of about 1,850), not
+    /// all those after.
+    @Test(arguments: [10, 5_000, 9_990])
+    func anInsertionLaysOutAFewRowsWhereverItIs(_ at: Int) {
+        var random = SplitMix64(seed: 11)
+        let widths = (0..<10_000).map { _ in 6 + random.below(30) }
+        var layout = ChipFlowLayout(widths: widths, spacing: 1, lineWidth: 120)
+        let change = layout.insert(width: 20, at: at)
+        #expect(change.newRows.count <= 64 && change.newRows.count * 20 < layout.rowCount, "\(change) of \(layout.rowCount) rows")
+        #expect(layout == ChipFlowLayout(widths: layout.widths, spacing: 1, lineWidth: 120))
+    }
+}
