@@ -135,3 +135,20 @@ struct ChipLabelTests {
         #expect(FieldSummary.moreChipText(count: 7) == "+7")
     }
 }
+
+extension ChipLabelTests {
+    /// The examples of docs/presentation.md, so the guide stays true.
+    @Test func theGuidesExamples() {
+        let chips = AddressList.parse("Ann Lee <ann@x.org>, bob@, cy@xn--bcher-kva.example")
+        #expect(ChipText.label(of: chips[2]) == "cy@bücher.example")
+        #expect(AccessibilityLabel.inputChip(chips[1], position: 1, count: 3)
+            == "bob@, invalid address: nothing after the @, 2 of 3")
+        let labels = chips.map(ChipText.label(of:))
+        #expect(FieldSummary.make(labels: labels, budget: 20).text == "Ann Lee and 2 more")
+        #expect(ChipText.truncate("Annabelle Lee-Hargreaves", toWidth: 10) == "Annabelle…")
+        let widths = labels.map { TerminalWidth().width(of: $0) + 4 }
+        var layout = ChipFlowLayout(widths: widths, spacing: 1, lineWidth: 30)
+        let change = layout.insert(width: 12, at: 1)
+        #expect(change.newRows.lowerBound == 0)
+    }
+}
