@@ -147,7 +147,9 @@ public enum ChipText {
     /// chips): broken after spaces where it can, inside a word (at a
     /// grapheme boundary) only when the word alone is wider than a line;
     /// the last line truncated with ``ellipsis`` when the text does not fit.
-    /// The lines have no white space at their ends.
+    /// The lines have no white space at their ends. A cluster wider than
+    /// the whole line (an emoji in a line of one column) is put alone on
+    /// its line, since it cannot be cut.
     ///
     /// - Complexity: O(*n*) measures of one cluster each, for *n* the
     ///   clusters of `text`.
