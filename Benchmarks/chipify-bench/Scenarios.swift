@@ -191,3 +191,32 @@ func deleteScenario(chips: Int, samples: Int) -> Result {
     }
     return Result(name: "delete/\(chips)", unit: "ns", stats: stats, bytes: 0, checksum: checksum)
 }
+
+/// Re-laying out 10,000 chips in wrapped rows after one insertion, near the
+/// end and near the start (the chip is removed again, untimed, before the
+/// next sample), and, for scale, the layout from scratch. Widths are seeded
+/// terminal label widths plus padding, in rows of 120 columns.
+func layoutInsertScenario(chips: Int, samples: Int) -> [Result] {
+    var random = SplitMix64(seed: 11)
+    let widths = (0..<chips).map { _ in 6 + random.below(30) }
+    var results: [Result] = []
+    for (label, at) in [("near-end", chips - 10), ("near-start", 10)] {
+        var layout = ChipFlowLayout(widths: widths, spacing: 1, lineWidth: 120)
+        var inserted = false
+        let (stats, checksum) = sampleOperations(samples: samples, warmups: 50, prepare: {
+            if inserted { layout.remove(at: at) }
+        }) {
+            inserted = true
+            let change = layout.insert(width: 20, at: at)
+            return UInt64(change.newRows.upperBound &* 31 &+ change.oldRows.count)
+        }
+        results.append(Result(
+            name: "layout/insert/\(chips)/\(label)", unit: "ns", stats: stats, bytes: 0,
+            checksum: checksum &+ UInt64(layout.rowCount)))
+    }
+    let (stats, checksum) = sampleOperations(samples: max(10, samples / 10), warmups: 5) {
+        UInt64(ChipFlowLayout(widths: widths, spacing: 1, lineWidth: 120).rowCount)
+    }
+    results.append(Result(name: "layout/scratch/\(chips)", unit: "ns", stats: stats, bytes: 0, checksum: checksum))
+    return results
+}

@@ -32,6 +32,8 @@ let help = """
       paste/1mb-into-100000  … into a field of 100,000 chips
       move/100000       moving one chip from the front to the back of 100,000
       delete/100000     deleting one chip from the middle of 100,000
+      layout/insert/10000  re-laying out 10,000 chips in wrapped rows after one
+                        insertion near the end and near the start (and from scratch)
       contacts/vcard40  importing 100,000 generated contacts written as vCard 4.0, library only
       contacts/vcard21  … as vCard 2.1 (quoted-printable)
       contacts/google   … as Google Contacts CSV
@@ -61,7 +63,7 @@ let allScenarios = [
     "memory/chip", "batch/synthetic", "batch/corpus", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
     "parallel/jsonl", "parallel/summary",
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
-    "move/100000", "delete/100000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
+    "move/100000", "delete/100000", "layout/insert/10000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
     "directory/build/100000", "directory/build/1000000", "suggest/100000", "suggest/1000000",
 ]
 
@@ -229,6 +231,9 @@ for name in chosen {
         continue
     case "delete/100000":
         say(report(deleteScenario(chips: 100_000, samples: samples ?? 500), json: json))
+        continue
+    case "layout/insert/10000":
+        for r in layoutInsertScenario(chips: 10_000, samples: samples ?? 2_000) { say(report(r, json: json)) }
         continue
     default:
         fatalError("unreachable")

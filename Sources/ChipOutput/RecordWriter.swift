@@ -76,6 +76,11 @@ public struct ChipRecordWriter: Sendable {
     /// What was counted, when summarizing (records are counted by the
     /// caller that knows where they end; ``write(record:_:)`` counts its own).
     public var summary = Summary()
+    /// With `text`: write each record as one summary line of at most this
+    /// many terminal columns, record number included (`1  Ann, Bob and 3
+    /// more`, see ``FieldSummary``), instead of a line per chip
+    /// (`chipify --width`). Nil: a line per chip.
+    public var summaryWidth: Int?
     /// What was written and not yet taken.
     public var output: ByteBuffer
     let policy: ValidationPolicy
@@ -88,6 +93,12 @@ public struct ChipRecordWriter: Sendable {
     var headerOptions = HeaderOptions(lineBreak: "\n")
     /// The chips written in the current record, for ``write(record:_:)``.
     var nextIndex = 0
+    /// With ``summaryWidth``: the labels of the current record's chips.
+    var labels: [String] = []
+    /// With ``summaryWidth``: the current record's number, set by its chips
+    /// or by a reader that knows it; one more than the last otherwise, so
+    /// a record without chips is numbered too.
+    package var currentRecord = 1
 
     /// A writer of `format`. `smtpUTF8` matters to `header` only: UTF-8
     /// addresses are written as they are rather than left out.
@@ -120,6 +131,7 @@ public struct ChipRecordWriter: Sendable {
             scanner.scan(p) { segments.append($0) }
             scanner.finish { segments.append($0) }
             var index = 0
+            currentRecord = record
             for segment in segments {
                 guard let item = list.handle(segment, p, base: 0) else { continue }
                 let range = item.byteRange
@@ -166,6 +178,11 @@ public struct ChipRecordWriter: Sendable {
         address.removeAll(keepingCapacity: true)
         if let n = chip.displayName { name.append(contentsOf: n.utf8) }
         if let a = chip.address { address.append(contentsOf: a.utf8) }
+        if summaryWidth != nil && format == .text {
+            labels.append(ChipText.label(of: chip))
+            currentRecord = record
+            return
+        }
         let group = chip.group.map { Array($0.utf8) }
         let truncated = chip.raw.count < chip.byteRange.count
         var fields = Fields(
@@ -204,6 +221,11 @@ public struct ChipRecordWriter: Sendable {
             }
             r.appendAddress(p, into: &address)
         }
+        if summaryWidth != nil && format == .text {
+            labels.append(label(of: c))
+            currentRecord = c.record
+            return
+        }
         let fields = Fields(
             record: c.record, index: c.index, isEmptyGroup: c.item.kind == .emptyGroup, error: r.error,
             errorAt: c.source == nil ? c.start : c.start + (r.errorOffset - c.sourceStart),
@@ -225,11 +247,40 @@ public struct ChipRecordWriter: Sendable {
     ///
     /// - Complexity: O(*k*) in the header value finished; O(1) in other formats.
     public mutating func endRecord() {
+        if let width = summaryWidth, format == .text && !summarize {
+            writeSummaryLine(width: width)
+            return
+        }
         guard format == .header && !summarize else { return }
         header.finish()
         output.appendString(header.take())
         output.append(ASCII.lineFeed)
         header = HeaderWriter(options: headerOptions)
+    }
+
+    /// The label of a chip as the streaming reader holds it, from the name
+    /// and address just decoded (as ``ChipText/label(of:)-(ParsedChip)``).
+    func label(of c: ChipRecord) -> String {
+        if c.item.recognition.error == nil {
+            if c.item.kind == .emptyGroup, let group = c.item.group {
+                return ChipText.clean(String(decoding: group, as: UTF8.self))
+            }
+            return ChipText.label(name: name, address: address, raw: c.raw)
+        }
+        return ChipText.label(name: [], address: [], raw: c.raw)
+    }
+
+    /// One record as a summary line: `1  Ann, Bob and 3 more`, the record
+    /// number left out when not wanted, nothing after it for no chips.
+    mutating func writeSummaryLine(width: Int) {
+        var line = recordNumbers ? "\(currentRecord)" : ""
+        let prefix = line.isEmpty ? "" : line + "  "
+        let fitted = FieldSummary.make(labels: labels, budget: width - TerminalWidth().width(of: prefix))
+        if !fitted.text.isEmpty { line = prefix + fitted.text }
+        output.appendString(line)
+        output.append(ASCII.lineFeed)
+        labels.removeAll(keepingCapacity: true)
+        currentRecord += 1
     }
 
     /// What one chip's line is made of, whichever way the chip came.

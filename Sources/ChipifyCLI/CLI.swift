@@ -20,6 +20,9 @@ public struct Options: Sendable, Equatable {
     public var files: [String] = []
     /// Address books to resolve chips against (`--contacts`).
     public var contacts: [String] = []
+    /// With `--format text`: one summary line per record, at most this many
+    /// columns (`--width`).
+    public var width: Int?
     public var showHelp = false
     public var showVersion = false
 
@@ -39,7 +42,7 @@ public enum CLI {
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     public static let usage =
-        "Usage: chipify [--format text|jsonl|tsv|header] [--smtputf8] [--policy strict|standard|lenient] [-z] [--check] [--summary] [-j N] [--no-record-numbers] [FILE...]"
+        "Usage: chipify [--format text|jsonl|tsv|header] [--smtputf8] [--policy strict|standard|lenient] [-z] [--check] [--summary] [-j N] [--no-record-numbers] [--width N] [FILE...]"
 
     public static let help = """
         chipify: turns address lists into chips.
@@ -79,6 +82,10 @@ public enum CLI {
               --no-record-numbers
                                leave record numbers out, so the output of pieces
                                of the input, joined, equals that of the whole
+              --width N        with text: each record as one line of at most N
+                               terminal columns, as a field that is not focused
+                               shows it: the names that fit, then "and K more",
+                               or "+K" when not even one fits
           -h, --help           show this help
               --version        show the version
 
@@ -147,6 +154,12 @@ public enum CLI {
                 options.jobs = n
             case "--contacts":
                 options.contacts.append(try value(name, inline: inline))
+            case "--width":
+                let v = try value(name, inline: inline)
+                guard let n = Int(v), n >= 1, n <= 100_000 else {
+                    throw UsageError(message: "bad width '\(v)' (expected 1 to 100000 columns)")
+                }
+                options.width = n
             case "-h", "--help":
                 options.showHelp = true
             case "--version":
@@ -154,7 +167,7 @@ public enum CLI {
             default:
                 throw UsageError(message: "unknown option '\(name)'")
             }
-            if inline != nil && !["--format", "--policy", "--jobs", "--contacts"].contains(name) {
+            if inline != nil && !["--format", "--policy", "--jobs", "--contacts", "--width"].contains(name) {
                 throw UsageError(message: "option '\(name)' takes no value")
             }
             i += 1
@@ -168,6 +181,9 @@ public enum CLI {
         }
         if !options.contacts.isEmpty && options.summary {
             throw UsageError(message: "--contacts does nothing with --summary")
+        }
+        if options.width != nil && (options.summary || options.format != .text) {
+            throw UsageError(message: "--width applies to --format text only, without --summary")
         }
         if !options.recordNumbers && (options.summary || options.format == .header) {
             throw UsageError(message: "--no-record-numbers does nothing with \(options.summary ? "--summary" : "--format header")")
@@ -244,13 +260,14 @@ public enum CLI {
             format: options.format, out: OutputBuffer(fd: stdout), policy: options.policy,
             summarize: options.summary, smtpUTF8: options.smtpUTF8)
         writer.recordNumbers = options.recordNumbers
+        writer.records.summaryWidth = options.width
         var totals = RunTotals()
         var status: Int32 = 0
         let jobs = options.jobs ?? CLI.coreCount
         let parallel = ParallelProcessor(
             jobs: jobs, terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy,
             format: options.format, summarize: options.summary, recordNumbers: options.recordNumbers,
-            smtpUTF8: options.smtpUTF8)
+            smtpUTF8: options.smtpUTF8, summaryWidth: options.width)
         var contactRecords: ContactRecords?
         if !options.contacts.isEmpty {
             var errors = OutputBuffer(fd: stderr, capacity: 1 << 12)
@@ -316,6 +333,7 @@ public enum CLI {
             format: options.format, out: OutputBuffer(fd: -1), policy: options.policy,
             summarize: options.summary, smtpUTF8: options.smtpUTF8)
         writer.recordNumbers = options.recordNumbers
+        writer.records.summaryWidth = options.width
         var totals = RunTotals()
         var offset = 0
         let read = { (p: UnsafeMutableRawPointer, count: Int) -> Int in
@@ -330,7 +348,7 @@ public enum CLI {
             let parallel = ParallelProcessor(
                 jobs: jobs, pieceSize: pieceSize, terminator: options.nullTerminated ? 0 : 0x0A,
                 policy: options.policy, format: options.format, summarize: options.summary,
-                recordNumbers: options.recordNumbers, smtpUTF8: options.smtpUTF8)
+                recordNumbers: options.recordNumbers, smtpUTF8: options.smtpUTF8, summaryWidth: options.width)
             _ = parallel.run(read: read, ready: { offset < input.count }, writer: &writer, totals: &totals)
         } else {
             _ = processor.run(read: read, writer: &writer, totals: &totals)

@@ -60,6 +60,7 @@ struct ContactRecords {
             if !resolved.content.isValid { totals.errors += 1 }
             writer.records.write(resolved.content, record: totals.records, index: index, contact: resolved.contact)
         }
+        writer.records.currentRecord = totals.records
         writer.endRecord()
     }
 }

@@ -23,9 +23,12 @@ struct ParallelProcessor: Sendable {
     let summarize: Bool
     let recordNumbers: Bool
     let smtpUTF8: Bool
+    let summaryWidth: Int?
 
     init(jobs: Int, pieceSize: Int = 1 << 20, terminator: UInt8, policy: ValidationPolicy,
-         format: OutputFormat, summarize: Bool, recordNumbers: Bool = true, smtpUTF8: Bool = false) {
+         format: OutputFormat, summarize: Bool, recordNumbers: Bool = true, smtpUTF8: Bool = false,
+         summaryWidth: Int? = nil) {
+        self.summaryWidth = summaryWidth
         self.recordNumbers = recordNumbers
         self.smtpUTF8 = smtpUTF8
         self.jobs = max(1, jobs)
@@ -58,6 +61,7 @@ struct ParallelProcessor: Sendable {
                 format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy, summarize: summarize,
                 smtpUTF8: smtpUTF8)
             pieceWriter.recordNumbers = recordNumbers
+            pieceWriter.records.summaryWidth = summaryWidth
             return PieceResult(writer: pieceWriter)
         }
         defer { slots.free() }

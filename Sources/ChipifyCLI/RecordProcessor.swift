@@ -154,6 +154,7 @@ struct StreamState {
         scanner.finish { found.append($0) }
         for segment in found { handle(segment, writer: &writer) }
         segments = found
+        writer.records.currentRecord = record
         writer.endRecord()
         scanner = ListScanner()
         list.reset()

@@ -13,7 +13,7 @@ import Darwin
 /// indexes are in the focused field.
 public enum Replay {
     public static let usage =
-        "Usage: chipify replay [--trace] [--keep-going] [--fields a,b,c] [--policy P] [--duplicates D] [--contacts FILE]... [--resolution R] [SCRIPT]"
+        "Usage: chipify replay [--trace] [--keep-going] [--fields a,b,c] [--policy P] [--duplicates D] [--contacts FILE]... [--resolution R] [--width N] [SCRIPT]"
 
     public struct Options: Sendable, Equatable {
         public var trace = false
@@ -26,6 +26,9 @@ public enum Replay {
         public var resolution = ContactResolution.uniqueMatch
         public var script: String?
         public var help = false
+        /// Print each field as a summary line of at most this many columns
+        /// (`--width`), instead of its chips as JSON.
+        public var width: Int?
     }
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -60,6 +63,12 @@ public enum Replay {
                     throw UsageError(message: "unknown resolution '\(v)' (expected off, uniqueMatch or topSuggestion)")
                 }
                 o.resolution = r
+            case "--width":
+                let v = try value(a)
+                guard let n = Int(v), n >= 1, n <= 100_000 else {
+                    throw UsageError(message: "bad width '\(v)' (expected 1 to 100000 columns)")
+                }
+                o.width = n
             case "--duplicates":
                 let v = try value(a)
                 guard let d = DuplicatePolicy(rawValue: v) else {
@@ -97,6 +106,9 @@ public enum Replay {
                            names (repeatable)
           --resolution R   what a committed name becomes: uniqueMatch (default),
                            topSuggestion or off
+          --width N        print each field as one line of at most N terminal
+                           columns, 'to: Ann, Bob and 3 more', as a field that
+                           is not focused shows it (pending text left out)
 
         """
 
@@ -155,7 +167,13 @@ public enum Replay {
             out.flushIfNeeded()
             if out.failed { break }  // nowhere to write: reported by the caller
         }
-        for field in composer.fields { writeField(field, &out) }
+        for field in composer.fields {
+            if let width = options.width {
+                writeSummaryLine(field, width: width, &out)
+            } else {
+                writeField(field, &out)
+            }
+        }
         return failed ? 1 : 0
     }
 
@@ -413,6 +431,17 @@ public enum Replay {
             }
         }
         out.buffer.append("}")
+    }
+
+    /// `to: Ann, Bob and 3 more`: the field's name, then the summary that
+    /// fits in what the name leaves of `width`.
+    static func writeSummaryLine(_ f: ChipField, width: Int, _ out: inout OutputBuffer) {
+        let name = ChipText.clean(f.name) + ":"
+        let labels = f.chips.map { ChipText.label(of: $0) }
+        let budget = width - TerminalWidth().width(of: name) - 1
+        let summary = FieldSummary.make(labels: labels, budget: budget)
+        out.buffer.appendString(summary.text.isEmpty ? name : name + " " + summary.text)
+        out.buffer.append(UInt8(ascii: "\n"))
     }
 
     static func writeField(_ f: ChipField, _ out: inout OutputBuffer) {

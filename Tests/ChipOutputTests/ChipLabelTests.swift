@@ -1,0 +1,154 @@
+import Testing
+import ChipKit
+@testable import ChipOutput
+import ChipTestSupport
+
+/// What a chip shows, what a screen reader says, and the summary of a
+/// field that is not focused.
+@Suite("Labels and summaries")
+struct ChipLabelTests {
+    static func chip(_ text: String) -> ParsedChip {
+        let chips = AddressList.parse(text)
+        #expect(chips.count == 1, "\(text) is \(chips.count) chips")
+        return chips.first ?? ParsedChip(kind: .mailbox, byteRange: 0..<0, raw: [])
+    }
+
+    @Test(arguments: [
+        ("Ann Lee <ann@x.org>", "Ann Lee"),
+        ("ann@x.org", "ann@x.org"),
+        ("<ann@x.org>", "ann@x.org"),
+        ("ann@xn--bcher-kva.example", "ann@bücher.example"),
+        ("ann@bücher.example", "ann@bücher.example"),
+        ("\"Ann\u{202E}gro.x\" <a@x.org>", "Anngro.x"),         // bidi controls never leak
+        ("\"  Ann   Lee \" <a@x.org>", "Ann Lee"),
+        ("\"\u{200B}\" <a@x.org>", "a@x.org"),                    // a name of nothing shows the address
+        ("bob@", "bob@"),
+        ("Team: ;", "Team"),
+        ("\"سارا\" <sara@x.org>", "سارا"),
+    ])
+    func aChipShowsItsNameElseItsAddressElseItsText(_ text: String, _ label: String) {
+        #expect(ChipText.label(of: Self.chip(text)) == label)
+    }
+
+    /// A name from an encoded word or a contact can hold what typing cannot.
+    @Test func lineBreaksAndControlsInANameBecomeOneSpace() {
+        let chip = ParsedChip(
+            displayName: "Ann\r\n\tLee\u{2029}\u{85}Jr", address: "a@x.org", localPart: "a", domain: "x.org")
+        #expect(ChipText.label(of: chip) == "Ann Lee Jr")
+        #expect(AccessibilityLabel.inputChip(chip) == "Ann Lee Jr, a@x.org")
+    }
+
+    @Test func theWritersBytesGiveTheSameLabel() {
+        let raw: [UInt8] = Array("x".utf8)
+        raw.withUnsafeBufferPointer { raw in
+            #expect(ChipText.label(name: Array("Ann\u{2066}".utf8), address: [], raw: raw) == "Ann")
+            #expect(ChipText.label(name: [], address: Array("a@XN--BCHER-KVA.example".utf8), raw: raw) == "a@bücher.example")
+            #expect(ChipText.label(name: [], address: [], raw: raw) == "x")
+        }
+    }
+
+    @Test(arguments: [
+        ("Ann Lee <ann@x.org>", false, nil, nil, "Ann Lee, ann@x.org"),
+        ("ann@x.org", false, nil, nil, "ann@x.org"),
+        ("bob@", false, nil, nil, "bob@, invalid address: nothing after the @"),
+        ("Ann Lee <ann@x.org>", true, 2, 12, "Ann Lee, ann@x.org, selected, 3 of 12"),
+        ("ann@gmial.com", false, nil, nil, "ann@gmial.com, warning: the domain may be misspelled"),
+        ("\"Ann\u{202E}Lee\" <ann@xn--bcher-kva.example>", false, 0, 1,
+         "AnnLee, ann@bücher.example, warning: the name holds characters that reorder text, 1 of 1"),
+    ] as [(String, Bool, Int?, Int?, String)])
+    func inputChipLabels(_ text: String, _ selected: Bool, _ position: Int?, _ count: Int?, _ expected: String) {
+        #expect(AccessibilityLabel.inputChip(Self.chip(text), isSelected: selected, position: position, count: count) == expected)
+    }
+
+    @Test func aDisabledSentChipSaysSo() {
+        let label = AccessibilityLabel.inputChip(Self.chip("ann@x.org"), isDisabled: true, isCommitted: true)
+        #expect(label == "ann@x.org, sent, disabled")
+    }
+
+    @Test(arguments: [
+        (GroupChipRole.radio, true, false, GroupChipActionState.idle, false, "Small, selected, 1 of 3"),
+        (.radio, false, false, .idle, false, "Small, not selected, 1 of 3"),
+        (.toggle, true, true, .idle, false, "Small, selected, disabled, 1 of 3"),
+        (.button, false, false, .busy, false, "Small, in progress, 1 of 3"),
+        (.button, false, false, .idle, true, "Small, button, 1 of 3"),
+        (.radio, true, false, .idle, true, "Small, radio button, selected, 1 of 3"),
+    ])
+    func groupChipLabels(
+        _ role: GroupChipRole, _ selected: Bool, _ disabled: Bool, _ action: GroupChipActionState, _ announces: Bool,
+        _ expected: String
+    ) {
+        let label = AccessibilityLabel.groupChip(
+            label: "Small\u{200F}\n", role: role, isSelected: selected, isDisabled: disabled, actionState: action,
+            position: 0, count: 3, announcesRole: announces)
+        #expect(label == expected)
+    }
+
+    @Test func theHostSuppliesTheWords() {
+        var s = ChipStrings()
+        s.invalid = "{text} — adresse invalide : {reason}"
+        s.errorMessages["missing-domain"] = "rien après le @"
+        s.position = "{position} sur {count}"
+        s.selected = "sélectionné"
+        let label = AccessibilityLabel.inputChip(Self.chip("bob@"), isSelected: true, position: 0, count: 2, strings: s)
+        #expect(label == "bob@ — adresse invalide : rien après le @, sélectionné, 1 sur 2")
+        // A value is inserted once, never read as a template.
+        #expect(ChipStrings.fill("{a} {b}", ["a": "{b}", "b": "x"]) == "{b} x")
+        #expect(ChipStrings.fill("{a} {unknown} {", ["a": "1"]) == "1 {unknown} {")
+    }
+
+    @Test func everyWarningHasASentence() {
+        for (warning, code) in ChipWarnings.all {
+            #expect(warning.messages.count == 1)
+            #expect(warning.messages[0] != code, "\(code)")
+        }
+    }
+
+    @Test(arguments: [
+        ([], 20, ""),
+        (["Ann"], 20, "Ann"),
+        (["Ann", "Bob"], 20, "Ann and Bob"),
+        (["Ann", "Bob", "Cy"], 20, "Ann, Bob and Cy"),
+        (["Ann", "Bob", "Cy", "Dee", "Eve"], 20, "Ann, Bob and 3 more"),
+        (["Ann", "Bob", "Cy", "Dee", "Eve"], 18, "Ann and 4 more"),
+        (["Ann", "Bob", "Cy", "Dee", "Eve"], 10, "+5"),            // not even one name fits
+        (["Ann", "Bob", "Cy", "Dee", "Eve"], 1, "+5"),             // nor "+5": shown anyway
+        (["Annabelle Lee-Hargreaves", "Bob"], 20, "+2"),
+        (["日本太郎", "Bob", "Cy"], 20, "日本太郎, Bob and Cy"), (["日本太郎", "Bob", "Cy"], 19, "日本太郎 and 2 more"),
+        (["سارا", "Bob", "Cy"], 22, "\u{2068}سارا\u{2069}, Bob and Cy"),
+    ] as [([String], Int, String)])
+    func summariesShowTheNamesThatFit(_ labels: [String], _ budget: Int, _ expected: String) {
+        let s = FieldSummary.make(labels: labels, budget: budget)
+        #expect(s.text == expected)
+        #expect(s.shownCount + s.hiddenCount == labels.count)
+        #expect(s.width == TerminalWidth().width(of: s.text))
+        #expect(s.fits == (s.width <= budget))
+    }
+
+    @Test func summariesUseTheHostsWords() {
+        var s = ChipStrings()
+        s.namesAndMore = "{names} et {count} autres"
+        s.lastSeparator = " et "
+        s.moreChip = "+{count} autres"
+        #expect(FieldSummary.make(labels: ["Ann", "Bob", "Cy", "Dee"], budget: 18, strings: s).text == "Ann et 3 autres")
+        #expect(FieldSummary.make(labels: ["Ann", "Bob"], budget: 18, strings: s).text == "Ann et Bob")
+        #expect(FieldSummary.make(labels: ["Ann", "Bob"], budget: 5, strings: s).text == "+2 autres")
+        #expect(FieldSummary.moreChipText(count: 7) == "+7")
+    }
+}
+
+extension ChipLabelTests {
+    /// The examples of docs/presentation.md, so the guide stays true.
+    @Test func theGuidesExamples() {
+        let chips = AddressList.parse("Ann Lee <ann@x.org>, bob@, cy@xn--bcher-kva.example")
+        #expect(ChipText.label(of: chips[2]) == "cy@bücher.example")
+        #expect(AccessibilityLabel.inputChip(chips[1], position: 1, count: 3)
+            == "bob@, invalid address: nothing after the @, 2 of 3")
+        let labels = chips.map(ChipText.label(of:))
+        #expect(FieldSummary.make(labels: labels, budget: 20).text == "Ann Lee and 2 more")
+        #expect(ChipText.truncate("Annabelle Lee-Hargreaves", toWidth: 10) == "Annabelle…")
+        let widths = labels.map { TerminalWidth().width(of: $0) + 4 }
+        var layout = ChipFlowLayout(widths: widths, spacing: 1, lineWidth: 30)
+        let change = layout.insert(width: 12, at: 1)
+        #expect(change.newRows.lowerBound == 0)
+    }
+}
