@@ -121,3 +121,23 @@ struct GroupCLITests {
         #expect(r.stderrText == "Error: cannot open '/nonexistent/script.jsonl': No such file or directory\n")
     }
 }
+
+@Suite("Group script reader")
+struct NestedJSONReaderTests {
+    @Test func readsArraysAndObjectsWhenAsked() throws {
+        let o = try JSONReader.object(Array(#"{"config":{"chips":["a","b"],"max":null,"n":[]}}"#.utf8), nested: true)
+        #expect(o["config"] == .object(["chips": .array([.string("a"), .string("b")]), "max": .null, "n": .array([])]))
+    }
+
+    @Test(arguments: [#"{"a":[1,]}"#, #"{"a":[1"#, #"{"a":{"b":1}"#, #"{"a":{"a":1,"a":2}}"#])
+    func refusesBadNesting(_ json: String) {
+        #expect(throws: JSONReader.Failure.self) { _ = try JSONReader.object(Array(json.utf8), nested: true) }
+    }
+
+    @Test func nestingIsBounded() {
+        let deep = "{\"a\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}"
+        #expect(throws: JSONReader.Failure.self) { _ = try JSONReader.object(Array(deep.utf8), nested: true) }
+        let ok = "{\"a\":" + String(repeating: "[", count: 15) + String(repeating: "]", count: 15) + "}"
+        #expect((try? JSONReader.object(Array(ok.utf8), nested: true)) != nil)
+    }
+}
