@@ -308,3 +308,26 @@ struct ActionChipTests {
         #expect(g.option("a")?.actionState == nil, "a checkable option has no action state")
     }
 }
+
+@Suite("Chip group examples")
+struct ExampleTests {
+    /// The README's example, as written there.
+    @Test func theReadmeExampleHolds() throws {
+        var sizes = try ChipGroup<Never>(
+            options: ["S", "M", "L"].map { ChipOption(id: ChipOptionID($0), label: $0) },
+            configuration: GroupConfiguration(isSingleSelection: true, isSelectionRequired: true), checked: ["M"])
+        #expect(sizes.tap("L").selectedID == "L")
+        #expect(sizes.tap("L").refusal?.reason == .selectionRequired)
+    }
+
+    /// The guide's example: a "None" that is not exclusive, and a maximum.
+    @Test func theGuideExampleHolds() throws {
+        let sizes = ["S", "M", "L", "None"].map { ChipOption<String>(id: ChipOptionID($0), label: $0, value: $0) }
+        var group = try ChipGroup(options: sizes, configuration: GroupConfiguration(maxSelected: 2), checked: ["M"])
+        #expect(group.configurationWarnings == [.noneNotExclusive("None")])
+        #expect(group.tap("S").selectedIDs == ["S", "M"])
+        #expect(group.tap("L").refusal?.reason == .maxSelected)
+        let a = group.accessibility(of: "M")!
+        #expect(a.isSelected && a.position == 2 && a.count == 4 && a.role == .checkbox)
+    }
+}
