@@ -22,13 +22,16 @@ public struct GroupOverflow: Sendable, Hashable {
     public var hiddenSelectedCount: Int
     /// Selected options in all.
     public var selectedCount: Int
+    /// Whether the entry is open (every option shows).
     public var isExpanded: Bool
+    /// What the entry should say.
     public var prompt: Prompt
 }
 
 /// What an accessibility label needs of one option ("Large, selected, 3 of 12").
 public struct OptionAccessibility: Sendable, Hashable {
     public var id: ChipOptionID
+    /// The chip's text, to start the label with.
     public var label: String
     public var isSelected: Bool
     /// The option ignores taps.
@@ -39,6 +42,7 @@ public struct OptionAccessibility: Sendable, Hashable {
     public var position: Int
     /// The number of options in the group.
     public var count: Int
+    /// What the chip is: radio button, toggle or button.
     public var role: ChipRole
     /// For an action chip, its state.
     public var actionState: ActionChipState?

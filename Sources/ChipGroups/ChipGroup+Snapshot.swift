@@ -4,13 +4,17 @@ public struct ChipGroupSnapshot<Value: Hashable & Sendable>: Sendable, Hashable 
     /// The version this build writes; restoring refuses any other.
     public static var currentVersion: Int { 1 }
 
+    /// The format's version (``currentVersion`` when written by this build).
     public var version: Int
+    /// The options, in display order, with their states.
     public var options: [ChipOption<Value>]
     public var configuration: GroupConfiguration
     /// The selected options, in display order.
     public var selectedIDs: [ChipOptionID]
+    /// Whether the overflow entry was open.
     public var isExpanded: Bool
 
+    /// A snapshot of the given parts (``ChipGroup/snapshot`` makes one of a group).
     public init(
         version: Int = ChipGroupSnapshot.currentVersion, options: [ChipOption<Value>],
         configuration: GroupConfiguration, selectedIDs: [ChipOptionID], isExpanded: Bool

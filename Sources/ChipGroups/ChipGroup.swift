@@ -18,6 +18,8 @@ public struct GroupConfiguration: Sendable, Hashable, Codable {
     /// no limit, otherwise at least 1.
     public var maxSelected: Int?
 
+    /// A configuration; the defaults are a multi-select group of eight
+    /// shown options with no maximum, not required, read-only or controlled.
     public init(
         isSingleSelection: Bool = false, isSelectionRequired: Bool = false, isReadOnly: Bool = false,
         isControlled: Bool = false, maxVisible: Int = 8, maxSelected: Int? = nil
@@ -35,7 +37,9 @@ public struct GroupConfiguration: Sendable, Hashable, Codable {
 /// two selected options in single mode, …), found when a group is made or
 /// restored. Operations on a group never throw: they refuse, with a reason.
 public struct GroupConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, in a sentence.
     public var message: String
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
@@ -81,6 +85,7 @@ public struct GroupConfigurationError: Error, Sendable, Hashable, CustomStringCo
 public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
     /// The options, in display order.
     public private(set) var options: [ChipOption<Value>]
+    /// The settings; change them with the `set…` operations, which report.
     public private(set) var configuration: GroupConfiguration
     /// Whether the overflow entry was opened to show every option.
     public private(set) var isExpanded = false

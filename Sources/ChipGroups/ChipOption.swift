@@ -4,9 +4,13 @@
 public struct ChipOptionID: Sendable, Hashable, Codable, Comparable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
+    /// The host's identity text, compared as Swift strings compare (canonically
+    /// equivalent texts are the same identity; no case folding).
     public var rawValue: String
 
+    /// An identity from the host's text.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// An identity written as a literal: `"large"`.
     public init(stringLiteral value: String) { rawValue = value }
 
     public var description: String { rawValue }
@@ -59,6 +63,7 @@ public enum ChipRole: String, Sendable, Hashable, Codable {
 /// `Value` is the host's own value for the option (a model object, an
 /// enum case), carried untouched.
 public struct ChipOption<Value: Hashable & Sendable>: Sendable, Hashable {
+    /// The option's identity, unique in its group.
     public var id: ChipOptionID
     /// The chip's text.
     public var label: String
@@ -77,6 +82,7 @@ public struct ChipOption<Value: Hashable & Sendable>: Sendable, Hashable {
     /// For an action chip, how far its action has come.
     public var progress: ActionProgress
 
+    /// A checkable option (choice or filter chip) unless `isCheckable` is false.
     public init(
         id: ChipOptionID, label: String, description: String? = nil, value: Value? = nil,
         isDisabled: Bool = false, isCheckable: Bool = true, isExclusive: Bool = false,

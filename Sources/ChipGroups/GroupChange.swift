@@ -15,6 +15,7 @@ public struct GroupChange: Sendable, Hashable {
     /// nil when none is, and always nil in multi-selection mode.
     public var selectedID: ChipOptionID?
 
+    /// A change as a group reports it (hosts and tests may build their own to compare).
     public init(edits: [GroupEdit], changed: Bool, selectedIDs: [ChipOptionID], selectedID: ChipOptionID?) {
         self.edits = edits
         self.changed = changed
@@ -72,10 +73,12 @@ public enum GroupSetting: String, Sendable, Hashable, Codable {
 /// selection the tap would give. The owner applies it with
 /// ``ChipGroup/apply(_:)`` (or sets a selection of its own choosing).
 public struct GroupRequest: Sendable, Hashable {
+    /// The option tapped.
     public var id: ChipOptionID
     /// The selection the tap would give, in display order at the time of the tap.
     public var proposedIDs: [ChipOptionID]
 
+    /// A request for the tap on `id`, proposing `proposedIDs`.
     public init(id: ChipOptionID, proposedIDs: [ChipOptionID]) {
         self.id = id
         self.proposedIDs = proposedIDs
@@ -84,6 +87,7 @@ public struct GroupRequest: Sendable, Hashable {
 
 /// Why a tap or an operation was not done, for the host to word.
 public struct GroupRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// Why, as a stable code (its raw value) the host words.
     public enum Reason: String, Sendable, Hashable, Codable, CaseIterable {
         /// The option is disabled (taps only).
         case disabled
@@ -103,15 +107,18 @@ public struct GroupRefusal: Sendable, Hashable, CustomStringConvertible {
         case duplicateID = "duplicate-id"
     }
 
+    /// Why it was refused.
     public var reason: Reason
     /// The option concerned.
     public var id: ChipOptionID?
 
+    /// A refusal for `reason`, about the option `id`.
     public init(_ reason: Reason, id: ChipOptionID? = nil) {
         self.reason = reason
         self.id = id
     }
 
+    /// `code: id`, for logs.
     public var description: String { id.map { "\(reason.rawValue): \($0)" } ?? reason.rawValue }
 }
 
