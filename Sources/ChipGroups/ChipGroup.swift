@@ -198,10 +198,25 @@ public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
         !o.isCheckable ? .button : configuration.isSingleSelection ? .radio : .checkbox
     }
 
-    func inDisplayOrder<S: Sequence<ChipOptionID>>(_ ids: S) -> [ChipOptionID] {
-        var list = Array(ids)
-        if list.count > 1 { list.sort { indexByID[$0]! < indexByID[$1]! } }
-        return list
+    /// The identities sorted by display index: each index is looked up
+    /// once, then integers are sorted (hashing an identity is most of a
+    /// tap's cost).
+    /// Not generic over the sequence: a generic one ran unspecialized,
+    /// looking its types up at run time on every tap.
+    func inDisplayOrder(_ ids: Set<ChipOptionID>) -> [ChipOptionID] {
+        if ids.count < 2 { return Array(ids) }
+        var keyed: [(index: Int, id: ChipOptionID)] = []
+        keyed.reserveCapacity(ids.count)
+        for id in ids { keyed.append((indexByID[id]!, id)) }
+        return sortedByIndex(&keyed)
+    }
+
+    func inDisplayOrder(_ ids: [ChipOptionID]) -> [ChipOptionID] {
+        if ids.count < 2 { return ids }
+        var keyed: [(index: Int, id: ChipOptionID)] = []
+        keyed.reserveCapacity(ids.count)
+        for id in ids { keyed.append((indexByID[id]!, id)) }
+        return sortedByIndex(&keyed)
     }
 
     // MARK: - The user
@@ -503,13 +518,6 @@ public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
 
     // MARK: - Rules
 
-    /// What selecting or deselecting would do.
-    private enum Plan {
-        case refused(GroupRefusal.Reason)
-        /// Deselect `off` (display order), then select `on`.
-        case toggle(off: [ChipOptionID], on: ChipOptionID?)
-    }
-
     /// What selecting the option at `i` would do, by the selection rules.
     /// O(1), but for an exclusive option in multi mode: O(*k* log *k*).
     private func planCheck(_ i: Int) -> Plan {
@@ -552,19 +560,6 @@ public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
         }
     }
 
-    /// The edits of one operation.
-    private struct Recorder {
-        var edits: [GroupEdit] = []
-        var changed = false
-        /// Something that changed the state.
-        mutating func edit(_ e: GroupEdit) {
-            edits.append(e)
-            changed = true
-        }
-        /// Something reported that changed no state.
-        mutating func note(_ e: GroupEdit) { edits.append(e) }
-    }
-
     private func finish(_ r: Recorder) -> GroupChange {
         GroupChange(edits: r.edits, changed: r.changed, selectedIDs: selectedIDs, selectedID: selectedID)
     }
@@ -601,4 +596,35 @@ public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
         if isExpanded && options.count <= configuration.maxVisible { out.append("expanded with nothing hidden") }
         return out
     }
+}
+
+// Outside the generic type, so using them needs no generic metadata at
+// run time (a type nested in `ChipGroup<Value>` is generic over `Value`).
+
+/// What selecting or deselecting would do.
+private enum Plan {
+    case refused(GroupRefusal.Reason)
+    /// Deselect `off` (display order), then select `on`.
+    case toggle(off: [ChipOptionID], on: ChipOptionID?)
+}
+
+/// The edits of one operation.
+private struct Recorder {
+    var edits: [GroupEdit] = []
+    var changed = false
+    /// Something that changed the state.
+    mutating func edit(_ e: GroupEdit) {
+        edits.append(e)
+        changed = true
+    }
+    /// Something reported that changed no state.
+    mutating func note(_ e: GroupEdit) { edits.append(e) }
+}
+
+private func sortedByIndex(_ keyed: inout [(index: Int, id: ChipOptionID)]) -> [ChipOptionID] {
+    keyed.sort { $0.index < $1.index }
+    var out: [ChipOptionID] = []
+    out.reserveCapacity(keyed.count)
+    for k in keyed { out.append(k.id) }
+    return out
 }
