@@ -12,14 +12,20 @@ let package = Package(
     dependencies: [],
     targets: [
         // The layers, one target each: a layer imports only those below it.
-        // Syntax → Recognition → Directory → Editing → Output.
+        // Syntax → Recognition → Directory → Editing → Output, with
+        // Groups (choice, filter and action chips) beside Editing.
         .target(name: "ChipSyntax"),
         .target(name: "ChipRecognition", dependencies: ["ChipSyntax"]),
         .target(name: "ChipDirectory", dependencies: ["ChipSyntax", "ChipRecognition"]),
         .target(name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory"]),
-        .target(name: "ChipOutput", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing"]),
+        // Standard library only: a selection model needs none of the mail layers.
+        .target(name: "ChipGroups"),
         .target(
-            name: "ChipKit", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing", "ChipOutput"]),
+            name: "ChipOutput",
+            dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing", "ChipGroups"]),
+        .target(
+            name: "ChipKit",
+            dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing", "ChipGroups", "ChipOutput"]),
         .target(name: "ChipifyCLI", dependencies: ["ChipKit"]),
         .executableTarget(name: "chipify", dependencies: ["ChipifyCLI"]),
         .executableTarget(
@@ -34,6 +40,7 @@ let package = Package(
         .testTarget(name: "ChipRecognitionTests", dependencies: ["ChipRecognition", "ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipDirectoryTests", dependencies: ["ChipDirectory", "ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipEditingTests", dependencies: ["ChipEditing", "ChipKit", "ChipTestSupport"]),
+        .testTarget(name: "ChipGroupsTests", dependencies: ["ChipGroups", "ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipOutputTests", dependencies: ["ChipOutput", "ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipKitTests", dependencies: ["ChipKit", "ChipTestSupport"]),
         .testTarget(name: "ChipifyCLITests", dependencies: ["ChipifyCLI", "ChipKit", "ChipTestSupport", "chipify"]),

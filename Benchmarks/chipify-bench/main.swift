@@ -37,6 +37,8 @@ let help = """
       contacts/vcard40  importing 100,000 generated contacts written as vCard 4.0, library only
       contacts/vcard21  … as vCard 2.1 (quoted-printable)
       contacts/google   … as Google Contacts CSV
+      group/tap/100     one tap in a multi-select chip group of 100 options
+      group/tap/10000   … of 10,000 options
 
     Each scenario runs warm-ups, then samples; prints min, median, p90, p99,
     max per run, MB/s at the median, and a checksum of the work. --json prints
@@ -65,6 +67,7 @@ let allScenarios = [
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
     "move/100000", "delete/100000", "layout/insert/10000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
     "directory/build/100000", "directory/build/1000000", "suggest/100000", "suggest/1000000",
+    "group/tap/100", "group/tap/10000",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -228,6 +231,10 @@ for name in chosen {
         continue
     case "move/100000":
         say(report(moveScenario(chips: 100_000, samples: samples ?? 500), json: json))
+        continue
+    case "group/tap/100", "group/tap/10000":
+        let count = Int(name.split(separator: "/").last!)!
+        say(report(groupTapScenario(options: count, samples: samples ?? 5_000), json: json))
         continue
     case "delete/100000":
         say(report(deleteScenario(chips: 100_000, samples: samples ?? 500), json: json))

@@ -54,6 +54,7 @@ public enum CLI {
                                                          (see 'chipify contacts --help')
         chipify suggest --contacts FILE [--limit K] [--usage FILE] QUERY
                                                          (see 'chipify suggest --help')
+        chipify group [--trace] [SCRIPT]                 (see 'chipify group --help')
 
         Reads each FILE (or standard input when none is given, or for '-') and treats
         each record as the text of one To/Cc field. Records end with a newline, or
@@ -233,6 +234,9 @@ public enum CLI {
         }
         if arguments.first == "suggest" {
             return Suggest.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)
+        }
+        if arguments.first == "group" {
+            return GroupCommand.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)
         }
         if arguments.first == "contacts" {
             return Contacts.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)

@@ -1,7 +1,9 @@
 import ChipSyntax
 
 /// A small reader for the one-line JSON objects of replay scripts:
-/// string, number, boolean and null values (no nesting needed). Kept here
+/// string, number, boolean and null values; with `nested`, also arrays
+/// and objects (for `chipify group`'s config line), at most
+/// ``maxDepth`` deep so no line can exhaust the stack. Kept here
 /// so the CLI needs no Foundation, whose loading alone would double the
 /// filter's resident memory.
 struct JSONReader {
@@ -10,7 +12,13 @@ struct JSONReader {
         case number(Double)
         case bool(Bool)
         case null
+        /// Only in a `nested` read.
+        case array([Value])
+        case object([String: Value])
     }
+
+    /// How deep arrays and objects may nest in a `nested` read.
+    static let maxDepth = 16
 
     struct Failure: Error {
         var message: String
@@ -18,10 +26,13 @@ struct JSONReader {
 
     let s: [UInt8]
     var i = 0
+    var nested = false
+    var depth = 0
 
-    /// Parses one object; keys must not repeat.
-    static func object(_ bytes: [UInt8]) throws(Failure) -> [String: Value] {
-        var r = JSONReader(s: bytes)
+    /// Parses one object; keys must not repeat. Values are flat unless
+    /// `nested`.
+    static func object(_ bytes: [UInt8], nested: Bool = false) throws(Failure) -> [String: Value] {
+        var r = JSONReader(s: bytes, nested: nested)
         r.skipSpace()
         let o = try r.parseObject()
         r.skipSpace()
@@ -64,6 +75,27 @@ struct JSONReader {
         }
     }
 
+    mutating func parseArray() throws(Failure) -> [Value] {
+        try expect(UInt8(ascii: "["))
+        var out: [Value] = []
+        skipSpace()
+        if i < s.count, s[i] == UInt8(ascii: "]") {
+            i += 1
+            return out
+        }
+        while true {
+            skipSpace()
+            out.append(try parseValue())
+            skipSpace()
+            guard i < s.count else { throw Failure(message: "unterminated array") }
+            if s[i] == UInt8(ascii: "]") {
+                i += 1
+                return out
+            }
+            try expect(UInt8(ascii: ","))
+        }
+    }
+
     mutating func literal(_ word: StaticString) -> Bool {
         let w = word.withUTF8Buffer { Array($0) }
         guard i + w.count <= s.count, Array(s[i..<i + w.count]) == w else { return false }
@@ -78,6 +110,13 @@ struct JSONReader {
         case UInt8(ascii: "t"): if literal("true") { return .bool(true) }
         case UInt8(ascii: "f"): if literal("false") { return .bool(false) }
         case UInt8(ascii: "n"): if literal("null") { return .null }
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            guard nested else { break }
+            guard depth < Self.maxDepth else { throw Failure(message: "nested deeper than \(Self.maxDepth)") }
+            depth += 1
+            defer { depth -= 1 }
+            if s[i] == UInt8(ascii: "{") { return .object(try parseObject()) }
+            return .array(try parseArray())
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = i
             i += 1

@@ -44,6 +44,7 @@ struct ProcessTests {
         ["--format", "tsv", "-j", "2", "Corpus/samples/compose.txt"], ["--format", "header", "Corpus/samples/compose.txt"],
         ["--summary", "Corpus/samples/compose.txt"], ["--help"], ["--version"],
         ["replay", "--trace", "Corpus/replay/typing.jsonl"], ["replay", "--help"],
+        ["group", "--trace", "Corpus/groups/sizes.jsonl"], ["group", "--help"],
     ]
 
     /// The memory measure reads a plausible peak, with GNU time or without.
