@@ -1,21 +1,6 @@
 import ChipRecognition
 import ChipEditing
-
-/// What a group chip is to assistive technology.
-public enum GroupChipRole: String, Sendable, Hashable, CaseIterable {
-    /// A choice chip of a single-selection group.
-    case radio
-    /// A filter chip, or a choice chip of a multiple-selection group.
-    case toggle
-    /// An action chip.
-    case button
-}
-
-/// Whether an action chip's action is running.
-public enum GroupChipActionState: String, Sendable, Hashable, CaseIterable {
-    case idle
-    case busy
-}
+import ChipGroups
 
 /// What a screen reader says for a chip: one line of parts joined by
 /// ``ChipStrings/separator``, in the host's words.
@@ -24,8 +9,8 @@ public enum GroupChipActionState: String, Sendable, Hashable, CaseIterable {
 ///   the @`, then warnings (`warning: the domain may be misspelled`), then
 ///   state (`selected`, `sent`, `looking up contact`), then `3 of 12`.
 /// - Group chip: `Vegetarian, selected, 2 of 5`; radio and toggle chips say
-///   `not selected` too, since their state is always told; a busy action
-///   chip says `in progress`.
+///   `not selected` too, since their state is always told; an action chip
+///   in progress says `in progress`, one done says `done`.
 ///
 /// Names and texts are cleaned (``ChipText/clean(_:)``), so a label is one
 /// line with no bidirectional controls. A name is not repeated as its
@@ -84,32 +69,52 @@ public enum AccessibilityLabel {
     ///
     /// - Parameters:
     ///   - label: the chip's text; cleaned here.
+    ///   - role: radio in a single-selection group, checkbox-like toggle
+    ///     in a multiple-selection one, button for an action chip.
+    ///   - isReadOnly: the whole group shows its state and ignores taps.
+    ///   - actionState: an action chip's state: `in progress` and `done`
+    ///     are said, `disabled` as for a disabled chip.
     ///   - announcesRole: say the role too (`radio button`), for a host
     ///     whose platform does not announce it.
     ///   - position: the chip's index in its group, from 0.
     ///
     /// - Complexity: O(*n*) in the label's length.
     public static func groupChip(
-        label: String, role: GroupChipRole, isSelected: Bool, isDisabled: Bool = false,
-        actionState: GroupChipActionState = .idle, position: Int? = nil, count: Int? = nil,
+        label: String, role: ChipRole, isSelected: Bool, isDisabled: Bool = false, isReadOnly: Bool = false,
+        actionState: ActionChipState? = nil, position: Int? = nil, count: Int? = nil,
         announcesRole: Bool = false, strings: ChipStrings = .english
     ) -> String {
         var parts = [ChipText.clean(label)]
         if announcesRole {
             switch role {
             case .radio: parts.append(strings.radioRole)
-            case .toggle: parts.append(strings.toggleRole)
+            case .checkbox: parts.append(strings.toggleRole)
             case .button: parts.append(strings.buttonRole)
             }
         }
         switch role {
-        case .radio, .toggle: parts.append(isSelected ? strings.selected : strings.notSelected)
+        case .radio, .checkbox: parts.append(isSelected ? strings.selected : strings.notSelected)
         case .button: if isSelected { parts.append(strings.selected) }
         }
-        if isDisabled { parts.append(strings.disabled) }
-        if actionState == .busy { parts.append(strings.busy) }
+        if isDisabled || actionState == .disabled { parts.append(strings.disabled) }
+        if isReadOnly { parts.append(strings.readOnly) }
+        if actionState == .inProgress { parts.append(strings.busy) }
+        if actionState == .done { parts.append(strings.done) }
         appendPosition(position, count, strings, to: &parts)
         return parts.joined(separator: strings.separator)
+    }
+
+    /// The label of a ``ChipGroup`` option, from its accessibility facts
+    /// (``ChipGroup/accessibility(of:)``, whose position counts from 1).
+    ///
+    /// - Complexity: O(*n*) in the label's length.
+    public static func groupChip(
+        _ facts: OptionAccessibility, announcesRole: Bool = false, strings: ChipStrings = .english
+    ) -> String {
+        groupChip(
+            label: facts.label, role: facts.role, isSelected: facts.isSelected, isDisabled: facts.isDisabled,
+            isReadOnly: facts.isReadOnly, actionState: facts.actionState, position: facts.position - 1,
+            count: facts.count, announcesRole: announcesRole, strings: strings)
     }
 
     static func appendPosition(_ position: Int?, _ count: Int?, _ strings: ChipStrings, to parts: inout [String]) {

@@ -29,6 +29,10 @@ public struct ChipStrings: Sendable, Hashable {
     public var resolving = "looking up contact"
     /// An action chip whose action is running.
     public var busy = "in progress"
+    /// An action chip whose action has finished (its confirmation).
+    public var done = "done"
+    /// A group that shows its state and ignores taps.
+    public var readOnly = "read only"
     /// `{position}` (from 1) and `{count}`.
     public var position = "{position} of {count}"
     /// Between the parts of an accessibility label.

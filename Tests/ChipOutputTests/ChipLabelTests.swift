@@ -66,21 +66,42 @@ struct ChipLabelTests {
     }
 
     @Test(arguments: [
-        (GroupChipRole.radio, true, false, GroupChipActionState.idle, false, "Small, selected, 1 of 3"),
-        (.radio, false, false, .idle, false, "Small, not selected, 1 of 3"),
-        (.toggle, true, true, .idle, false, "Small, selected, disabled, 1 of 3"),
-        (.button, false, false, .busy, false, "Small, in progress, 1 of 3"),
-        (.button, false, false, .idle, true, "Small, button, 1 of 3"),
-        (.radio, true, false, .idle, true, "Small, radio button, selected, 1 of 3"),
+        (ChipRole.radio, true, false, ActionChipState?.none, false, "Small, selected, 1 of 3"),
+        (.radio, false, false, nil, false, "Small, not selected, 1 of 3"),
+        (.checkbox, true, true, nil, false, "Small, selected, disabled, 1 of 3"),
+        (.button, false, false, .inProgress, false, "Small, in progress, 1 of 3"),
+        (.button, false, false, .done, false, "Small, done, 1 of 3"),
+        (.button, false, false, .disabled, false, "Small, disabled, 1 of 3"),
+        (.button, false, false, .enabled, true, "Small, button, 1 of 3"),
+        (.radio, true, false, nil, true, "Small, radio button, selected, 1 of 3"),
     ])
     func groupChipLabels(
-        _ role: GroupChipRole, _ selected: Bool, _ disabled: Bool, _ action: GroupChipActionState, _ announces: Bool,
+        _ role: ChipRole, _ selected: Bool, _ disabled: Bool, _ action: ActionChipState?, _ announces: Bool,
         _ expected: String
     ) {
         let label = AccessibilityLabel.groupChip(
             label: "Small\u{200F}\n", role: role, isSelected: selected, isDisabled: disabled, actionState: action,
             position: 0, count: 3, announcesRole: announces)
         #expect(label == expected)
+    }
+
+    /// A group's options, labelled from the model's own facts: roles by
+    /// mode, positions from 1, read-only and disabled said, action states.
+    @Test func groupOptionsAreLabelledFromTheModel() throws {
+        // A mode change clears the selection: "Large" is no longer selected.
+        let options = [
+            ChipOption<Never>(id: "s", label: "Small"), ChipOption(id: "m", label: "Medium", isDisabled: true),
+            ChipOption(id: "l", label: "Large"),
+        ]
+        var sizes = try ChipGroup(
+            options: options, configuration: GroupConfiguration(isSingleSelection: true), checked: ["l"])
+        let labels = ["s", "m", "l"].map { AccessibilityLabel.groupChip(sizes.accessibility(of: ChipOptionID($0))!) }
+        #expect(labels == ["Small, not selected, 1 of 3", "Medium, not selected, disabled, 2 of 3", "Large, selected, 3 of 3"])
+        _ = sizes.setSingleSelection(false)
+        #expect(AccessibilityLabel.groupChip(sizes.accessibility(of: "s")!, announcesRole: true)
+                == "Small, toggle button, not selected, 1 of 3")
+        _ = sizes.setReadOnly(true)
+        #expect(AccessibilityLabel.groupChip(sizes.accessibility(of: "l")!) == "Large, not selected, read only, 3 of 3")
     }
 
     @Test func theHostSuppliesTheWords() {
