@@ -229,11 +229,12 @@ public struct ContactDirectory: Sendable {
             }
         }
         var out: [Suggestion] = []
-        var shown: Set<UInt64> = []
+        var shown: [UInt64] = []  // a few addresses: searched in turn
         for l in ordered {
             let idx = index(l)
             let key = idx.rows[Int(l.hit.row)].addressKey
-            if key != 0 && (excludedKeys.contains(key) || !shown.insert(key).inserted) { continue }
+            if key != 0 && (excludedKeys.contains(key) || shown.contains(key)) { continue }
+            if key != 0 { shown.append(key) }
             if key != 0, let excludes, excludes(idx.address(of: l.hit.row)) { continue }
             out.append(idx.suggestion(l.hit, q))
             if out.count == limit { break }
@@ -336,8 +337,7 @@ extension SearchIndex {
         var foldedField: Int32 = -1
         var folded: [UInt8] = []
         var from: [Int32] = []
-        for k in entryRange(hit.row) {
-            let e = entries[Int(rowEntries[k])]
+        for e in entries(ofRow: hit.row) {
             let field = fields[Int(e.field)]
             guard field.kind == .displayName || field.kind == .localPart || field.kind == .domain else { continue }
             for word in q.words where entry(e, startsWith: word) {

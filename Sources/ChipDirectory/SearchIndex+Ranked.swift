@@ -151,45 +151,52 @@ extension SearchIndex {
         _ q: SearchQuery, ranges: [Range<Int>], wanted: Int,
         isHidden: (Int32) -> Bool, isUsable: (Int32) -> Bool
     ) -> [Hit] {
+        // Few rows are taken, so the rows and addresses seen are short
+        // arrays, searched in turn. A row's entries share its rank, so in
+        // one stream they come one after another: a row already taken is
+        // the previous one, or one taken before the stream began.
         var hits: [Hit] = []
-        var seen: Set<Int32> = []
-        var shown: Set<UInt64> = []
+        var shown: [UInt64] = []
         var usable = 0
         func take(_ row: Int32, _ c: MatchClass) {
             hits.append(Hit(row: row, matchClass: c))
             let key = rows[Int(row)].addressKey
-            if (key == 0 || shown.insert(key).inserted) && isUsable(row) { usable += 1 }
+            if key == 0 || !shown.contains(key) {
+                if key != 0 { shown.append(key) }
+                if isUsable(row) { usable += 1 }
+            }
         }
-        for hit in allExactHits(q) where !isHidden(hit.row) {
-            seen.insert(hit.row)
-            take(hit.row, .exact)
-        }
+        for hit in allExactHits(q) where !isHidden(hit.row) { take(hit.row, .exact) }
         guard usable < wanted, !q.words.isEmpty else { return hits }
         func row(of entry: Int) -> Int32 { fields[Int(entries[entry].field)].row }
+        /// Calls `body` once for each row of the stream not taken before it.
+        func stream(_ range: Range<Int>, tree: Int, _ body: (Int32) -> Void) {
+            let before = hits.count
+            var last: Int32 = -1
+            ranked.forEach(in: range, tree: tree) { e in
+                let r = row(of: e)
+                guard r != last else { return true }
+                last = r
+                if !isHidden(r) && !hits[..<before].contains(where: { $0.row == r }) { body(r) }
+                return usable < wanted
+            }
+        }
         if q.words.count == 1 {
             for (tree, c) in [(1, MatchClass.fullNamePrefix), (2, .firstWord), (3, .otherWord)] where usable < wanted {
-                ranked.forEach(in: ranges[0], tree: tree) { e in
-                    let r = row(of: e)
-                    if !isHidden(r) && seen.insert(r).inserted { take(r, c) }
-                    return usable < wanted
-                }
+                stream(ranges[0], tree: tree) { take($0, c) }
             }
             return hits
         }
         // Several words: rows whose display name starts with the phrase,
         // then the rarest word's rows that match every word.
-        ranked.forEach(in: range(of: q.phrase, within: ranges[0]), tree: 1) { e in
-            let r = row(of: e)
-            if !isHidden(r) && seen.insert(r).inserted, let c = classify(r, q) { take(r, c) }
-            return usable < wanted
+        stream(range(of: q.phrase, within: ranges[0]), tree: 1) { r in
+            if let c = classify(r, q) { take(r, c) }
         }
         guard usable < wanted, let rarest = ranges.min(by: { $0.count < $1.count }) else { return hits }
         var others: [Hit] = []
-        ranked.forEach(in: rarest, tree: 0) { e in
-            let r = row(of: e)
-            guard !isHidden(r) && seen.insert(r).inserted, let c = classify(r, q) else { return true }
+        stream(rarest, tree: 0) { r in
+            guard let c = classify(r, q) else { return }
             if c == .otherWord { others.append(Hit(row: r, matchClass: c)) } else { take(r, c) }
-            return usable < wanted
         }
         // Rows of the last class count only once the stream ran out; then
         // all of them are needed.

@@ -84,9 +84,11 @@ struct Row: Sendable {
     var email: Int32
     /// The row's position in ``RowKey`` order within its index.
     var rank: Int32
-    /// Where this row's word starts begin in ``SearchIndex/rowEntries``
+    /// Where this row's word starts begin in ``SearchIndex/rowStarts``
     /// (they end where the next row's begin).
     var firstEntry: Int32
+    /// The row's first field (its fields end where the next row's begin).
+    var firstField: Int32
 }
 
 /// A field's folded text: where it starts in the index's text (it ends
@@ -129,7 +131,10 @@ final class SearchIndex: Sendable {
     /// Every word start, sorted by the text from there to its field's end.
     let entries: [Entry]
     /// For each row, the indices in `entries` of its word starts.
-    let rowEntries: [Int32]
+    /// For each row in turn, the text offsets of its word starts in text
+    /// order: what classifying a row reads, next to its fields and text,
+    /// rather than entries all over the sorted array.
+    let rowStarts: [Int32]
     /// The hashes of the rows' folded addresses and folded nicknames,
     /// sorted, and the row of each.
     let exactKeys: [UInt64]
@@ -156,7 +161,7 @@ final class SearchIndex: Sendable {
         var discarded: [Int32] = []
         var entries: [Entry] = []
         var exact: [(key: UInt64, row: Int32)] = []
-        var rowEntries: [Int32] = []
+        var rowStarts: [Int32] = []
         var scratch: [UInt8] = []
         var scratchOrigins: [Int32] = []
 
@@ -171,7 +176,7 @@ final class SearchIndex: Sendable {
             discarded.removeAll(keepingCapacity: true)
             SearchIndex.normalize(scratch, scratchOrigins, kind, into: &text, &discarded) { wordStart, _ in
                 entries.append(Entry(field: fieldIndex, start: Int32(wordStart)))
-                rowEntries.append(Int32(entries.count - 1))
+                rowStarts.append(Int32(wordStart))
             }
             guard Int32(text.count) > start else { return }
             fields.append(Field(row: row, kind: kind, start: start))
@@ -181,7 +186,8 @@ final class SearchIndex: Sendable {
             let emailIndices: [Int] = contact.emails.isEmpty ? [-1] : Array(contact.emails.indices)
             for e in emailIndices {
                 let row = Int32(rows.count)
-                let entryStart = Int32(rowEntries.count)
+                let entryStart = Int32(rowStarts.count)
+                let fieldStart = Int32(fields.count)
                 if let name = contact.displayName { addField(name, .displayName, row: row) }
                 for part in contact.name.given + contact.name.additional + contact.name.family {
                     addField(part, .namePart, row: row)
@@ -203,7 +209,7 @@ final class SearchIndex: Sendable {
                     addressKey = SearchIndex.hash(SearchFold.fold(address))
                     exact.append((addressKey, row))
                 }
-                rows.append(Row(addressKey: addressKey, contact: Int32(c), email: Int32(e), rank: 0, firstEntry: entryStart))
+                rows.append(Row(addressKey: addressKey, contact: Int32(c), email: Int32(e), rank: 0, firstEntry: entryStart, firstField: fieldStart))
                 keys.append(RowKey(contact, email: Int32(e), halfLife: halfLife))
             }
         }
@@ -214,7 +220,7 @@ final class SearchIndex: Sendable {
         keys = []
         fields.append(Field(row: 0, kind: .displayName, start: Int32(text.count)))
         // Entries sorted by their text (ties by row rank, so equal words
-        // list their best rows first); `rowEntries` follows them. Each
+        // list their best rows first). Each
         // entry's first eight bytes, big-endian, decide most comparisons.
         let prefixes: [UInt64] = entries.map { e in
             let end = Int(fields[Int(e.field) + 1].start)
@@ -235,18 +241,17 @@ final class SearchIndex: Sendable {
                 return rows[Int(fields[Int(a.field)].row)].rank < rows[Int(fields[Int(b.field)].row)].rank
             }
         }
-        var position = [Int32](repeating: 0, count: entries.count)
-        for (place, i) in sortOrder.enumerated() { position[i] = Int32(place) }
-        rowEntries = rowEntries.map { position[Int($0)] }
         let sortedEntries = sortOrder.map { entries[$0] }
         samples = stride(from: 0, to: sortOrder.count, by: SearchIndex.sampleStride).map { prefixes[sortOrder[$0]] }
 
-        self.rows = rows
+        // Arrays grown by appending hold up to twice their count; the
+        // index keeps copies of their own size.
+        self.rows = SearchIndex.shrunk(rows)
         self.halfLife = halfLife
-        self.fields = fields
-        self.text = text
+        self.fields = SearchIndex.shrunk(fields)
+        self.text = SearchIndex.shrunk(text)
         self.entries = sortedEntries
-        self.rowEntries = rowEntries
+        self.rowStarts = SearchIndex.shrunk(rowStarts)
         exact.sort { $0.key != $1.key ? $0.key < $1.key : $0.row < $1.row }
         exactKeys = exact.map(\.key)
         exactRows = exact.map(\.row)
@@ -281,10 +286,30 @@ final class SearchIndex: Sendable {
         return exactRows[lo..<hi]
     }
 
-    /// The row's word starts: a range of `rowEntries`.
-    func entryRange(_ row: Int32) -> Range<Int> {
+    /// The row's word starts, with their fields, in text order.
+    func entries(ofRow row: Int32) -> RowEntries {
+        let r = rows[Int(row)]
         let next = Int(row) + 1
-        return Int(rows[Int(row)].firstEntry)..<(next < rows.count ? Int(rows[next].firstEntry) : rowEntries.count)
+        let end = next < rows.count ? Int(rows[next].firstEntry) : rowStarts.count
+        return RowEntries(starts: rowStarts, fields: fields, k: Int(r.firstEntry), end: end, field: Int(r.firstField))
+    }
+
+    /// A row's word starts, each found its field by walking the row's
+    /// fields alongside (both are in text order).
+    struct RowEntries: Sequence, IteratorProtocol {
+        let starts: [Int32]
+        let fields: [Field]
+        var k: Int
+        let end: Int
+        var field: Int
+
+        mutating func next() -> Entry? {
+            guard k < end else { return nil }
+            let start = starts[k]
+            k += 1
+            while fields[field + 1].start <= start { field += 1 }
+            return Entry(field: Int32(field), start: start)
+        }
     }
 
     /// Where an entry's field ends in `text`.
@@ -374,6 +399,16 @@ extension SearchIndex {
             i += 1
         }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// A copy of `array` with no spare capacity (an array grown by
+    /// appending holds up to twice its count).
+    static func shrunk<T>(_ array: [T]) -> [T] {
+        guard array.capacity > array.count else { return array }
+        return [T](unsafeUninitializedCapacity: array.count) { buffer, count in
+            _ = buffer.initialize(from: array)
+            count = array.count
+        }
     }
 
     /// The first position in `sorted` whose value is not below `key`.
@@ -557,8 +592,7 @@ extension SearchIndex {
         var best = MatchClass.otherWord
         for word in q.words {
             var found: MatchClass?
-            for k in entryRange(row) {
-                let e = entries[Int(rowEntries[k])]
+            for e in entries(ofRow: row) {
                 if entry(e, startsWith: word) {
                     let c = matchClass(e)
                     found = min(found ?? c, c)
@@ -582,8 +616,7 @@ extension SearchIndex {
 
     func startsDisplayName(_ row: Int32, _ phrase: [UInt8]) -> Bool {
         guard !phrase.isEmpty else { return false }
-        for k in entryRange(row) {
-            let e = entries[Int(rowEntries[k])]
+        for e in entries(ofRow: row) {
             if isFirst(e) && fields[Int(e.field)].kind == .displayName { return entry(e, startsWith: phrase) }
         }
         return false
@@ -643,7 +676,7 @@ extension SearchIndex {
             ("fields", array(fields)),
             ("text", array(text)),
             ("entries", array(entries)),
-            ("rowEntries", array(rowEntries)),
+            ("rowStarts", array(rowStarts)),
             ("exact", array(exactKeys) + array(exactRows)),
             ("ranked", array(ranked.keys) + array(ranked.trees)),
         ]
