@@ -337,6 +337,7 @@ extension SearchIndex {
         var foldedField: Int32 = -1
         var folded: [UInt8] = []
         var from: [Int32] = []
+        var ascii = false  // then folding is lower case only: no fold needed
         for e in entries(ofRow: hit.row) {
             let field = fields[Int(e.field)]
             guard field.kind == .displayName || field.kind == .localPart || field.kind == .domain else { continue }
@@ -344,17 +345,22 @@ extension SearchIndex {
                 var whole = (field.kind == .displayName ? name : address) ?? ""
                 let base = field.kind == .domain ? localLength + 1 : 0
                 let wholeLength = whole.utf8.count
+                let span = field.kind == .localPart ? 0..<localLength
+                    : field.kind == .domain ? (localLength + 1)..<wholeLength : 0..<wholeLength
                 if foldedField != e.field {
-                    let span = field.kind == .localPart ? 0..<localLength
-                        : field.kind == .domain ? (localLength + 1)..<wholeLength : 0..<wholeLength
-                    folded.removeAll(keepingCapacity: true)
-                    from.removeAll(keepingCapacity: true)
-                    whole.withUTF8 { SearchFold.fold(UnsafeBufferPointer(rebasing: $0[span]), into: &folded, origins: &from) }
                     foldedField = e.field
+                    ascii = whole.withUTF8 { $0[span].allSatisfy { $0 < 0x80 } }
+                    if !ascii {
+                        folded.removeAll(keepingCapacity: true)
+                        from.removeAll(keepingCapacity: true)
+                        whole.withUTF8 { SearchFold.fold(UnsafeBufferPointer(rebasing: $0[span]), into: &folded, origins: &from) }
+                    }
                 }
                 let offset = Int(e.start - field.start)
-                guard let (lo, last) = SearchIndex.origins(
-                    of: offset..<offset + word.count, folded, from, field.kind) else { continue }
+                let found = ascii
+                    ? whole.withUTF8 { SearchIndex.asciiOrigins(of: offset..<offset + word.count, UnsafeBufferPointer(rebasing: $0[span]), field.kind) }
+                    : SearchIndex.origins(of: offset..<offset + word.count, folded, from, field.kind)
+                guard let (lo, last) = found else { continue }
                 let end = whole.withUTF8 { bytes -> Int in
                     let b = bytes[last + base]
                     return last + base + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
@@ -383,6 +389,31 @@ extension SearchIndex {
             }
         }
         return out
+    }
+
+    /// ``origins(of:_:_:_:)`` for a field of ASCII only, which folds to its
+    /// own lower case byte for byte: its bytes are their own origins.
+    static func asciiOrigins(of range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind) -> (Int, Int)? {
+        var out = 0
+        var pendingSpace = false
+        var lo: Int?
+        for (i, b) in bytes.enumerated() {
+            let separator = SearchFold.isWordSeparator(UInt32(b))
+                || (kind == .localPart && (b == 0x2B || b == 0x5F || b == 0x2E || b == 0x2D))
+            if separator {
+                pendingSpace = out > 0
+                continue
+            }
+            // A pending space stands for the separators before this byte
+            // and takes this byte's origin, as in the general walk.
+            for _ in 0..<(pendingSpace ? 2 : 1) {
+                if out == range.lowerBound { lo = i }
+                if out == range.upperBound - 1 { return lo.map { ($0, i) } }
+                out += 1
+            }
+            pendingSpace = false
+        }
+        return nil
     }
 
     /// Where bytes `range` of a field's normalized text came from: the

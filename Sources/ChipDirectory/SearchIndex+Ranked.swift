@@ -55,83 +55,93 @@ struct RankedEntries: Sendable {
     func forEach(in range: Range<Int>, tree: Int, _ body: (Int) -> Bool) {
         guard !range.isEmpty else { return }
         let size = RankedEntries.blockSize
-        let base = tree * 2 * blocks
-        // A min-heap of rank << 32 | isEntry << 31 | node or entry.
-        var heap: [UInt64] = []
-        heap.reserveCapacity(64)
-        func push(_ item: UInt64) {
-            heap.append(item)
-            var i = heap.count - 1
-            while i > 0 {
-                let parent = (i - 1) / 2
-                guard heap[parent] > heap[i] else { break }
-                heap.swapAt(parent, i)
-                i = parent
-            }
-        }
-        func pop() -> UInt64 {
-            let top = heap[0]
-            let last = heap.removeLast()
-            if !heap.isEmpty {
-                heap[0] = last
-                var i = 0
-                while true {
-                    let l = 2 * i + 1, r = l + 1
-                    var m = i
-                    if l < heap.count && heap[l] < heap[m] { m = l }
-                    if r < heap.count && heap[r] < heap[m] { m = r }
-                    if m == i { break }
-                    heap.swapAt(i, m)
-                    i = m
-                }
-            }
-            return top
-        }
-        func pushEntry(_ i: Int) {
-            let key = keys[i]
-            guard tree == 0 || Int(key >> 30) == tree else { return }
-            push(UInt64(key & RankedEntries.rankMask) << 32 | 1 << 31 | UInt64(i))
-        }
-        func pushNode(_ n: Int) {
-            let rank = trees[base + n]
-            if rank != .max { push(UInt64(rank) << 32 | UInt64(n)) }
-        }
+        var heap = RankHeap()
         // Blocks wholly inside the range go in as tree nodes, the ends'
         // entries one by one.
         let firstFull = (range.lowerBound + size - 1) / size
         let endFull = range.upperBound / size
         if firstFull >= endFull {
-            for i in range { pushEntry(i) }
+            for i in range { pushEntry(i, tree, &heap) }
         } else {
-            for i in range.lowerBound..<firstFull * size { pushEntry(i) }
-            for i in endFull * size..<range.upperBound { pushEntry(i) }
+            for i in range.lowerBound..<firstFull * size { pushEntry(i, tree, &heap) }
+            for i in endFull * size..<range.upperBound { pushEntry(i, tree, &heap) }
             var l = firstFull + blocks, r = endFull + blocks
             while l < r {
                 if l & 1 == 1 {
-                    pushNode(l)
+                    pushNode(l, tree, &heap)
                     l += 1
                 }
                 if r & 1 == 1 {
                     r -= 1
-                    pushNode(r)
+                    pushNode(r, tree, &heap)
                 }
                 l >>= 1
                 r >>= 1
             }
         }
-        while !heap.isEmpty {
-            let item = pop()
+        while let item = heap.pop() {
             let index = Int(item & 0x7FFF_FFFF)
             if item & (1 << 31) != 0 {
                 guard body(index) else { return }
             } else if index >= blocks {
                 let start = (index - blocks) * size
-                for i in start..<min(start + size, keys.count) { pushEntry(i) }
+                for i in start..<min(start + size, keys.count) { pushEntry(i, tree, &heap) }
             } else {
-                pushNode(2 * index)
-                pushNode(2 * index + 1)
+                pushNode(2 * index, tree, &heap)
+                pushNode(2 * index + 1, tree, &heap)
             }
         }
+    }
+
+    @inline(__always)
+    func pushEntry(_ i: Int, _ tree: Int, _ heap: inout RankHeap) {
+        let key = keys[i]
+        guard tree == 0 || Int(key >> 30) == tree else { return }
+        heap.push(UInt64(key & RankedEntries.rankMask) << 32 | 1 << 31 | UInt64(i))
+    }
+
+    @inline(__always)
+    func pushNode(_ n: Int, _ tree: Int, _ heap: inout RankHeap) {
+        let rank = trees[tree * 2 * blocks + n]
+        if rank != .max { heap.push(UInt64(rank) << 32 | UInt64(n)) }
+    }
+}
+
+/// A binary min-heap of packed items: rank << 32 | isEntry << 31 | node
+/// or entry index.
+struct RankHeap {
+    var items: [UInt64] = []
+
+    init() { items.reserveCapacity(64) }
+
+    mutating func push(_ item: UInt64) {
+        items.append(item)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard items[parent] > items[i] else { break }
+            items.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> UInt64? {
+        guard let last = items.popLast() else { return nil }
+        guard !items.isEmpty else { return last }
+        let top = items[0]
+        items[0] = last
+        var i = 0
+        let n = items.count
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < n && items[l] < items[m] { m = l }
+            if r < n && items[r] < items[m] { m = r }
+            if m == i { break }
+            items.swapAt(i, m)
+            i = m
+        }
+        return top
     }
 }
 

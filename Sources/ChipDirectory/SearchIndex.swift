@@ -535,43 +535,44 @@ struct SearchQuery: Sendable, Hashable {
     var phraseHash: UInt64 = 0
 
     init(_ text: String) {
-        folded = SearchFold.fold(text.trimmingASCIISpaces)
+        var text = text
         var words: [[UInt8]] = []
-        var quoted = false
-        var current = ""
-        func flush() {
-            let n = SearchIndex.normalizedQuery(current)
-            if !n.isEmpty {
+        var folded: [UInt8] = []
+        text.withUTF8 { bytes in
+            var lo = 0, hi = bytes.count
+            while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
+            while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
+            SearchFold.fold(UnsafeBufferPointer(rebasing: bytes[lo..<hi]), into: &folded)
+            // The words between quotes (an ASCII byte, never inside a
+            // longer sequence) are one phrase.
+            var scratch: [UInt8] = [], from: [Int32] = [], out: [UInt8] = [], unused: [Int32] = []
+            var quoted = false
+            var start = 0
+            func flush(_ end: Int) {
+                scratch.removeAll(keepingCapacity: true)
+                from.removeAll(keepingCapacity: true)
+                out.removeAll(keepingCapacity: true)
+                SearchFold.fold(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &scratch, origins: &from)
+                SearchIndex.normalize(scratch, from, .displayName, into: &out, &unused) { _, _ in }
+                guard !out.isEmpty else { return }
                 if quoted {
-                    words.append(n)
+                    words.append(out)
                 } else {
-                    words.append(contentsOf: n.split(separator: 0x20).map(Array.init))
+                    words.append(contentsOf: out.split(separator: 0x20).map(Array.init))
                 }
             }
-            current = ""
-        }
-        for scalar in text.unicodeScalars {
-            if scalar == "\"" {
-                flush()
+            for i in 0..<bytes.count where bytes[i] == 0x22 {
+                flush(i)
                 quoted.toggle()
-            } else {
-                current.unicodeScalars.append(scalar)
+                start = i + 1
             }
+            flush(bytes.count)
         }
-        flush()
+        self.folded = folded
         self.words = words
         phrase = Array(words.joined(separator: [0x20]))
         foldedHash = SearchIndex.hash(folded)
         phraseHash = SearchIndex.hash(phrase)
-    }
-}
-
-extension String {
-    var trimmingASCIISpaces: String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s = s.dropFirst() }
-        while s.last == " " || s.last == "\t" { s = s.dropLast() }
-        return String(s)
     }
 }
 

@@ -296,3 +296,30 @@ struct SuggestionTests {
         #expect(shown == highlighted, "\(query)")
     }
 }
+
+/// The highlight of a field of ASCII only is found without folding it;
+/// it must be where the general walk over the folded field finds it.
+@Suite("Highlight origins")
+struct HighlightOriginTests {
+    @Test(arguments: [41, 42, 43] as [UInt64])
+    func asciiFieldsFindTheSameOriginsAsFoldedOnes(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let alphabet = Array("aZb9.-_+ ,'x0Q(".utf8)
+        for _ in 0..<400 {
+            let bytes = (0..<Int(rng.next() % 14)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            let kind: FieldKind = rng.next() % 2 == 0 ? .localPart : .displayName
+            var folded: [UInt8] = []
+            var from: [Int32] = []
+            bytes.withUnsafeBufferPointer { SearchFold.fold($0, into: &folded, origins: &from) }
+            for lower in 0..<12 {
+                for length in 1..<5 {
+                    let range = lower..<lower + length
+                    let general = SearchIndex.origins(of: range, folded, from, kind)
+                    let ascii = bytes.withUnsafeBufferPointer { SearchIndex.asciiOrigins(of: range, $0, kind) }
+                    #expect(ascii?.0 == general?.0 && ascii?.1 == general?.1,
+                            "seed \(seed): \(String(decoding: bytes, as: UTF8.self)) \(range) \(kind)")
+                }
+            }
+        }
+    }
+}
