@@ -307,12 +307,20 @@ extension SearchIndex {
         return r.email >= 0 ? contacts[Int(r.contact)].emails[Int(r.email)].address : ""
     }
 
+    /// The rows the query is exactly (an address or a nickname), best
+    /// rank first.
+    ///
+    /// - Complexity: O(log *r* + *e*) for *e* rows under the query's keys
+    ///   (more when its two keys differ: then sorted).
     func allExactHits(_ q: SearchQuery) -> [Hit] {
-        var rows: [Int32] = []
-        for key in [q.foldedHash, q.phraseHash] {
-            for row in exactRows(key) where !rows.contains(row) && isExact(row, q) { rows.append(row) }
+        var hits = exactRows(q.foldedHash).filter { isExact($0, q) }.map { Hit(row: $0, matchClass: .exact) }
+        if q.phraseHash != q.foldedHash {
+            // Rows of each key are in rank order; two keys are merged.
+            hits += exactRows(q.phraseHash).filter { row in isExact(row, q) && !hits.contains { $0.row == row } }
+                .map { Hit(row: $0, matchClass: .exact) }
+            hits = sorted(hits)
         }
-        return sorted(rows.map { Hit(row: $0, matchClass: .exact) })
+        return hits
     }
 
     /// A hit made a suggestion, with the byte ranges each query word

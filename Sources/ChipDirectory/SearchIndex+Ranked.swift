@@ -176,7 +176,15 @@ extension SearchIndex {
                 if isUsable(row) { usable += 1 }
             }
         }
-        for hit in allExactHits(q) where !isHidden(hit.row) { take(hit.row, .exact) }
+        // Exact rows, best rank first, as far as they are needed (a short
+        // nickname can be the nickname of thousands).
+        if q.phraseHash == q.foldedHash {
+            for row in exactRows(q.foldedHash) where usable < wanted && !isHidden(row) && isExact(row, q) {
+                take(row, .exact)
+            }
+        } else {
+            for hit in allExactHits(q) where usable < wanted && !isHidden(hit.row) { take(hit.row, .exact) }
+        }
         guard usable < wanted, !q.words.isEmpty else { return hits }
         func row(of entry: Int) -> Int32 { fields[Int(entries[entry].field)].row }
         /// Calls `body` once for each row of the stream not taken before it.

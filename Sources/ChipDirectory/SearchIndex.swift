@@ -252,7 +252,8 @@ final class SearchIndex: Sendable {
         self.text = SearchIndex.shrunk(text)
         self.entries = sortedEntries
         self.rowStarts = SearchIndex.shrunk(rowStarts)
-        exact.sort { $0.key != $1.key ? $0.key < $1.key : $0.row < $1.row }
+        // The rows of one key in rank order, so the best come first.
+        exact.sort { $0.key != $1.key ? $0.key < $1.key : rows[Int($0.row)].rank < rows[Int($1.row)].rank }
         exactKeys = exact.map(\.key)
         exactRows = exact.map(\.row)
         ranked = RankedEntries(keys: sortedEntries.map { e in
@@ -607,12 +608,23 @@ extension SearchIndex {
     }
 
     /// Whether the query is the row's address or one of its nicknames
-    /// (hashes can collide: compare the text).
+    /// (hashes can collide: compare the text). A nickname is compared with
+    /// its field's text in the index, which is the nickname folded and
+    /// normalized as a query's phrase is; an address is folded only when
+    /// its hash is the query's.
     func isExact(_ row: Int32, _ q: SearchQuery) -> Bool {
         let r = rows[Int(row)]
-        let c = Int(r.contact)
-        if r.email >= 0, SearchFold.fold(contacts[c].emails[Int(r.email)].address) == q.folded { return true }
-        return contacts[c].nicknames.contains { SearchIndex.normalizedQuery($0) == q.phrase }
+        if r.email >= 0, r.addressKey == q.foldedHash,
+           SearchFold.fold(contacts[Int(r.contact)].emails[Int(r.email)].address) == q.folded {
+            return true
+        }
+        let next = Int(row) + 1
+        let end = next < rows.count ? Int(rows[next].firstField) : fields.count - 1
+        for f in Int(r.firstField)..<end where fields[f].kind == .nickname {
+            let start = Int(fields[f].start), stop = Int(fields[f + 1].start)
+            if stop - start == q.phrase.count && text[start..<stop].elementsEqual(q.phrase) { return true }
+        }
+        return false
     }
 
     func startsDisplayName(_ row: Int32, _ phrase: [UInt8]) -> Bool {

@@ -323,3 +323,32 @@ struct HighlightOriginTests {
         }
     }
 }
+
+/// A row is exact for a query when the query is its address (folded) or
+/// one of its nicknames (folded and normalized); the index answers that
+/// from its own text, and must answer as the definition does.
+@Suite("Exact rows")
+struct ExactRowTests {
+    @Test(arguments: [51, 52] as [UInt64])
+    func exactRowsAreTheAddressesAndNicknamesTheQueryIs(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let contacts = (0..<300).map { SuggestionTests.randomContact($0, &rng) }
+        let index = ContactDirectory(contacts).base
+        var queries = contacts.flatMap { c in c.nicknames + c.emails.map(\.address) }
+        queries += ["JO", " jo ", "\"jo\"", "jo x", "zz"]
+        for text in queries {
+            let q = SearchQuery(text)
+            for row in 0..<Int32(index.rows.count) {
+                let r = index.rows[Int(row)]
+                let c = index.contacts[Int(r.contact)]
+                let expected = (r.email >= 0 && SearchFold.fold(c.emails[Int(r.email)].address) == q.folded)
+                    || c.nicknames.contains { SearchIndex.normalizedQuery($0) == q.phrase }
+                #expect(index.isExact(row, q) == expected, "seed \(seed): \(text) row \(row)")
+            }
+            let hits = index.allExactHits(q).map(\.row)
+            let expected = (0..<Int32(index.rows.count)).filter { index.isExact($0, q) }
+                .sorted { index.rows[Int($0)].rank < index.rows[Int($1)].rank }
+            #expect(hits == expected, "seed \(seed): \(text)")
+        }
+    }
+}
