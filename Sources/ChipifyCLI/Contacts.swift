@@ -119,15 +119,9 @@ public enum Contacts {
     /// standard input from `stdin` and writing to the given descriptors;
     /// returns the exit status.
     public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
-        let options: Options
-        do {
-            options = try parse(arguments)
-        } catch {
-            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify contacts --help")
-        }
-        if options.help {
-            return writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0
-        }
+        let (parsed, exit) = subcommandOptions(
+            arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "contacts", stdout: stdout, stderr: stderr)
+        guard let options = parsed else { return exit }
         var out = OutputBuffer(fd: stdout)
         var errors = OutputBuffer(fd: stderr, capacity: 1 << 12)
         let importOptions = ContactImportOptions(strict: options.strict, defaultCharset: options.charset)

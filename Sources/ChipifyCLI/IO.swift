@@ -163,6 +163,35 @@ func usageFailure(_ fd: Int32, _ message: String, usage: String, helpCommand: St
     return 64
 }
 
+/// A subcommand's options, or, when there is nothing more to do, the exit
+/// status: 64 after a usage error in the house's three lines, or 0 (1 if
+/// the write fails) after writing the help for `--help`.
+func subcommandOptions<Options>(
+    _ arguments: [String], parse: ([String]) throws(UsageError) -> Options, isHelp: (Options) -> Bool,
+    usage: String, help: String, command: String, stdout: Int32, stderr: Int32
+) -> (options: Options?, status: Int32) {
+    let options: Options
+    do {
+        options = try parse(arguments)
+    } catch {
+        return (nil, usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify \(command) --help"))
+    }
+    if isHelp(options) { return (nil, writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0) }
+    return (options, 0)
+}
+
+/// A script's bytes from a file, or from standard input for none or `-`
+/// (a BOM skipped), or nil after saying on standard error why it cannot be
+/// read.
+func readScript(_ path: String?, stdin: Int32, stderr: Int32) -> [UInt8]? {
+    switch readWholeInput(path ?? "-", stdin: stdin, skippingBOM: true) {
+    case .success(let bytes): return bytes
+    case .failure(let failure):
+        writeAll(stderr, "Error: \(failure.message)\n")
+        return nil
+    }
+}
+
 /// Writes a string to a file descriptor at once (for messages). Returns
 /// the buffer, whose `failed` tells whether the write went through.
 @discardableResult

@@ -114,22 +114,10 @@ public enum Replay {
 
     /// Runs a replay; returns the exit status.
     public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
-        let options: Options
-        do {
-            options = try parse(arguments)
-        } catch {
-            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify replay --help")
-        }
-        if options.help {
-            return writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0
-        }
-        let script: [UInt8]
-        switch readWholeInput(options.script ?? "-", stdin: stdin, skippingBOM: true) {
-        case .success(let bytes): script = bytes
-        case .failure(let failure):
-            writeAll(stderr, "Error: \(failure.message)\n")
-            return 1
-        }
+        let (parsed, exit) = subcommandOptions(
+            arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "replay", stdout: stdout, stderr: stderr)
+        guard let options = parsed else { return exit }
+        guard let script = readScript(options.script, stdin: stdin, stderr: stderr) else { return 1 }
         var out = OutputBuffer(fd: stdout)
         var errors = OutputBuffer(fd: stderr)
         let status = run(script: script, options: options, out: &out, errors: &errors)

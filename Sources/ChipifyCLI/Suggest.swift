@@ -91,13 +91,9 @@ public enum Suggest {
     }
 
     public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
-        let options: Options
-        do {
-            options = try parse(arguments)
-        } catch {
-            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify suggest --help")
-        }
-        if options.help { return writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0 }
+        let (parsed, exit) = subcommandOptions(
+            arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "suggest", stdout: stdout, stderr: stderr)
+        guard let options = parsed else { return exit }
         var errors = OutputBuffer(fd: stderr, capacity: 1 << 12)
         var (directory, status) = AddressBooks.load(
             options.contacts, charset: options.charset, command: "chipify suggest", errors: &errors.buffer)
