@@ -32,9 +32,9 @@ struct RankedEntries: Sendable {
         for (i, key) in keys.enumerated() {
             let rank = key & RankedEntries.rankMask
             let leaf = blocks + i / RankedEntries.blockSize
-            for t in [0, Int(key >> 30)] where rank < trees[t * 2 * blocks + leaf] {
-                trees[t * 2 * blocks + leaf] = rank
-            }
+            let all = leaf, own = Int(key >> 30) * 2 * blocks + leaf
+            if rank < trees[all] { trees[all] = rank }
+            if rank < trees[own] { trees[own] = rank }
         }
         for t in 0..<4 {
             let base = t * 2 * blocks
