@@ -94,8 +94,10 @@ struct ComposeScreen: Sendable, Hashable {
         self.width = max(1, width)
         self.height = max(1, height)
         let w = self.width, h = self.height
-        let paint = Painter(style: style)
         let prefixWidth = composer.fields.map { ComposeScreen.fieldTitle($0.name).count + 2 }.max() ?? 4
+        // Too narrow for a title and a chip: plain rows, cut to the width.
+        let tiny = w < prefixWidth + 5
+        let paint = Painter(style: tiny ? .plain : style)
         let lineWidth = max(1, w - prefixWidth)
         let indent = prefixWidth <= w ? prefixWidth : 0
 
@@ -207,9 +209,25 @@ struct ComposeScreen: Sendable, Hashable {
         let status = ComposeScreen.statusText(composer: composer, ui: ui)
         lines.append(paint.dim(ChipText.truncate(status, toWidth: w)))
         if h == 1 { lines = [lines.last!] }
+        if tiny { lines = lines.map { ComposeScreen.cut($0, toWidth: w) } }
         rows = lines
         self.cursorRow = max(0, min(h - 1, cursorRow))
         self.cursorColumn = max(0, min(w - 1, focusedBlock.caretColumn))
+    }
+
+    /// The clusters of plain `text` that fit in `width` columns.
+    static func cut(_ text: String, toWidth width: Int) -> String {
+        let measure = TerminalWidth()
+        guard measure.width(of: text) > width else { return text }
+        var out = ""
+        var used = 0
+        for c in text {
+            let w = measure.width(of: String(c))
+            if used + w > width { break }
+            out.append(c)
+            used += w
+        }
+        return out
     }
 
     /// `to` → `To`, `reply-to` → `Reply-To`: a field's header name.
@@ -281,15 +299,31 @@ struct ComposeScreen: Sendable, Hashable {
         } else {
             add(s.address ?? "(list)", s.addressMatches)
         }
-        var budget = width
-        var line = ""
+        // A row too wide is cut as a whole, with `…` at its end.
         let measure = TerminalWidth()
-        for (clean, matched) in segments {
-            let cut = measure.width(of: clean) <= budget ? clean : ChipText.truncate(clean, toWidth: budget)
-            budget -= measure.width(of: cut)
-            line += matched ? paint.match(cut) : cut
-            if cut != clean || budget <= 0 { break }
+        let full = segments.map(\.0).joined()
+        let fits = measure.width(of: full) <= width
+        var budget = fits ? width : width - measure.width(of: ChipText.ellipsis)
+        var line = ""
+        for (text, matched) in segments {
+            let w = measure.width(of: text)
+            if w <= budget {
+                line += matched ? paint.match(text) : text
+                budget -= w
+                continue
+            }
+            // The clusters that fit; the row's `…` follows them.
+            var cut = ""
+            for c in text {
+                let cw = measure.width(of: String(c))
+                if cw > budget { break }
+                cut.append(c)
+                budget -= cw
+            }
+            line += cut
+            break
         }
+        if !fits { line += ChipText.ellipsis }
         return highlighted ? paint.reverse(line) : line
     }
 
