@@ -402,12 +402,17 @@ struct ComposeControllerTests {
         #expect(s.controller.composer.focusedField.count == 1)
     }
 
-    @Test func controlNMovesTheSelectionToTheNextField() {
+    @Test func controlNMovesTheSelectionToTheNextFieldAndFollowsIt() {
         var s = ComposeSession()
         s.keys("ann@example.org, bob@example.org, \u{1B}[1;2D\u{0E}")
         #expect(s.controller.composer.fields[0].chips.map(\.content.address) == ["ann@example.org"])
         #expect(s.controller.composer.fields[1].chips.map(\.content.address) == ["bob@example.org"])
         #expect(s.controller.ui.message == "Moved 1 chip to Cc")
+        #expect(s.controller.composer.focusedIndex == 1)
+        s.keys("\u{0E}")
+        #expect(s.controller.composer.fields[2].chips.map(\.content.address) == ["bob@example.org"])
+        #expect(s.controller.composer.fields[1].count == 0)
+        #expect(s.controller.composer.focusedField.selection.count == 1)
     }
 
     @Test func altArrowsReorderTheSelectedChip() {

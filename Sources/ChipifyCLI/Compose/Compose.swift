@@ -36,8 +36,9 @@ public enum ComposeCommand {
           Ctrl-A               select every chip of the field
           Ctrl-E               edit the chip under the caret (selected, or just before)
           Ctrl-N               move the selected chips (or the one before the
-                               caret) to the next field: To to Cc, Cc to Bcc,
-                               Bcc to To
+                               caret) to the next field, To to Cc, Cc to Bcc,
+                               Bcc to To; they stay selected and the focus goes
+                               with them, so To to Bcc is Ctrl-N twice
           Ctrl-O               a contact chip's other addresses (Up/Down, Return),
                                or a list's members in its place
           Ctrl-Z, Ctrl-Y       undo, redo

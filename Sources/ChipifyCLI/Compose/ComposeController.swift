@@ -169,7 +169,9 @@ struct ComposeController: Sendable {
     }
 
     /// Ctrl-N: the selected chips (or the chip before the caret) go to the
-    /// end of the next field, To → Cc → Bcc → To.
+    /// end of the next field, To → Cc → Bcc → To. The focus follows them
+    /// and they stay selected, so Ctrl-N again moves them on (To to Bcc is
+    /// Ctrl-N twice).
     private mutating func moveToNextField() -> [ComposerChange] {
         guard let index = chipUnderCaret() else {
             ui.message = "No chip to move: select one, or put the caret after it"
@@ -177,10 +179,14 @@ struct ComposeController: Sendable {
         }
         let n = composer.fields.count
         let target = composer.fields[(composer.focusedIndex + 1) % n]
-        selectionHead = nil
-        let changes = composer.move(from: index, toField: target.name, at: target.count)
-        if !changes.contains(where: { if case .refused = $0.change { true } else { false } }) {
-            let moved = changes.filter { if case .inserted = $0.change { $0.field == target.name } else { false } }.count
+        let start = target.count
+        var changes = composer.move(from: index, toField: target.name, at: start)
+        let moved = changes.filter { if case .inserted = $0.change { $0.field == target.name } else { false } }.count
+        changes += composer.focus(target.name)
+        if moved > 0 {
+            changes += composer.select(start)
+            if moved > 1 { changes += composer.select(start + moved - 1, extend: true) }
+            selectionHead = start + moved - 1
             ui.message = "Moved \(moved == 1 ? "1 chip" : "\(moved) chips") to \(ComposeScreen.fieldTitle(target.name))"
         }
         return changes

@@ -82,6 +82,12 @@ struct ComposeTerminal {
         restoreFD = fd
         for s in fatalSignals { signal(s, restoreFromSignal) }
         signal(SIGWINCH, wakeOnResize)
+        // A mask inherited from the parent (a test runner's, say) would
+        // keep SIGTERM and SIGWINCH from ever arriving.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for s in fatalSignals + [SIGWINCH] { sigaddset(&unblock, s) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
 
         var raw = settings
         cfmakeraw(&raw)
