@@ -1,6 +1,7 @@
 import Testing
 @testable import ChipifyCLI
 import ChipKit
+import ChipTestSupport
 
 /// A compose session without a terminal: keys in, plain screens out.
 struct ComposeSession {
@@ -456,5 +457,35 @@ struct ComposeControllerTests {
         #expect(s.controller.composer.fields[0].pendingText == "cy@example.org")
         s.keys("\u{1A}")
         #expect(s.controller.composer.fields[0].count == 0)
+    }
+}
+
+@Suite("compose: the label memo")
+struct ComposeMemoTests {
+    static let keys: [String] = [
+        "ann@example.org, ", "bob@", ", ", "Jiří <j@example.cz>; ", "cél", "carol@gmial.com ", "x", "\u{7F}",
+        "\u{1B}[3~", "\u{1B}[D", "\u{1B}[C", "\u{1B}[1;2D", "\u{1B}[1;2C", "\u{1B}[1;3D", "\u{1B}[1;3C", "\u{1A}",
+        "\u{19}", "\u{05}", "\u{0E}", "\u{01}", "\u{0F}", "\t", "\u{1B}[Z", "\r", "\u{1B}[A", "\u{1B}[B", "\u{1B}[H",
+        "\u{1B}[F", "\u{1B}[200~dee@example.org, eve@, fay@example.org\u{1B}[201~", "\u{13}",
+    ]
+
+    /// After every key of seeded random sessions, the screen drawn with
+    /// the controller's memo of labels equals one drawn measuring every chip.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func screensWithTheMemoEqualScreensWithout(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var s = ComposeSession(contacts: true)
+        for step in 0..<300 {
+            let key = Self.keys[Int(rng.next() % UInt64(Self.keys.count))]
+            if s.keys(key) != .stay { break }
+            let width = [20, 40, 80][step % 3]
+            let memo = s.controller.screen(width: width, height: 10, style: .full)
+            var fresh = ChipCells()
+            let direct = ComposeScreen(
+                composer: s.controller.composer, ui: s.controller.ui, width: width, height: 10, style: .full,
+                cells: &fresh)
+            #expect(memo == direct, "seed \(seed), step \(step), key \(key.debugDescription)")
+            if memo != direct { return }
+        }
     }
 }

@@ -107,8 +107,12 @@ struct ComposeController: Sendable {
             switch c {
             case UInt8(ascii: "c"): return .cancelled
             case UInt8(ascii: "s"): return send()
-            case UInt8(ascii: "z"): changes = composer.undo()
-            case UInt8(ascii: "y"): changes = composer.redo()
+            case UInt8(ascii: "z"):
+                changes = composer.undo()
+                cells.forgetAll()  // rare; no need to trust each restored chip's report
+            case UInt8(ascii: "y"):
+                changes = composer.redo()
+                cells.forgetAll()
             case UInt8(ascii: "a"): changes = composer.selectAll()
             case UInt8(ascii: "e"):
                 if let i = chipUnderCaret() { changes = composer.edit(at: i) }
@@ -119,6 +123,7 @@ struct ComposeController: Sendable {
         case .alt, .unknown:
             pendingMayChange = false
         }
+        cells.forget(changes)
         if !(changes.isEmpty && ui.message != nil) { report(changes) }
         if pendingMayChange { refreshSuggestions() }
         return .stay
@@ -230,6 +235,7 @@ struct ComposeController: Sendable {
     /// Ctrl-S: the header block when the draft can go, else why not.
     private mutating func send() -> ComposeOutcome {
         let report = composer.send(smtpUTF8: smtpUTF8)
+        cells.forget(report.changes)
         guard report.sent else {
             var reasons: [String] = []
             let errors = report.errorChips.values.reduce(0) { $0 + $1.count }

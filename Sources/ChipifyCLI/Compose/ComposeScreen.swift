@@ -27,36 +27,49 @@ struct ComposeStyle: Sendable, Hashable {
     static let full = ComposeStyle(attributes: true, colors: true)
 }
 
-/// A chip's label and its width, kept between keystrokes so a redraw
-/// measures only chips that changed. A memo of a pure function of the
-/// chip's content: a chip whose content differs from the one remembered
-/// is measured again, so the cache can never show stale text.
+/// Chips' labels and widths, kept between keystrokes so a redraw measures
+/// only chips that changed: a memo of a pure function of each chip's
+/// content, keyed by identity. Whoever changes the composer hands the
+/// changes it reported to ``forget(_:)`` (every chip inserted, updated or
+/// removed is measured again), or calls ``forgetAll()``; a test checks that
+/// the screens drawn this way equal screens drawn with an empty memo.
 struct ChipCells: Sendable {
     struct Cell: Sendable {
-        var content: ParsedChip
         var label: String
         var width: Int
+        var isError: Bool
+        var hasWarnings: Bool
     }
 
     private var cells: [ChipID: Cell] = [:]
 
-    /// The cell of `chip`, measured now if it is new or changed.
+    /// The cell of the chip `id` of `field`, measured now if it is not known.
     ///
-    /// - Complexity: O(1) for a chip seen unchanged, else O(*c*) in its length.
-    mutating func cell(_ chip: Chip) -> Cell {
-        if let cell = cells[chip.id], cell.content.raw == chip.content.raw, cell.content == chip.content {
-            return cell
-        }
+    /// - Complexity: O(1) for a chip known, else O(*c*) in its length.
+    mutating func cell(_ id: ChipID, in field: ChipField) -> Cell {
+        if let cell = cells[id] { return cell }
+        let chip = field.chip(id)!
         let label = ChipText.label(of: chip)
-        let cell = Cell(content: chip.content, label: label, width: TerminalWidth().width(of: label))
-        cells[chip.id] = cell
+        let cell = Cell(
+            label: label, width: TerminalWidth().width(of: label), isError: !chip.content.isValid,
+            hasWarnings: !chip.content.warnings.isEmpty)
+        cells[id] = cell
         return cell
     }
 
-    /// Forgets chips no field holds, so the cache follows the fields.
-    mutating func keepOnly(_ ids: Set<ChipID>) {
-        if cells.count > 2 * ids.count + 64 { cells = cells.filter { ids.contains($0.key) } }
+    /// Forgets the chips these changes inserted, updated or removed.
+    ///
+    /// - Complexity: O(*k*) in the changes.
+    mutating func forget(_ changes: [ComposerChange]) {
+        for change in changes {
+            switch change.change {
+            case .inserted(let id, _), .updated(let id, _), .removed(let id, _): cells[id] = nil
+            default: break
+            }
+        }
     }
+
+    mutating func forgetAll() { cells = [:] }
 }
 
 /// A whole screen of a compose session: one string per terminal row (with
@@ -103,14 +116,17 @@ struct ComposeScreen: Sendable, Hashable {
 
         // Each field's drawing, before the rows are cut to the height.
         var blocks: [(rows: [String], caretRow: Int?, caretColumn: Int)] = []
+        var focusedRow: (Int) -> String = { _ in "" }
+        var focusedRowCount = 0
         for (index, field) in composer.fields.enumerated() {
             let focused = index == composer.focusedIndex
             let title = ComposeScreen.fieldTitle(field.name) + ":"
             let titleText = focused ? paint.bold(title) : title
             let padded = String(repeating: " ", count: max(0, indent - title.count))
+            let ids = field.chipIDs
             var cellList: [ChipCells.Cell] = []
-            cellList.reserveCapacity(field.count)
-            for i in 0..<field.count { cellList.append(cells.cell(field[i])) }
+            cellList.reserveCapacity(ids.count)
+            for id in ids { cellList.append(cells.cell(id, in: field)) }
             if !focused {
                 let layout = ChipFlowLayout(
                     widths: cellList.map { min(lineWidth, ComposeScreen.chipWidth($0)) }, spacing: 1,
@@ -126,7 +142,7 @@ struct ComposeScreen: Sendable, Hashable {
                         if layout.rowCount > 0 {
                             line += ComposeScreen.drawRow(
                                 layout, r, lineWidth: lineWidth, paint: paint,
-                                item: { paint.chip($0 < cellList.count ? cellList[$0] : nil, field: field, index: $0, lineWidth: lineWidth) })
+                                item: { paint.chip(cellList[$0], selected: field.isSelected(ids[$0]), lineWidth: lineWidth) })
                         }
                         rows.append(line)
                     }
@@ -136,23 +152,24 @@ struct ComposeScreen: Sendable, Hashable {
             }
             // The focused field: chips with the pending text as one more
             // item at the insertion index, one column wider for the caret.
+            // Only the rows in view are drawn, below, once the height left
+            // for them is known.
             let insertion = field.insertionIndex
             let (pendingShown, caretColumn) = ComposeScreen.pendingView(field, lineWidth: lineWidth)
             var widths = cellList.map { min(lineWidth, ComposeScreen.chipWidth($0)) }
             widths.insert(min(lineWidth, TerminalWidth().width(of: pendingShown) + 1), at: insertion)
             let layout = ChipFlowLayout(widths: widths, spacing: 1, lineWidth: lineWidth)
-            let caretRow = layout.row(ofChip: insertion)
-            var rows: [String] = []
-            for r in 0..<layout.rowCount {
+            focusedRow = { r in
                 var line = r == 0 ? titleText + padded : String(repeating: " ", count: indent)
                 line += ComposeScreen.drawRow(layout, r, lineWidth: lineWidth, paint: paint) { item in
                     if item == insertion { return paint.pending(pendingShown) }
                     let chipIndex = item < insertion ? item : item - 1
-                    return paint.chip(cellList[chipIndex], field: field, index: chipIndex, lineWidth: lineWidth)
+                    return paint.chip(cellList[chipIndex], selected: field.isSelected(ids[chipIndex]), lineWidth: lineWidth)
                 }
-                rows.append(line)
+                return line
             }
-            blocks.append((rows, caretRow, indent + layout.xs[insertion] + caretColumn))
+            focusedRowCount = layout.rowCount
+            blocks.append(([], layout.row(ofChip: insertion), indent + layout.xs[insertion] + caretColumn))
         }
 
         // The menu under the focused field: a contact's other addresses, or suggestions.
@@ -190,9 +207,8 @@ struct ComposeScreen: Sendable, Hashable {
         var cursorRow = 0
         for (index, block) in blocks.enumerated() {
             if index == focusedIndex {
-                let shown = Array(block.rows[first..<min(block.rows.count, first + available)])
                 cursorRow = lines.count + caretRow - first
-                lines += shown
+                for r in first..<min(focusedRowCount, first + available) { lines.append(focusedRow(r)) }
                 lines += menu.prefix(menuRows)
             } else {
                 lines += block.rows
@@ -239,7 +255,7 @@ struct ComposeScreen: Sendable, Hashable {
     /// A chip's columns: its label between two brackets, plus a mark
     /// (`!` error, `?` warnings) that reads without colour.
     static func chipWidth(_ cell: ChipCells.Cell) -> Int {
-        cell.width + 2 + (cell.content.isValid && cell.content.warnings.isEmpty ? 0 : 1)
+        cell.width + 2 + (cell.isError || cell.hasWarnings ? 1 : 0)
     }
 
     /// The pending text as shown (its end when it is too long for a line,
@@ -381,11 +397,9 @@ struct Painter: Sendable {
     /// A chip as `[label]`, `[!label]` (error) or `[?label]` (warnings);
     /// selected chips in braces, `{label}`, and in reverse video. Colours:
     /// cyan, red, yellow, unless `NO_COLOR`.
-    func chip(_ cell: ChipCells.Cell?, field: ChipField, index: Int, lineWidth: Int) -> String {
-        guard let cell else { return "" }
-        let selected = field.isSelected(field[index].id)
-        let error = !cell.content.isValid
-        let warning = !error && !cell.content.warnings.isEmpty
+    func chip(_ cell: ChipCells.Cell, selected: Bool, lineWidth: Int) -> String {
+        let error = cell.isError
+        let warning = !error && cell.hasWarnings
         let mark = error ? "!" : warning ? "?" : ""
         let room = lineWidth - 2 - mark.count
         let label = cell.width <= room ? cell.label : ChipText.truncate(cell.label, toWidth: max(0, room))
