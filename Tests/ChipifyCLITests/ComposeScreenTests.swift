@@ -440,6 +440,22 @@ struct ComposeControllerTests {
         #expect(s.controller.ui.suggestions.isEmpty)
     }
 
+    @Test func controlOListsAContactsOtherAddressesAndReturnTakesOne() throws {
+        var s = ComposeSession(contacts: true)
+        s.keys("sarah james")
+        let first = try #require(s.controller.ui.suggestions.first)
+        s.keys("\u{1B}[B\r")
+        #expect(s.controller.composer.fields[0].chips.map(\.content.address) == [first.address])
+        s.keys("\u{0F}")
+        let others = s.controller.ui.alternates.map(\.address)
+        #expect(!others.isEmpty && !others.contains(first.address!))
+        #expect(s.screen(width: 80, height: 5).contains("> \(others[0])"))
+        s.keys("\r")
+        #expect(s.controller.composer.fields[0].chips.map(\.content.address) == [others[0]])
+        #expect(s.controller.composer.fields[0][0].content.displayName == first.name)
+        #expect(s.controller.ui.alternates.isEmpty)
+    }
+
     @Test func withoutSuggestionsUpAndDownMoveBetweenFields() {
         var s = ComposeSession()
         s.keys("\u{1B}[B")

@@ -178,6 +178,22 @@ struct ComposeTmuxTests {
         #expect(s.output == "To: Jiří <jiri@example.cz>\nReply-To: ann@example.org\n")
     }
 
+    @Test func aResizedTerminalIsLaidOutAgain() {
+        let s = ComposeInTmux([])
+        s.waitFor("Ctrl-S send")
+        s.type("Ann Lee <ann@example.org>, Bob Ray <bob@example.com>, Cy Young <cy@example.net>, ")
+        s.keys("Tab")
+        s.waitFor("To:  [Ann Lee] [Bob Ray] [Cy Young]")
+        // Narrower than 40 columns, the field left shows its summary.
+        s.tmux(["resize-window", "-x", "30", "-y", "10"])
+        let narrow = s.waitFor("To:  Ann Lee and 2 more")
+        #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 30 })
+        s.tmux(["resize-window", "-x", "80", "-y", "24"])
+        s.waitFor("To:  [Ann Lee] [Bob Ray] [Cy Young]")
+        s.keys("C-c")
+        #expect(s.exitStatus() == 130)
+    }
+
     @Test func theDraftIsSavedOnLeavingAndRestoredOnStart() {
         var template = Array("/tmp/chipify-draft-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template)!)

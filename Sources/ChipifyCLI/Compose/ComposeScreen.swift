@@ -174,15 +174,14 @@ struct ComposeScreen: Sendable, Hashable {
 
         // The menu under the focused field: a contact's other addresses, or suggestions.
         var menu: [String] = []
-        if let chip = ui.alternatesChip, !ui.alternates.isEmpty {
+        if ui.alternatesChip != nil, !ui.alternates.isEmpty {
             for (k, email) in ui.alternates.prefix(ComposeScreen.maxMenuRows).enumerated() {
                 let text = ChipText.truncate(
-                    "  " + ChipText.clean(ChipText.displayAddress(email.address))
+                    ChipText.clean(ChipText.displayAddress(email.address))
                         + (email.types.isEmpty ? "" : " (" + email.types.joined(separator: ", ") + ")"),
                     toWidth: w - 2)
                 menu.append((ui.highlighted == k ? "> " : "  ") + (ui.highlighted == k ? paint.reverse(text) : text))
             }
-            _ = chip
         } else {
             for (k, s) in ui.suggestions.prefix(ComposeScreen.maxMenuRows).enumerated() {
                 menu.append(ComposeScreen.suggestionRow(s, highlighted: ui.highlighted == k, width: w, paint: paint))
