@@ -19,15 +19,13 @@ final class ComposeInTmux {
     var outPath: String { directory + "/out.txt" }
     var statusPath: String { directory + "/status.txt" }
 
-    nonisolated(unsafe) static var serial = 0
-
     /// With `recordsTerminal`, the terminal's settings (`stty -g`) are
     /// saved before and after, in `before.txt` and `after.txt`.
     init(_ arguments: [String], recordsTerminal: Bool = false, width: Int = 80, height: Int = 24) {
-        ComposeInTmux.serial += 1
-        socket = "chipify-test-\(getpid())-\(ComposeInTmux.serial)"
         var template = Array("/tmp/chipify-compose-XXXXXX".utf8CString)
         directory = String(cString: mkdtemp(&template)!)
+        // Unique as the directory is, so tests running at once never share a server.
+        socket = "chipify-test-" + directory.split(separator: "-").last!
         let command = ([chipifyPath, "compose"] + arguments).map(Self.quoted).joined(separator: " ")
         let before = recordsTerminal ? "stty -g > \(Self.quoted(directory + "/before.txt")); " : ""
         let after = recordsTerminal ? "stty -g > \(Self.quoted(directory + "/after.txt")); " : ""
