@@ -145,6 +145,26 @@ func keystrokeScenario(chips: Int, samples: Int) -> Result {
                   checksum: checksum &+ UInt64(composer.focusedField.count))
 }
 
+/// One keystroke in `chipify compose` with `chips` chips in the To field
+/// (80×24): the composer operation, the screen drawn again from the state
+/// (lay-out of every chip, the rows in view), and the bytes of the rows
+/// that changed. Typing goes on after the chips, so a chip is made every
+/// 30 keys or so and the field grows by a few percent over the samples.
+func composeRedrawScenario(chips: Int, samples: Int) -> Result {
+    var probe = ComposeProbe(chips: chips)
+    precondition(probe.chipCount == chips)
+    var keys: [String] = []
+    for n in 0..<((samples + 200) / 30 + 1) { keys += "Next Person <next.\(n)@example.org>, ".map(String.init) }
+    var k = 0
+    let (stats, checksum) = sampleOperations(samples: samples, warmups: 200) {
+        let written = probe.keystroke(keys[k])
+        k += 1
+        return UInt64(written)
+    }
+    return Result(name: "compose/redraw/\(chips)", unit: "ns/keystroke", stats: stats, bytes: 0,
+                  checksum: checksum &+ UInt64(probe.chipCount))
+}
+
 /// Pasting about 1 MB of addresses into a field of `chips` chips.
 func pasteScenario(chips: Int, samples: Int) -> Result {
     var paste: [UInt8] = []

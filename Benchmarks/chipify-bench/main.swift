@@ -39,6 +39,9 @@ let help = """
       contacts/google   … as Google Contacts CSV
       group/tap/100     one tap in a multi-select chip group of 100 options
       group/tap/10000   … of 10,000 options
+      compose/redraw/1000  one keystroke in chipify compose with 1,000 chips in the
+                        field: the operation, the screen drawn from the state, the
+                        changed rows' bytes (80×24)
 
     Each scenario runs warm-ups, then samples; prints min, median, p90, p99,
     max per run, MB/s at the median, and a checksum of the work. --json prints
@@ -67,7 +70,7 @@ let allScenarios = [
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
     "move/100000", "delete/100000", "layout/insert/10000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
     "directory/build/100000", "directory/build/1000000", "suggest/100000", "suggest/1000000",
-    "group/tap/100", "group/tap/10000",
+    "group/tap/100", "group/tap/10000", "compose/redraw/1000",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -231,6 +234,9 @@ for name in chosen {
         continue
     case "move/100000":
         say(report(moveScenario(chips: 100_000, samples: samples ?? 500), json: json))
+        continue
+    case "compose/redraw/1000":
+        say(report(composeRedrawScenario(chips: 1_000, samples: samples ?? 2_000), json: json))
         continue
     case "group/tap/100", "group/tap/10000":
         let count = Int(name.split(separator: "/").last!)!

@@ -164,6 +164,13 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*n*) in the number of chips.
     public var chips: [Chip] { order.map { storage[$0]! } }
 
+    /// The chips' identities in order: what a host that keeps its own
+    /// per-chip drawing (keyed by identity, dropped on the changes each
+    /// operation reports) reads on every redraw, without copying chips.
+    ///
+    /// - Complexity: O(1); the array is shared until the field changes.
+    public var chipIDs: [ChipID] { order }
+
     /// The chip at `index`.
     ///
     /// - Complexity: O(1).

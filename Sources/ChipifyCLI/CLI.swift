@@ -55,6 +55,8 @@ public enum CLI {
         chipify suggest --contacts FILE [--limit K] [--usage FILE] QUERY
                                                          (see 'chipify suggest --help')
         chipify group [--trace] [SCRIPT]                 (see 'chipify group --help')
+        chipify compose [--contacts FILE]... [--fields to,cc,bcc] [--draft FILE] ...
+                                                         (see 'chipify compose --help')
 
         Reads each FILE (or standard input when none is given, or for '-') and treats
         each record as the text of one To/Cc field. Records end with a newline, or
@@ -237,6 +239,9 @@ public enum CLI {
         }
         if arguments.first == "group" {
             return GroupCommand.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)
+        }
+        if arguments.first == "compose" {
+            return ComposeCommand.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)
         }
         if arguments.first == "contacts" {
             return Contacts.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)

@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ChipKit
+
+/// `chipify compose`: a To/Cc/Bcc compose field in the terminal. Keys come
+/// from and the screen goes to `/dev/tty`, so standard output carries only
+/// the header block that Ctrl-S sends.
+public enum ComposeCommand {
+    public static let usage =
+        "Usage: chipify compose [--contacts FILE]... [--fields to,cc,bcc] [--policy P] [--duplicates D] [--smtputf8] [--draft FILE]"
+
+    public static let help = """
+        \(usage)
+
+        A compose window's recipient fields in the terminal. Type or paste
+        addresses; separators, Return and Tab make chips. Ctrl-S sends: the
+        terminal is restored and the header block (To:, Cc:, Bcc:, folded as
+        the header writer folds) is printed on standard output, exit 0; if
+        the draft cannot go (error chips, text not made a chip, no
+        recipient) the status line says why and nothing is printed. Ctrl-C
+        or Escape leaves without sending, exit 130.
+
+        Keys:
+          Return, Tab          make the text a chip (Return takes the suggestion
+                               chosen with Up/Down)
+          Backspace, Delete    delete text; at a chip, select it, then delete it
+          Left, Right          move between chips and in the text
+          Shift-Left/Right     select chips, growing the selection
+          Alt-Left/Right       move the selected chips left or right
+          Up, Down             choose a suggestion; else the previous or next field
+          Tab, Shift-Tab       with no text, the next or previous field
+          Home, End            the caret before the first chip, after the last
+          Ctrl-A               select every chip of the field
+          Ctrl-E               edit the chip under the caret (selected, or just before)
+          Ctrl-N               move the selected chips (or the one before the
+                               caret) to the next field, To to Cc, Cc to Bcc,
+                               Bcc to To; they stay selected and the focus goes
+                               with them, so To to Bcc is Ctrl-N twice
+          Ctrl-O               a contact chip's other addresses (Up/Down, Return),
+                               or a list's members in its place
+          Ctrl-Z, Ctrl-Y       undo, redo
+          Ctrl-S               send
+          Ctrl-C, Escape       leave without sending
+
+        Options:
+          --contacts FILE   address book to suggest from (vCard or the exporters'
+                            CSV); repeatable
+          --fields LIST     the fields, comma-separated (default to,cc,bcc)
+          --policy P        strict, standard (default) or lenient
+          --duplicates D    allow, warn (default), reject or merge
+          --smtputf8        send UTF-8 addresses as they are (RFC 6532)
+          --draft FILE      restore the draft from FILE if it exists, and save it
+                            there on leaving without sending (removed once sent)
+          -h, --help        this help
+
+        Chips: [valid]  [!error]  [?warning]  {selected}. Colours follow the
+        states unless NO_COLOR is set. Exit status: 0 sent, 130 left without
+        sending, 1 a draft that cannot be read or saved, 64 a usage error
+        (also when there is no terminal, /dev/tty, to draw on).
+        """
+
+    public struct Options: Sendable, Equatable {
+        public var contacts: [String] = []
+        public var fields = ["to", "cc", "bcc"]
+        public var policy = ValidationPolicy.standard
+        public var duplicates = DuplicatePolicy.warn
+        public var smtpUTF8 = false
+        public var draft: String?
+        public var help = false
+    }
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var o = Options()
+        var i = 0
+        while i < arguments.count {
+            let arg = arguments[i]
+            var name = arg
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inline { return inline }
+                i += 1
+                guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
+                return arguments[i]
+            }
+            switch name {
+            case "--contacts": o.contacts.append(try value())
+            case "--fields":
+                let v = try value()
+                let names = v.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count,
+                      names.allSatisfy({ $0.utf8.allSatisfy { b in b > 0x20 && b < 0x7F && b != UInt8(ascii: ":") } })
+                else { throw UsageError(message: "bad field list '\(v)' (expected distinct names such as to,cc,bcc)") }
+                o.fields = names
+            case "--policy", "-p":
+                let v = try value()
+                guard let p = ValidationPolicy(named: v) else {
+                    throw UsageError(message: "unknown policy '\(v)' (expected strict, standard or lenient)")
+                }
+                o.policy = p
+            case "--duplicates":
+                let v = try value()
+                guard let d = DuplicatePolicy(rawValue: v) else {
+                    throw UsageError(message: "unknown duplicate policy '\(v)' (expected allow, warn, reject or merge)")
+                }
+                o.duplicates = d
+            case "--smtputf8": o.smtpUTF8 = true
+            case "--draft": o.draft = try value()
+            case "-h", "--help": o.help = true
+            default:
+                throw UsageError(message: arg.hasPrefix("-") ? "unknown option '\(name)'" : "compose takes no file ('\(arg)'); see --contacts and --draft")
+            }
+            if inline != nil && ["--smtputf8", "--help"].contains(name) {
+                throw UsageError(message: "option '\(name)' takes no value")
+            }
+            i += 1
+        }
+        return o
+    }
+
+    public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify compose --help")
+        }
+        if options.help { return writeFailureStatus(writeAll(stdout, help + "\n"), stderr: stderr) ?? 0 }
+
+        var composer = Composer(fieldNames: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
+        if let path = options.draft {
+            switch ComposeDraft.load(path) {
+            case .none: break
+            case .failure(let message):
+                writeAll(stderr, "chipify compose: \(message)\n")
+                return 1
+            case .restored(let restored):
+                composer = restored
+            }
+        }
+        if !options.contacts.isEmpty {
+            var errors = OutputBuffer(fd: stderr, capacity: 1 << 12)
+            let (directory, status) = AddressBooks.load(
+                options.contacts, charset: nil, command: "chipify compose", errors: &errors.buffer)
+            errors.flush()
+            guard status == 0 else { return status }
+            composer.directory = directory
+        }
+        let terminal: ComposeTerminal
+        switch ComposeTerminal.openTTY() {
+        case .failure(let error):
+            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify compose --help")
+        case .success(let t): terminal = t
+        }
+
+        var controller = ComposeController(composer: composer, smtpUTF8: options.smtpUTF8)
+        let style = ComposeStyle(attributes: true, colors: getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
+        var decoder = KeyDecoder()
+        var shown: ComposeScreen?
+        var outcome = ComposeOutcome.stay
+        loop: while true {
+            let size = terminal.size
+            let screen = controller.screen(width: size.width, height: size.height, style: style)
+            if screen != shown {
+                terminal.output(screen.drawing(from: shown))
+                shown = screen
+            }
+            // A lone Escape waits a little for the rest of a sequence.
+            let keys: [ComposeKey]
+            switch terminal.next(timeoutMilliseconds: decoder.held.isEmpty ? -1 : 50) {
+            case .bytes(let bytes): keys = decoder.feed(bytes)
+            case .quiet: keys = decoder.flush()
+            case .resized:
+                shown = nil  // a resized terminal may have moved or lost what was drawn
+                continue loop
+            case .closed:
+                outcome = .cancelled
+                break loop
+            }
+            for key in keys {
+                outcome = controller.handle(key)
+                if outcome != .stay { break loop }
+            }
+        }
+        terminal.restore()
+
+        switch outcome {
+        case .sent(let block):
+            if let path = options.draft { unlink(path) }
+            return writeFailureStatus(writeAll(stdout, block), stderr: stderr) ?? 0
+        default:
+            if let path = options.draft, let message = ComposeDraft.save(controller.composer, to: path) {
+                writeAll(stderr, "chipify compose: \(message)\n")
+                return 1
+            }
+            return 130
+        }
+    }
+}
