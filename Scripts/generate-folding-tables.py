@@ -39,6 +39,8 @@ import os
 import re
 import sys
 
+from unicode_files import code_range, data_lines, header_version, swift_literal
+
 # --------------------------------------------------------------------------
 # The project's own additions beyond Unicode.
 #
@@ -109,30 +111,6 @@ CLASS_WORD, CLASS_SEPARATOR, CLASS_SPACELESS = 0, 1, 2
 MAX_SCALAR = 0x10FFFF
 BLOCK_SHIFT = 7
 BLOCK_SIZE = 1 << BLOCK_SHIFT
-
-
-def data_lines(path):
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if line:
-                yield [field.strip() for field in line.split(";")]
-
-
-def code_range(text):
-    if ".." in text:
-        lo, hi = text.split("..")
-        return range(int(lo, 16), int(hi, 16) + 1)
-    return range(int(text, 16), int(text, 16) + 1)
-
-
-def header_version(path):
-    with open(path, encoding="utf-8") as f:
-        first = f.readline()
-    m = re.match(r"#\s*\S+-(\d+\.\d+\.\d+)\.txt", first)
-    if not m:
-        sys.exit(f"error: no version in the first line of {path}")
-    return m.group(1)
 
 
 class Database:
@@ -377,12 +355,6 @@ def build(db):
 
 def little_endian(values, width):
     return b"".join(v.to_bytes(width, "little") for v in values)
-
-
-def swift_literal(data, indent="        "):
-    text = base64.b64encode(data).decode("ascii")
-    lines = [text[i:i + 100] for i in range(0, len(text), 100)]
-    return "\n".join(indent + line for line in lines)
 
 
 def render(db, tables, data_dir):

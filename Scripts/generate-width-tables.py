@@ -44,6 +44,8 @@ import os
 import re
 import sys
 
+from unicode_files import code_range, data_lines, header_version, swift_literal
+
 MAX_SCALAR = 0x10FFFF
 BLOCK_SHIFT = 7
 BLOCK_SIZE = 1 << BLOCK_SHIFT
@@ -60,30 +62,6 @@ WIDE_DEFAULTS = [range(0x3400, 0x4DC0), range(0x4E00, 0xA000), range(0xF900, 0xF
 # (but for their last two code points, noncharacters), everything else narrow.
 HIGH_ZERO = range(0xE0000, 0xE1000)
 HIGH_AMBIGUOUS = {cp for cp in range(0xF0000, MAX_SCALAR + 1) if cp & 0xFFFF < 0xFFFE}
-
-
-def data_lines(path):
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if line:
-                yield [field.strip() for field in line.split(";")]
-
-
-def code_range(text):
-    if ".." in text:
-        lo, hi = text.split("..")
-        return range(int(lo, 16), int(hi, 16) + 1)
-    return range(int(text, 16), int(text, 16) + 1)
-
-
-def header_version(path):
-    with open(path, encoding="utf-8") as f:
-        first = f.readline()
-    m = re.match(r"#\s*\S+-(\d+\.\d+\.\d+)\.txt", first)
-    if not m:
-        sys.exit(f"error: no version in the first line of {path}")
-    return m.group(1)
 
 
 def emoji_version(path):
@@ -201,12 +179,6 @@ def build(directory):
         "blocks": len(blocks),
         "counts": counts,
     }
-
-
-def swift_literal(data, indent="        "):
-    text = base64.b64encode(data).decode("ascii")
-    lines = [text[i:i + 100] for i in range(0, len(text), 100)]
-    return "\n".join(indent + line for line in lines)
 
 
 def render(t, data_dir):

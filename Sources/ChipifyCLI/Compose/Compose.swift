@@ -125,13 +125,10 @@ public enum ComposeCommand {
     }
 
     public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
-        let options: Options
-        do {
-            options = try parse(arguments)
-        } catch {
-            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify compose --help")
-        }
-        if options.help { return writeFailureStatus(writeAll(stdout, help + "\n"), stderr: stderr) ?? 0 }
+        let (parsed, exit) = subcommandOptions(
+            arguments, parse: parse, isHelp: \.help, usage: usage, help: help + "\n", command: "compose",
+            stdout: stdout, stderr: stderr)
+        guard let options = parsed else { return exit }
 
         var composer = Composer(fieldNames: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
         if let path = options.draft {
