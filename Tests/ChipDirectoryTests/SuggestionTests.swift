@@ -352,3 +352,27 @@ struct ExactRowTests {
         }
     }
 }
+
+/// The fuzz target's suggestion check on seeded books of lines: names in
+/// several scripts with separators, nicknames, and addresses that share
+/// their parts, as the fuzzer makes them.
+@Suite("Suggestions of arbitrary lines")
+struct LineBookTests {
+    @Test(arguments: [61, 62, 63, 64] as [UInt64])
+    func theIndexAgreesWithAScanOnBooksOfLines(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let parts = ["Ann", "ann", "Anna", "Jo", "José", "Ørsted", "Straße", "李", "李明", "Ó", "o'n", "N", "x.y", "a-b", "Ωμέγα", "x@y.org", "ann@x.org", "ANN@X.ORG", "\"q\"", "1985", "ß"]
+        var lines: [String] = []
+        for _ in 0..<Int(rng.next() % 40 + 5) {
+            var fields: [String] = []
+            for _ in 0..<Int(rng.next() % 5) {
+                let words = (0..<Int(rng.next() % 3 + 1)).map { _ in parts[Int(rng.next() % UInt64(parts.count))] }
+                fields.append(words.joined(separator: rng.next() % 4 == 0 ? "." : " "))
+            }
+            lines.append(fields.joined(separator: "|"))
+        }
+        let contacts = ContactCorpus.contacts(fromLines: Array(lines.joined(separator: "\n").utf8))
+        #expect(ContactCorpus.suggestionViolations(of: contacts, extraQueries: ["a", "o n", "\"ann x\"", "ß", "ss"]) == [],
+                "seed \(seed)")
+    }
+}

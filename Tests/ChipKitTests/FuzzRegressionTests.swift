@@ -24,6 +24,7 @@ struct FuzzRegressionTests {
         #expect(bytes != nil, "cannot read \(name)")
         #expect(InvariantVerifier.violations(ofAnyPolicy: bytes ?? []) == [], "\(name)")
         #expect(ContactCorpus.importViolations(of: bytes ?? []) == [], "\(name)")
+        #expect(ContactCorpus.suggestionViolations(of: ContactCorpus.contacts(fromLines: bytes ?? [])) == [], "\(name)")
     }
 
     @Test(arguments: 0..<60)
