@@ -48,11 +48,11 @@ struct RankedEntries: Sendable {
     }
 
     /// Calls `body` with the entries of `range` of class `tree` (0: every
-    /// class), lowest rank first, until it returns false.
+    /// class) and their ranks, lowest rank first, until it returns false.
     ///
     /// - Complexity: O((*k* + log *m*) · log *m*) for the *k* entries
     ///   visited in a range of *m*, plus ``blockSize`` per block opened.
-    func forEach(in range: Range<Int>, tree: Int, _ body: (Int) -> Bool) {
+    func forEach(in range: Range<Int>, tree: Int, _ body: (_ entry: Int, _ rank: Int) -> Bool) {
         guard !range.isEmpty else { return }
         let size = RankedEntries.blockSize
         var heap = RankHeap()
@@ -82,7 +82,7 @@ struct RankedEntries: Sendable {
         while let item = heap.pop() {
             let index = Int(item & 0x7FFF_FFFF)
             if item & (1 << 31) != 0 {
-                guard body(index) else { return }
+                guard body(index, Int(item >> 32)) else { return }
             } else if index >= blocks {
                 let start = (index - blocks) * size
                 for i in start..<min(start + size, keys.count) { pushEntry(i, tree, &heap) }
@@ -186,13 +186,12 @@ extension SearchIndex {
             for hit in allExactHits(q) where usable < wanted && !isHidden(hit.row) { take(hit.row, .exact) }
         }
         guard usable < wanted, !q.words.isEmpty else { return hits }
-        func row(of entry: Int) -> Int32 { fields[Int(entries[entry].field)].row }
         /// Calls `body` once for each row of the stream not taken before it.
         func stream(_ range: Range<Int>, tree: Int, _ body: (Int32) -> Void) {
             let before = hits.count
             var last: Int32 = -1
-            ranked.forEach(in: range, tree: tree) { e in
-                let r = row(of: e)
+            ranked.forEach(in: range, tree: tree) { _, rank in
+                let r = rowByRank[rank]
                 guard r != last else { return true }
                 last = r
                 if !isHidden(r) && !hits[..<before].contains(where: { $0.row == r }) { body(r) }

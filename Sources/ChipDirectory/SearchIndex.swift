@@ -113,6 +113,13 @@ struct Entry: Sendable {
     var start: Int32
 }
 
+/// A sorted word start: its text from `start` to its field's `end`, all a
+/// search reads.
+struct EntryText: Sendable {
+    var start: Int32
+    var end: Int32
+}
+
 /// An immutable index of some contacts. Built once; shared by reference.
 final class SearchIndex: Sendable {
     let contacts: [Contact]
@@ -128,8 +135,9 @@ final class SearchIndex: Sendable {
     /// The folded, normalized text of every field, back to back. (Where
     /// each byte came from is found again for the few rows shown.)
     let text: [UInt8]
-    /// Every word start, sorted by the text from there to its field's end.
-    let entries: [Entry]
+    /// Every word start, sorted by the text from there to its field's end
+    /// (ties by rank); ``ranked`` holds each one's class and rank.
+    let entries: [EntryText]
     /// For each row, the indices in `entries` of its word starts.
     /// For each row in turn, the text offsets of its word starts in text
     /// order: what classifying a row reads, next to its fields and text,
@@ -141,6 +149,9 @@ final class SearchIndex: Sendable {
     let exactRows: [Int32]
     /// The entries' classes and ranks, for listing a range best first.
     let ranked: RankedEntries
+    /// The row of each rank: a ranked entry's row without reading the
+    /// entry or its field.
+    let rowByRank: [Int32]
     /// The first eight bytes (big-endian, zero-padded) of every
     /// ``sampleStride``-th entry's text: a small array that a search reads
     /// first, so that only a window of entries is read through `fields`.
@@ -216,6 +227,7 @@ final class SearchIndex: Sendable {
         // Ranks: the rows in key order.
         let order = rows.indices.sorted { RowKey.precedes(keys[$0], keys[$1]) }
         for (rank, r) in order.enumerated() { rows[r].rank = Int32(rank) }
+        rowByRank = order.map { Int32($0) }
 
         keys = []
         fields.append(Field(row: 0, kind: .displayName, start: Int32(text.count)))
@@ -242,6 +254,7 @@ final class SearchIndex: Sendable {
             }
         }
         let sortedEntries = sortOrder.map { entries[$0] }
+        self.entries = sortedEntries.map { EntryText(start: $0.start, end: fields[Int($0.field) + 1].start) }
         samples = stride(from: 0, to: sortOrder.count, by: SearchIndex.sampleStride).map { prefixes[sortOrder[$0]] }
 
         // Arrays grown by appending hold up to twice their count; the
@@ -250,7 +263,6 @@ final class SearchIndex: Sendable {
         self.halfLife = halfLife
         self.fields = SearchIndex.shrunk(fields)
         self.text = SearchIndex.shrunk(text)
-        self.entries = sortedEntries
         self.rowStarts = SearchIndex.shrunk(rowStarts)
         // The rows of one key in rank order, so the best come first.
         exact.sort { $0.key != $1.key ? $0.key < $1.key : rows[Int($0.row)].rank < rows[Int($1.row)].rank }
@@ -455,8 +467,8 @@ extension SearchIndex {
         text.withUnsafeBufferPointer { t in
             word.withUnsafeBufferPointer { q in
                 // How the entry's text compares with the word as a prefix.
-                func order(_ e: Entry) -> Int {
-                    let end = self.end(e)
+                func order(_ e: EntryText) -> Int {
+                    let end = Int(e.end)
                     var i = 0
                     var at = Int(e.start)
                     while i < q.count {
@@ -656,7 +668,7 @@ extension SearchIndex {
         var seen: Set<Int32> = []
         var hits: [Hit] = []
         for i in rarest {
-            let row = fields[Int(entries[i].field)].row
+            let row = rowByRank[Int(ranked.keys[i] & RankedEntries.rankMask)]
             guard seen.insert(row).inserted, let c = classify(row, q) else { continue }
             hits.append(Hit(row: row, matchClass: c))
         }
@@ -691,7 +703,7 @@ extension SearchIndex {
             ("entries", array(entries)),
             ("rowStarts", array(rowStarts)),
             ("exact", array(exactKeys) + array(exactRows)),
-            ("ranked", array(ranked.keys) + array(ranked.trees)),
+            ("ranked", array(ranked.keys) + array(ranked.trees) + array(rowByRank)),
         ]
     }
 }
