@@ -229,6 +229,7 @@ public struct ContactDirectory: Sendable {
             }
         }
         var out: [Suggestion] = []
+        var scratch = FoldScratch()
         var shown: [UInt64] = []  // a few addresses: searched in turn
         for l in ordered {
             let idx = index(l)
@@ -236,7 +237,7 @@ public struct ContactDirectory: Sendable {
             if key != 0 && (excludedKeys.contains(key) || shown.contains(key)) { continue }
             if key != 0 { shown.append(key) }
             if key != 0, let excludes, excludes(idx.address(of: l.hit.row)) { continue }
-            out.append(idx.suggestion(l.hit, q))
+            out.append(idx.suggestion(l.hit, q, &scratch))
             if out.count == limit { break }
         }
         return out
@@ -300,6 +301,14 @@ public struct SuggestionSearch: Sendable {
     }
 }
 
+/// A shown field folded again, with where each byte came from: kept
+/// between the suggestions of one query so that its arrays are allocated
+/// once.
+struct FoldScratch {
+    var folded: [UInt8] = []
+    var from: [Int32] = []
+}
+
 extension SearchIndex {
     /// The address of a row ("" for a list without one).
     func address(of row: Int32) -> String {
@@ -325,7 +334,7 @@ extension SearchIndex {
 
     /// A hit made a suggestion, with the byte ranges each query word
     /// matched in the name and the address.
-    func suggestion(_ hit: Hit, _ q: SearchQuery) -> Suggestion {
+    func suggestion(_ hit: Hit, _ q: SearchQuery, _ scratch: inout FoldScratch) -> Suggestion {
         let row = rows[Int(hit.row)]
         let c = Int(row.contact)
         let name = contacts[c].displayName
@@ -343,8 +352,6 @@ extension SearchIndex {
         // Where the matched bytes came from, found again by folding each
         // shown field as the index did (its bytes and origins), once.
         var foldedField: Int32 = -1
-        var folded: [UInt8] = []
-        var from: [Int32] = []
         var ascii = false  // then folding is lower case only: no fold needed
         for e in entries(ofRow: hit.row) {
             let field = fields[Int(e.field)]
@@ -359,15 +366,17 @@ extension SearchIndex {
                     foldedField = e.field
                     ascii = whole.withUTF8 { $0[span].allSatisfy { $0 < 0x80 } }
                     if !ascii {
-                        folded.removeAll(keepingCapacity: true)
-                        from.removeAll(keepingCapacity: true)
-                        whole.withUTF8 { SearchFold.fold(UnsafeBufferPointer(rebasing: $0[span]), into: &folded, origins: &from) }
+                        scratch.folded.removeAll(keepingCapacity: true)
+                        scratch.from.removeAll(keepingCapacity: true)
+                        whole.withUTF8 {
+                            SearchFold.fold(UnsafeBufferPointer(rebasing: $0[span]), into: &scratch.folded, origins: &scratch.from)
+                        }
                     }
                 }
                 let offset = Int(e.start - field.start)
                 let found = ascii
                     ? whole.withUTF8 { SearchIndex.asciiOrigins(of: offset..<offset + word.count, UnsafeBufferPointer(rebasing: $0[span]), field.kind) }
-                    : SearchIndex.origins(of: offset..<offset + word.count, folded, from, field.kind)
+                    : SearchIndex.origins(of: offset..<offset + word.count, scratch.folded, scratch.from, field.kind)
                 guard let (lo, last) = found else { continue }
                 let end = whole.withUTF8 { bytes -> Int in
                     let b = bytes[last + base]
