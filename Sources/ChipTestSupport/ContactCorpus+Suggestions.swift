@@ -45,7 +45,7 @@ extension ContactCorpus {
             }
         }
         var queries = extraQueries
-        for (k, w) in words.prefix(12).enumerated() {
+        for (k, w) in words.prefix(6).enumerated() {
             for length in [1, 2, 4] { queries.append(String(w.prefix(length))) }
             queries.append(String(w.prefix(2)) + " " + String(words[(k * 7 + 3) % words.count].prefix(1)))
             queries.append("\"" + w + "\"")
@@ -67,7 +67,7 @@ extension ContactCorpus {
                     if index != scan { problems.append("version \(version): \(q.debugDescription) limit \(limit): index and scan differ") }
                 }
             }
-            for q in queries.prefix(10) {
+            for q in queries.prefix(5) {
                 var search = SuggestionSearch(book, limit: 5)
                 var typed = ""
                 for ch in q {
