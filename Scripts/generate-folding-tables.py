@@ -33,13 +33,10 @@ The hand table comes first so that it can overrule a decomposition (U+309B);
 for the letters in it, which have none, the order makes no difference.
 """
 
-import argparse
-import base64
 import os
-import re
 import sys
 
-from unicode_files import code_range, data_lines, header_version, swift_literal
+from unicode_files import code_range, data_lines, header_version, parse_arguments, swift_literal, write_or_check
 
 # --------------------------------------------------------------------------
 # The project's own additions beyond Unicode.
@@ -427,35 +424,13 @@ extension FoldingTables {{
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("data_dir", nargs="?", default="/usr/share/unicode",
-                        help="the Unicode data files (default: /usr/share/unicode)")
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--output", default=os.path.join(here, "..", "Sources", "ChipDirectory", "FoldingTables.swift"),
-                        help="the Swift file to write")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if the output file is not what this data generates")
-    args = parser.parse_args()
-    if not os.path.isfile(os.path.join(args.data_dir, "UnicodeData.txt")):
-        sys.exit(f"error: no UnicodeData.txt in {args.data_dir} (apt-get install unicode-data)")
+    args = parse_arguments(__doc__.split("\n\n")[0], os.path.join("Sources", "ChipDirectory", "FoldingTables.swift"),
+                           "UnicodeData.txt")
     db = Database(args.data_dir)
     tables = build(db)
-    text = render(db, tables, args.data_dir)
-    output = os.path.normpath(args.output)
-    if args.check:
-        try:
-            with open(output, encoding="utf-8") as f:
-                current = f.read()
-        except FileNotFoundError:
-            current = None
-        if current != text:
-            sys.exit(f"{output} is out of date: regenerate it from Unicode {db.version}")
-        print(f"{output} is up to date (Unicode {db.version})")
-        return
-    with open(output, "w", encoding="utf-8") as f:
-        f.write(text)
-    print(f"Unicode {db.version}: {tables['changed']} scalars change, {len(tables['entries'])} entries, "
-          f"{tables['blocks']} blocks, {len(tables['pool'])} pool bytes -> {output}")
+    write_or_check(args, render(db, tables, args.data_dir), db.version,
+                   f"{tables['changed']} scalars change, {len(tables['entries'])} entries, "
+                   f"{tables['blocks']} blocks, {len(tables['pool'])} pool bytes")
 
 
 if __name__ == "__main__":

@@ -38,13 +38,11 @@ One byte per scalar: bits 0-1 the width, bit 2 ambiguous, bit 3 Emoji=Yes
 (Bidi_Class R or AL).
 """
 
-import argparse
-import base64
 import os
 import re
 import sys
 
-from unicode_files import code_range, data_lines, header_version, swift_literal
+from unicode_files import code_range, data_lines, header_version, parse_arguments, swift_literal, write_or_check
 
 MAX_SCALAR = 0x10FFFF
 BLOCK_SHIFT = 7
@@ -230,33 +228,11 @@ extension WidthTables {{
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("data_dir", nargs="?", default="/usr/share/unicode",
-                        help="the Unicode data files (default: /usr/share/unicode)")
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--output", default=os.path.join(here, "..", "Sources", "ChipOutput", "WidthTables.swift"),
-                        help="the Swift file to write")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if the output file is not what this data generates")
-    args = parser.parse_args()
-    if not os.path.isfile(os.path.join(args.data_dir, "EastAsianWidth.txt")):
-        sys.exit(f"error: no EastAsianWidth.txt in {args.data_dir} (apt-get install unicode-data)")
+    args = parse_arguments(__doc__.split("\n\n")[0], os.path.join("Sources", "ChipOutput", "WidthTables.swift"),
+                           "EastAsianWidth.txt")
     tables = build(args.data_dir)
-    text = render(tables, args.data_dir)
-    output = os.path.normpath(args.output)
-    if args.check:
-        try:
-            with open(output, encoding="utf-8") as f:
-                current = f.read()
-        except FileNotFoundError:
-            current = None
-        if current != text:
-            sys.exit(f"{output} is out of date: regenerate it from Unicode {tables['version']}")
-        print(f"{output} is up to date (Unicode {tables['version']})")
-        return
-    with open(output, "w", encoding="utf-8") as f:
-        f.write(text)
-    print(f"Unicode {tables['version']}: {tables['blocks']} blocks, limit U+{tables['limit']:X} -> {output}")
+    write_or_check(args, render(tables, args.data_dir), tables["version"],
+                   f"{tables['blocks']} blocks, limit U+{tables['limit']:X}")
 
 
 if __name__ == "__main__":

@@ -134,11 +134,7 @@ public enum CLI {
                 }
                 options.format = format
             case "-p", "--policy":
-                let v = try value(name, inline: inline)
-                guard let policy = ValidationPolicy(named: v) else {
-                    throw UsageError(message: "unknown policy '\(v)' (expected strict, standard or lenient)")
-                }
-                options.policy = policy
+                options.policy = try OptionValue.policy(try value(name, inline: inline))
             case "-z", "--null":
                 options.nullTerminated = true
             case "--check":

@@ -46,15 +46,9 @@ public enum Replay {
             case "--keep-going": o.keepGoing = true
             case "-h", "--help": o.help = true
             case "--fields":
-                let names = try value(a).split(separator: ",").map(String.init)
-                guard !names.isEmpty, Set(names).count == names.count else {
-                    throw UsageError(message: "--fields needs distinct names, separated by commas")
-                }
-                o.fields = names
+                o.fields = try OptionValue.fieldNames(try value(a))
             case "--policy":
-                let v = try value(a)
-                guard let p = ValidationPolicy(named: v) else { throw UsageError(message: "unknown policy '\(v)'") }
-                o.policy = p
+                o.policy = try OptionValue.policy(try value(a))
             case "--contacts":
                 o.contacts.append(try value(a))
             case "--resolution":
@@ -70,11 +64,7 @@ public enum Replay {
                 }
                 o.width = n
             case "--duplicates":
-                let v = try value(a)
-                guard let d = DuplicatePolicy(rawValue: v) else {
-                    throw UsageError(message: "unknown duplicate policy '\(v)' (expected allow, warn, reject or merge)")
-                }
-                o.duplicates = d
+                o.duplicates = try OptionValue.duplicates(try value(a))
             default:
                 if a.hasPrefix("-") && a != "-" { throw UsageError(message: "unknown option '\(a)'") }
                 guard o.script == nil else { throw UsageError(message: "more than one script") }

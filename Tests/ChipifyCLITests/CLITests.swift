@@ -501,6 +501,16 @@ struct ReplayTests {
             See 'chipify replay --help'.
 
             """)
+        // Replay and compose read field lists and policies alike.
+        for (arguments, message) in [
+            (["--fields", "to,,cc"], "bad field list 'to,,cc' (expected distinct names such as to,cc,bcc)"),
+            (["--fields", "to:x"], "bad field list 'to:x' (expected distinct names such as to,cc,bcc)"),
+            (["--policy", "loose"], "unknown policy 'loose' (expected strict, standard or lenient)"),
+        ] {
+            let r = runProcess(chipifyPath, ["replay"] + arguments)
+            #expect(r.status == 64)
+            #expect(r.stderrText.hasPrefix("Error: \(message)\n"), "\(arguments)")
+        }
     }
 }
 

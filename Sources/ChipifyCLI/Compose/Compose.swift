@@ -92,24 +92,11 @@ public enum ComposeCommand {
             switch name {
             case "--contacts": o.contacts.append(try value())
             case "--fields":
-                let v = try value()
-                let names = v.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count,
-                      names.allSatisfy({ $0.utf8.allSatisfy { b in b > 0x20 && b < 0x7F && b != UInt8(ascii: ":") } })
-                else { throw UsageError(message: "bad field list '\(v)' (expected distinct names such as to,cc,bcc)") }
-                o.fields = names
+                o.fields = try OptionValue.fieldNames(try value())
             case "--policy", "-p":
-                let v = try value()
-                guard let p = ValidationPolicy(named: v) else {
-                    throw UsageError(message: "unknown policy '\(v)' (expected strict, standard or lenient)")
-                }
-                o.policy = p
+                o.policy = try OptionValue.policy(try value())
             case "--duplicates":
-                let v = try value()
-                guard let d = DuplicatePolicy(rawValue: v) else {
-                    throw UsageError(message: "unknown duplicate policy '\(v)' (expected allow, warn, reject or merge)")
-                }
-                o.duplicates = d
+                o.duplicates = try OptionValue.duplicates(try value())
             case "--smtputf8": o.smtpUTF8 = true
             case "--draft": o.draft = try value()
             case "-h", "--help": o.help = true

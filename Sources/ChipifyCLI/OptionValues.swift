@@ -1,0 +1,30 @@
+import ChipKit
+
+/// Option values more than one command takes, read with one message each.
+enum OptionValue {
+    /// `--policy`: a preset's name.
+    static func policy(_ v: String) throws(UsageError) -> ValidationPolicy {
+        guard let p = ValidationPolicy(named: v) else {
+            throw UsageError(message: "unknown policy '\(v)' (expected strict, standard or lenient)")
+        }
+        return p
+    }
+
+    /// `--duplicates`: what a field does with a repeated address.
+    static func duplicates(_ v: String) throws(UsageError) -> DuplicatePolicy {
+        guard let d = DuplicatePolicy(rawValue: v) else {
+            throw UsageError(message: "unknown duplicate policy '\(v)' (expected allow, warn, reject or merge)")
+        }
+        return d
+    }
+
+    /// `--fields`: distinct names, none empty, of printable ASCII without
+    /// `:` (each becomes a header name).
+    static func fieldNames(_ v: String) throws(UsageError) -> [String] {
+        let names = v.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count,
+              names.allSatisfy({ $0.utf8.allSatisfy { b in b > 0x20 && b < 0x7F && b != UInt8(ascii: ":") } })
+        else { throw UsageError(message: "bad field list '\(v)' (expected distinct names such as to,cc,bcc)") }
+        return names
+    }
+}
