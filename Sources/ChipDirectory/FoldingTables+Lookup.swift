@@ -48,11 +48,11 @@ struct FoldingTables: @unchecked Sendable {
     static let changedBit: UInt32 = 4
 
     init() {
-        let stage1Bytes = Self.decodeBase64(Self.stage1Base64, count: 2 * Self.stage1Count)
-        let stage2Bytes = Self.decodeBase64(Self.stage2Base64, count: 2 * Self.stage2Count)
-        let entryBytes = Self.decodeBase64(Self.entriesBase64, count: 4 * Self.entryCount)
+        let stage1Bytes = Base64.decodeTable(Self.stage1Base64, count: 2 * Self.stage1Count, name: "folding tables")
+        let stage2Bytes = Base64.decodeTable(Self.stage2Base64, count: 2 * Self.stage2Count, name: "folding tables")
+        let entryBytes = Base64.decodeTable(Self.entriesBase64, count: 4 * Self.entryCount, name: "folding tables")
         // Four bytes of padding: short mappings are copied four bytes at a time.
-        pool = UnsafePointer(Self.decodeBase64(Self.poolBase64, count: Self.poolCount, padding: 4))
+        pool = UnsafePointer(Base64.decodeTable(Self.poolBase64, count: Self.poolCount, padding: 4, name: "folding tables"))
 
         let s1 = UnsafeMutablePointer<UInt16>.allocate(capacity: Self.stage1Count)
         let blockCount = Self.stage2Count >> Self.blockShift
@@ -96,23 +96,6 @@ struct FoldingTables: @unchecked Sendable {
     @inline(__always)
     static func wordClass(of entry: UInt32) -> WordClass {
         WordClass(rawValue: entry & classMask) ?? .word
-    }
-
-    /// Decodes standard base64, skipping line breaks and indentation, into
-    /// `count` freshly allocated bytes, followed by `padding` zero bytes.
-    private static func decodeBase64(_ text: StaticString, count: Int, padding: Int = 0) -> UnsafeMutablePointer<UInt8> {
-        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: count + padding)
-        (out + count).initialize(repeating: 0, count: padding)
-        var written = 0
-        let valid = text.withUTF8Buffer { utf8 in
-            Base64.decode(utf8, skippingWhiteSpace: true) { byte in
-                precondition(written < count, "folding tables: more data than declared")
-                out[written] = byte
-                written += 1
-            }
-        }
-        precondition(valid && written == count, "folding tables: less data than declared, or not base64")
-        return out
     }
 }
 

@@ -31,8 +31,8 @@ struct WidthTables: @unchecked Sendable {
     static let rightToLeftBit: UInt8 = 16
 
     init() {
-        let stage1Bytes = Self.decodeBase64(Self.stage1Base64, count: 2 * Self.stage1Count)
-        let s2 = Self.decodeBase64(Self.stage2Base64, count: Self.stage2Count)
+        let stage1Bytes = Base64.decodeTable(Self.stage1Base64, count: 2 * Self.stage1Count, name: "width tables")
+        let s2 = Base64.decodeTable(Self.stage2Base64, count: Self.stage2Count, name: "width tables")
         let s1 = UnsafeMutablePointer<UInt16>.allocate(capacity: Self.stage1Count)
         let blockCount = Self.stage2Count >> Self.blockShift
         for k in 0..<Self.stage1Count {
@@ -58,22 +58,6 @@ struct WidthTables: @unchecked Sendable {
         if scalar &- 0xE0000 < 0x1000 { return 0 }
         if scalar >= 0xF0000 && scalar & 0xFFFF < 0xFFFE { return 1 | Self.ambiguousBit }
         return 1
-    }
-
-    /// Decodes standard base64, skipping line breaks and indentation, into
-    /// `count` freshly allocated bytes.
-    private static func decodeBase64(_ text: StaticString, count: Int) -> UnsafeMutablePointer<UInt8> {
-        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-        var written = 0
-        let valid = text.withUTF8Buffer { utf8 in
-            Base64.decode(utf8, skippingWhiteSpace: true) { byte in
-                precondition(written < count, "width tables: more data than declared")
-                out[written] = byte
-                written += 1
-            }
-        }
-        precondition(valid && written == count, "width tables: less data than declared, or not base64")
-        return out
     }
 }
 

@@ -61,4 +61,28 @@ package enum Base64 {
         }
         return bits < 6
     }
+
+    /// A generated table's base64 (white space between lines skipped)
+    /// decoded into `count` freshly allocated bytes, followed by `padding`
+    /// zero bytes; never freed, as the tables live as long as the process.
+    /// Traps when the text is not `count` bytes of base64: the generator
+    /// and the file disagree.
+    ///
+    /// - Complexity: O(*n*) in the text's length.
+    package static func decodeTable(
+        _ text: StaticString, count: Int, padding: Int = 0, name: String
+    ) -> UnsafeMutablePointer<UInt8> {
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: count + padding)
+        (out + count).initialize(repeating: 0, count: padding)
+        var written = 0
+        let valid = text.withUTF8Buffer { utf8 in
+            decode(utf8, skippingWhiteSpace: true) { byte in
+                precondition(written < count, "\(name): more data than declared")
+                out[written] = byte
+                written += 1
+            }
+        }
+        precondition(valid && written == count, "\(name): less data than declared, or not base64")
+        return out
+    }
 }
