@@ -123,9 +123,7 @@ public enum GroupCommand {
     }
 
     /// A line that could not be replayed.
-    struct LineError: Error {
-        var message: String
-    }
+    typealias LineError = ScriptLineError
 
     static let configKeys: Set<String> = [
         "chips", "single", "required", "checked", "disabled", "read_only", "not_checkable", "exclusive",
@@ -209,20 +207,9 @@ public enum GroupCommand {
             if let key = o.keys.sorted().first(where: { !["op", "id", "value", "checked"].contains($0) }) {
                 throw LineError(message: "unknown key \"\(key)\"")
             }
-            switch o["id"] {
-            case nil, .null?: id = nil
-            case .string(let s)?: id = ChipOptionID(s)
-            default: throw LineError(message: "\"id\" has the wrong type")
-            }
-            func bool(_ key: String) throws(LineError) -> Bool? {
-                switch o[key] {
-                case nil, .null?: return nil
-                case .bool(let b)?: return b
-                default: throw LineError(message: "\"\(key)\" has the wrong type")
-                }
-            }
-            value = try bool("value")
-            checked = try bool("checked")
+            id = try o.string("id").map { ChipOptionID($0) }
+            value = try o.bool("value")
+            checked = try o.bool("checked")
             switch op {
             case "tap", "check", "uncheck", "remove", "add":
                 guard id != nil else { throw LineError(message: "\"\(op)\" needs a string \"id\"") }

@@ -196,3 +196,39 @@ struct JSONReader {
     }
 
 }
+
+/// A script line (`chipify replay`, `chipify group`) that could not be
+/// replayed, in a sentence.
+struct ScriptLineError: Error {
+    var message: String
+}
+
+extension Dictionary where Key == String, Value == JSONReader.Value {
+    /// The string at `key`; nil when absent or null; an error for another type.
+    func string(_ key: String) throws(ScriptLineError) -> String? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        default: throw ScriptLineError(message: "\"\(key)\" has the wrong type")
+        }
+    }
+
+    /// The whole number at `key`; nil when absent or null; an error for
+    /// another type or a fraction.
+    func int(_ key: String) throws(ScriptLineError) -> Int? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .number(let d)? where d == d.rounded() && abs(d) < 1e15: return Int(d)
+        default: throw ScriptLineError(message: "\"\(key)\" has the wrong type")
+        }
+    }
+
+    /// The boolean at `key`; nil when absent or null; an error for another type.
+    func bool(_ key: String) throws(ScriptLineError) -> Bool? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        default: throw ScriptLineError(message: "\"\(key)\" has the wrong type")
+        }
+    }
+}

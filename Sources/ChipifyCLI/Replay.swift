@@ -156,9 +156,7 @@ public enum Replay {
     }
 
     /// A line that could not be replayed.
-    struct LineError: Error {
-        var message: String
-    }
+    typealias LineError = ScriptLineError
 
     struct Result {
         var changes: [ComposerChange]
@@ -190,40 +188,19 @@ public enum Replay {
             } catch {
                 throw LineError(message: "not a JSON object (\(error.message))")
             }
-            func string(_ key: String) throws(LineError) -> String? {
-                switch object[key] {
-                case nil, .null?: return nil
-                case .string(let s)?: return s
-                default: throw LineError(message: "\"\(key)\" has the wrong type")
-                }
-            }
-            func int(_ key: String) throws(LineError) -> Int? {
-                switch object[key] {
-                case nil, .null?: return nil
-                case .number(let d)? where d == d.rounded() && abs(d) < 1e15: return Int(d)
-                default: throw LineError(message: "\"\(key)\" has the wrong type")
-                }
-            }
-            func bool(_ key: String) throws(LineError) -> Bool? {
-                switch object[key] {
-                case nil, .null?: return nil
-                case .bool(let b)?: return b
-                default: throw LineError(message: "\"\(key)\" has the wrong type")
-                }
-            }
-            guard let op = try string("op") else { throw LineError(message: "no \"op\"") }
+            guard let op = try object.string("op") else { throw LineError(message: "no \"op\"") }
             self.op = op
-            text = try string("text")
-            field = try string("field")
-            chip = try int("chip")
-            extend = try bool("extend")
-            toggle = try bool("toggle")
-            to = try string("to")
-            at = try int("at")
-            smtputf8 = try bool("smtputf8")
-            suggestion = try int("suggestion")
-            choice = try int("choice")
-            limit = try int("limit")
+            text = try object.string("text")
+            field = try object.string("field")
+            chip = try object.int("chip")
+            extend = try object.bool("extend")
+            toggle = try object.bool("toggle")
+            to = try object.string("to")
+            at = try object.int("at")
+            smtputf8 = try object.bool("smtputf8")
+            suggestion = try object.int("suggestion")
+            choice = try object.int("choice")
+            limit = try object.int("limit")
         }
 
         func string(_ key: String, _ value: String?) throws(LineError) -> String {
