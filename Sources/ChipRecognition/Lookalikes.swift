@@ -15,7 +15,9 @@ package struct Lookalikes: Sendable {
     struct Entry: Sendable {
         var domain: [UInt8]
         var signature: UInt64
-        /// The length of its provider label (`gmail` in `gmail.com`).
+        /// Its provider label (`gmail` in `gmail.com`; nil for one label),
+        /// and that label's length (the domain's for one label).
+        var provider: [UInt8]?
         var providerLabelBytes: Int
     }
 
@@ -38,26 +40,51 @@ package struct Lookalikes: Sendable {
     let entries: [Entry]
     /// The lengths of the entries, as bits, to skip domains no entry is near.
     let lengths: UInt128
+    /// The entries' indices ordered by the length of their domain (then
+    /// index), and where each length starts in that order (129 bounds):
+    /// the candidates within two edits of a domain are a few lengths.
+    let byLength: [Int32]
+    let lengthStarts: [Int32]
+    /// In that order, each entry's letter signature and its provider
+    /// label's length: what rules most candidates out, in two flat arrays.
+    let signaturesByLength: [UInt64]
+    let providerBytesByLength: [Int32]
+    /// ``ValidationPolicy/countryVariantProviders`` as bytes, and
+    /// ``typoSuffixes`` packed into integers (each is at most seven bytes),
+    /// so a domain is judged without making a string.
+    let countryVariants: [[UInt8]]
+    let typoSuffixCodes: [UInt64]
 
     /// `checks`: whether this value will check chips (and so needs its
     /// table of verdicts).
     package init(commonDomains: [String], checks: Bool = true) {
         cache = checks ? [Verdict](repeating: Verdict(), count: Lookalikes.cacheSize) : []
         let lowered = commonDomains.map { Array($0.lowercased().utf8) }.filter { $0.count < 100 }
-        entries = lowered.map {
-            Entry(domain: $0, signature: Lookalikes.signature($0[...]),
-                  providerLabelBytes: Lookalikes.providerLabel($0)?.utf8.count ?? $0.count)
+        let entries = lowered.map { d in
+            let provider = d.withUnsafeBufferPointer { b in Lookalikes.providerLabelRange(b).map { Array(b[$0]) } }
+            return Entry(domain: d, signature: Lookalikes.signature(d[...]), provider: provider,
+                         providerLabelBytes: provider?.count ?? d.count)
         }
+        self.entries = entries
         var bits: UInt128 = 0
         for d in lowered {
             for n in max(0, d.count - 2)...(d.count + 2) where n < 128 { bits |= 1 << UInt128(n) }
         }
         lengths = bits
+        let order = lowered.indices.sorted { (lowered[$0].count, $0) < (lowered[$1].count, $1) }
+        byLength = order.map(Int32.init)
+        lengthStarts = (0...128).map { n in Int32(order.firstIndex { lowered[$0].count >= n } ?? order.count) }
+        signaturesByLength = order.map { entries[$0].signature }
+        providerBytesByLength = order.map { Int32(entries[$0].providerLabelBytes) }
+        countryVariants = ValidationPolicy.countryVariantProviders.sorted().map { Array($0.utf8) }
+        typoSuffixCodes = Lookalikes.typoSuffixes.sorted().map { s in
+            Array(s.utf8).withUnsafeBufferPointer { Lookalikes.pack($0, 0..<$0.count) ?? 0 }
+        }
     }
 
     /// Which letters occur, as bits: two strings within two edits differ
     /// in at most four bits, so most candidates are ruled out by a popcount.
-    static func signature(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    static func signature<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
         var s: UInt64 = 0
         for b in bytes { s |= 1 << UInt64(b & 63) }
         return s
@@ -67,23 +94,13 @@ package struct Lookalikes: Sendable {
     package mutating func check(_ r: inout Recognition, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer) {
         guard let domainRange = r.domainRange, !cache.isEmpty else { return }
         if let nameRange = r.nameRange {
-            var hasAt = false, hasEncodedWord = false, hasNonASCII = false
-            var i = nameRange.lowerBound
-            while i < nameRange.upperBound {
-                let b = p[i]
-                if b == UInt8(ascii: "@") { hasAt = true }
-                if b == UInt8(ascii: "=") && i + 1 < nameRange.upperBound && p[i + 1] == UInt8(ascii: "?") {
-                    hasEncodedWord = true
-                }
-                if b >= 0x80 { hasNonASCII = true }
-                i += 1
-            }
-            if hasAt || hasEncodedWord {
+            let found = SWAR.scanName(p, nameRange)
+            if found.hasAt || found.hasEncodedWord {
                 var name: [UInt8] = []
                 recognizer.appendDisplayName(r, p, into: &name)
                 if name.contains(UInt8(ascii: "@")) && spoofs(name, r, p) { r.warnings.insert(.displayNameSpoof) }
                 if Lookalikes.mixesScripts(name[...]) { r.warnings.insert(.mixedScript) }
-            } else if hasNonASCII, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[nameRange])) {
+            } else if found.hasNonASCII, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[nameRange])) {
                 // Quotes and escapes are ASCII: the raw text has the name's letters.
                 r.warnings.insert(.mixedScript)
             }
@@ -97,55 +114,75 @@ package struct Lookalikes: Sendable {
         }
     }
 
-    /// The verdict on a domain, from the cache or worked out.
+    /// The verdict on a domain, from the cache or worked out: the domain is
+    /// lower-cased, without obsolete white space, into a buffer on the
+    /// stack, hashed eight bytes at a time, and judged without allocating
+    /// unless it is international.
     mutating func domainVerdict(_ raw: UnsafeBufferPointer<UInt8>) -> Verdict {
-        // Lower-cased, without obsolete white space.
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(raw.count)
-        var word: UInt64 = 0
-        var k: UInt64 = 0
-        for b in raw where b != ASCII.space && b != ASCII.tab && b != ASCII.carriageReturn && b != ASCII.lineFeed {
-            word |= UInt64(ByteClass.lowercased(b)) << (8 * k)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 8) { scratch in
+            let count = Lookalikes.lowerWithoutSpace(raw, into: scratch)
+            let domain = UnsafeBufferPointer(rebasing: scratch[0..<count])
+            let h = SWAR.hash(domain, seed: UInt64(raw.count))
+            let key = h | 1
+            // Two ways: a domain is in one of two neighbouring slots, the
+            // newer in the first, so two domains that share a slot do not
+            // drive each other out.
+            let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - 2)
+            if cache[slot].key == key { return cache[slot] }
+            if cache[slot + 1].key == key {
+                cache.swapAt(slot, slot + 1)
+                return cache[slot]
+            }
+            var verdict = Verdict(key: key)
+            if SWAR.hasNonASCII(domain) || Lookalikes.holdsALabel(domain) {
+                let text = String(decoding: domain, as: UTF8.self)
+                let unicode = (try? IDNA.toUnicode(text)) ?? text
+                verdict.mixed = Lookalikes.mixesScripts(Array(unicode.utf8)[...])
+            }
+            if let typo = likelyTypo(domain) { verdict.typo = Int32(typo) }
+            cache[slot + 1] = cache[slot]
+            cache[slot] = verdict
+            return verdict
+        }
+    }
+
+    /// Copies `raw` lower-cased (ASCII letters) without spaces, tabs and
+    /// line breaks into `out` (room for `raw.count + 8`); returns the
+    /// count. Eight bytes at a time while none of them is white space.
+    static func lowerWithoutSpace(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var i = 0
+        let destination = UnsafeMutableRawPointer(out.baseAddress!)
+        while i + 8 <= raw.count {
+            let w = SWAR.load(raw, i)
+            if SWAR.byte(w, ASCII.space) | SWAR.byte(w, ASCII.tab) | SWAR.byte(w, ASCII.carriageReturn)
+                | SWAR.byte(w, ASCII.lineFeed) != 0 {
+                break
+            }
+            destination.storeBytes(of: SWAR.lowercased(w).littleEndian, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        var k = i
+        while i < raw.count {
+            let b = raw[i]
+            i += 1
+            if b == ASCII.space || b == ASCII.tab || b == ASCII.carriageReturn || b == ASCII.lineFeed { continue }
+            out[k] = ByteClass.lowercased(b)
             k += 1
-            if k == 8 {
-                h = (h ^ word) &* 0x9E37_79B9_7F4A_7C15
-                h ^= h >> 29
-                word = 0
-                k = 0
+        }
+        return k
+    }
+
+    /// Whether some label starts `xn--`: an A-label may hide a mix too.
+    static func holdsALabel(_ d: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i + 3 < d.count {
+            if d[i] == UInt8(ascii: "x") && d[i + 1] == UInt8(ascii: "n") && d[i + 2] == ASCII.hyphen
+                && d[i + 3] == ASCII.hyphen && (i == 0 || d[i - 1] == UInt8(ascii: ".")) {
+                return true
             }
+            i += 1
         }
-        h = (h ^ word ^ (k << 59)) &* 0x94D0_49BB_1331_11EB
-        h ^= h >> 31
-        let key = h | 1
-        let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - 1)
-        if cache[slot].key == key { return cache[slot] }
-        var verdict = Verdict(key: key)
-        var domain: [UInt8] = []
-        domain.reserveCapacity(raw.count)
-        var international = false
-        for b in raw where b != ASCII.space && b != ASCII.tab && b != ASCII.carriageReturn && b != ASCII.lineFeed {
-            if b >= 0x80 { international = true }
-            domain.append(ByteClass.lowercased(b))
-        }
-        if !international {
-            // An A-label (`xn--`) may hide a mix too.
-            var i = 0
-            while i + 3 < domain.count {
-                if domain[i] == UInt8(ascii: "x") && domain[i + 1] == UInt8(ascii: "n") && domain[i + 2] == ASCII.hyphen
-                    && domain[i + 3] == ASCII.hyphen && (i == 0 || domain[i - 1] == UInt8(ascii: ".")) {
-                    international = true
-                    break
-                }
-                i += 1
-            }
-        }
-        if international {
-            let text = String(decoding: domain, as: UTF8.self)
-            let unicode = (try? IDNA.toUnicode(text)) ?? text
-            verdict.mixed = Lookalikes.mixesScripts(Array(unicode.utf8)[...])
-        }
-        if let typo = likelyTypo(domain) { verdict.typo = Int32(typo) }
-        cache[slot] = verdict
-        return verdict
+        return false
     }
 
     /// Whether the name holds an address that is not the chip's.
@@ -217,41 +254,62 @@ package struct Lookalikes: Sendable {
     }
 
     /// The index of the common domain this one is likely a typo of, if any.
-    func likelyTypo(_ domain: [UInt8]) -> Int? {
+    ///
+    /// - Complexity: O(*e* · |domain|) for *e* common domains, on the stack.
+    func likelyTypo(_ domain: UnsafeBufferPointer<UInt8>) -> Int? {
         guard domain.count < 128, lengths & (1 << UInt128(domain.count)) != 0 else { return nil }
-        let signature = Lookalikes.signature(domain[...])
+        let signature = Lookalikes.signature(domain)
         // A known domain is no typo, nor a provider's under another country.
-        for e in entries where e.signature == signature && e.domain == domain { return nil }
-        if let provider = Lookalikes.providerLabel(domain) {
+        for k in Int(lengthStarts[domain.count])..<Int(lengthStarts[domain.count + 1]) {
+            let e = entries[Int(byLength[k])]
+            if e.signature == signature && e.domain.elementsEqual(domain) { return nil }
+        }
+        let providerRange = Lookalikes.providerLabelRange(domain)
+        if let providerRange {
             // A known provider with a mistyped suffix (`gmail.con`,
             // `aol.comm`): the provider's domain is meant, however short its
             // name. Any other suffix of a provider with country variants is
             // one of them (`yahoo.es`).
-            let suffix = Lookalikes.suffix(domain, after: provider)
-            if Lookalikes.typoSuffixes.contains(suffix) {
+            let provider = UnsafeBufferPointer(rebasing: domain[providerRange])
+            if let suffix = Lookalikes.suffix(domain, after: provider),
+               let code = Lookalikes.pack(domain, suffix), typoSuffixCodes.contains(code) {
                 var best: (distance: Int, index: Int)?
-                for (index, e) in entries.enumerated() where Lookalikes.providerLabel(e.domain) == provider {
+                for (index, e) in entries.enumerated() where e.provider?.elementsEqual(provider) == true {
                     let d = Lookalikes.editDistance(domain, e.domain, limit: 3)
                     if d <= 3, best == nil || d < best!.distance { best = (d, index) }
                 }
                 if let best { return best.index }
             }
-            if ValidationPolicy.countryVariantProviders.contains(provider) { return nil }
+            if countryVariants.contains(where: { $0.elementsEqual(provider) }) { return nil }
         }
         var best: (distance: Int, index: Int)?
-        let ownLabel = Lookalikes.providerLabel(domain)?.utf8.count ?? domain.count
-        for (index, e) in entries.enumerated() {
+        let ownLabel = providerRange?.count ?? domain.count
+        // Entries more than two bytes longer or shorter are more than two
+        // edits away: only the lengths near the domain's are read.
+        let lo = Int(lengthStarts[max(0, domain.count - 2)])
+        let hi = Int(lengthStarts[min(128, domain.count + 3)])
+        for k in lo..<hi {
             // The shorter the provider's name, the less an edit says: `arm`
             // is no typo of `aim`. One edit from four letters on, two from
             // eight.
-            let label = min(ownLabel, e.providerLabelBytes)
+            let label = min(ownLabel, Int(providerBytesByLength[k]))
             let maxEdits = label >= 8 ? 2 : label >= 4 ? 1 : 0
-            guard maxEdits > 0, abs(e.domain.count - domain.count) <= maxEdits,
-                  (e.signature ^ signature).nonzeroBitCount <= 2 * maxEdits else { continue }
+            guard maxEdits > 0, (signaturesByLength[k] ^ signature).nonzeroBitCount <= 2 * maxEdits else { continue }
+            let index = Int(byLength[k])
+            let e = entries[index]
+            guard abs(e.domain.count - domain.count) <= maxEdits else { continue }
             let d = Lookalikes.editDistance(domain, e.domain, limit: maxEdits)
-            if d <= maxEdits, best == nil || d < best!.distance { best = (d, index) }
+            // The nearest; among equals, the first in the list.
+            if d <= maxEdits, best == nil || d < best!.distance || (d == best!.distance && index < best!.index) {
+                best = (d, index)
+            }
         }
         return best?.index
+    }
+
+    /// The index of the common domain `domain` is likely a typo of.
+    func likelyTypo(_ domain: [UInt8]) -> Int? {
+        domain.withUnsafeBufferPointer { likelyTypo($0) }
     }
 
     /// Suffixes that are slips of the finger for `com`, `net` or `org`,
@@ -261,32 +319,88 @@ package struct Lookalikes: Sendable {
         "nte", "ne", "nt", "et", "met", "bet", "ogr", "rg", "orgg",
     ]
 
-    /// What follows the provider label (`co.uk` in `yahoo.co.uk`).
-    static func suffix(_ domain: [UInt8], after provider: String) -> String {
-        let text = String(decoding: domain, as: UTF8.self)
-        guard let r = text.firstRange(of: provider + ".") else { return "" }
-        return String(text[r.upperBound...])
+    /// Up to seven bytes as one integer, their count in the top byte; nil
+    /// when longer.
+    static func pack(_ d: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64? {
+        guard range.count <= 7 else { return nil }
+        var v: UInt64 = 0
+        for i in range { v = v << 8 | UInt64(d[i]) }
+        return v | UInt64(range.count) << 56
+    }
+
+    /// What follows the first `provider.` in the domain (`co.uk` in
+    /// `yahoo.co.uk`), or nil when there is none.
+    static func suffix(_ domain: UnsafeBufferPointer<UInt8>, after provider: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let n = provider.count
+        var i = 0
+        while i + n < domain.count {
+            if domain[i + n] == UInt8(ascii: "."), domain[i..<(i + n)].elementsEqual(provider) {
+                return (i + n + 1)..<domain.count
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The label that names the provider: the one before the public
     /// suffix, read as a country code (`es`), a generic top-level label, or
     /// a country's second level (`co.uk`, `com.au`, `ne.jp`).
     static func providerLabel(_ domain: [UInt8]) -> String? {
-        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard labels.count >= 2 else { return nil }
-        let secondLevels: Set<String> = ["co", "com", "net", "org", "ne", "or", "ac", "gov", "edu"]
-        var k = labels.count - 2
-        if labels.count >= 3 && labels[labels.count - 1].count == 2
-            && secondLevels.contains(String(decoding: labels[k], as: UTF8.self)) {
-            k -= 1
+        domain.withUnsafeBufferPointer { d in
+            providerLabelRange(d).map { String(decoding: UnsafeBufferPointer(rebasing: d[$0]), as: UTF8.self) }
         }
-        return String(decoding: labels[k], as: UTF8.self)
+    }
+
+    /// Where ``providerLabel(_:)`` is in the domain.
+    static func providerLabelRange(_ d: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        // The last three labels' bounds, found from the end.
+        var ends: (Int, Int, Int) = (d.count, -1, -1)  // ends of the last, second-last, third-last label
+        var found = 0
+        var i = d.count - 1
+        while i >= 0 && found < 2 {
+            if d[i] == UInt8(ascii: ".") {
+                if found == 0 { ends.1 = i } else { ends.2 = i }
+                found += 1
+            }
+            i -= 1
+        }
+        guard found >= 1 else { return nil }
+        let lastStart = ends.1 + 1
+        let secondStart = found >= 2 ? ends.2 + 1 : 0
+        let second = secondStart..<ends.1
+        if found >= 2 && d.count - lastStart == 2 && isSecondLevel(d, second) {
+            // The label before the second level.
+            var j = ends.2 - 1
+            while j >= 0 && d[j] != UInt8(ascii: ".") { j -= 1 }
+            return (j + 1)..<ends.2
+        }
+        return second
+    }
+
+    /// `co`, `com`, `net`, `org`, `ne`, `or`, `ac`, `gov`, `edu`.
+    static func isSecondLevel(_ d: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        guard r.count == 2 || r.count == 3 else { return false }
+        var v: UInt32 = 0
+        for i in r { v = v << 8 | UInt32(d[i]) }
+        switch v {
+        case 0x636F, 0x6E65, 0x6F72, 0x6163: return r.count == 2          // co ne or ac
+        case 0x636F6D, 0x6E6574, 0x6F7267, 0x676F76, 0x656475: return r.count == 3  // com net org gov edu
+        default: return false
+        }
     }
 
     /// Optimal string alignment distance (Damerau–Levenshtein without
     /// repeated edits of a substring), stopping early past `limit`. Rows
     /// live on the stack: domains here are under 128 bytes.
     static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in editDistance(a, b, limit: limit) } }
+    }
+
+    static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8], limit: Int) -> Int {
+        b.withUnsafeBufferPointer { b in editDistance(a, b, limit: limit) }
+    }
+
+    static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
         let n = a.count, m = b.count
         if abs(n - m) > limit { return limit + 1 }
         if n == 0 || m == 0 { return max(n, m) }

@@ -1,0 +1,81 @@
+import Testing
+@testable import ChipSyntax
+import ChipTestSupport
+
+/// The eight-bytes-at-a-time tests agree with the same test made one byte
+/// at a time, on every byte value in every lane and on seeded random
+/// buffers of every length and alignment.
+@Suite("SWAR byte tests")
+struct SWARTests {
+    /// A word with `b` in lane `lane` and `fill` elsewhere.
+    func word(_ b: UInt8, lane: Int, fill: UInt8) -> UInt64 {
+        var v: UInt64 = 0
+        for k in 0..<8 { v |= UInt64(k == lane ? b : fill) << (8 * UInt64(k)) }
+        return v
+    }
+
+    @Test func everyByteInEveryLane() {
+        for fill: UInt8 in [0x00, 0x41, 0x5A, 0x7F, 0x80, 0xFF, 0x2E] {
+            for lane in 0..<8 {
+                for value in 0...255 {
+                    let b = UInt8(value)
+                    let v = word(b, lane: lane, fill: fill)
+                    // `byte` finds `b` exactly where it is.
+                    for probe: UInt8 in [0x20, 0x40, 0x3D, 0x00, 0xFF, b] {
+                        let expected = b == probe || fill == probe
+                        #expect((SWAR.byte(v, probe) != 0) == expected, "\(b) \(probe) lane \(lane) fill \(fill)")
+                    }
+                    // `lowercased` changes each lane as ByteClass does.
+                    let lowered = SWAR.lowercased(v)
+                    for k in 0..<8 {
+                        let got = UInt8(truncatingIfNeeded: lowered >> (8 * UInt64(k)))
+                        let original = k == lane ? b : fill
+                        #expect(got == ByteClass.lowercased(original), "lane \(k) of \(b) fill \(fill)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func randomBuffersAgreeWithOneByteAtATime(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let alphabet: [UInt8] = [0x40, 0x3D, 0x3F, 0x20, 0x41, 0x61, 0x7A, 0xC3, 0xA9, 0x80, 0xFF, 0x00, 0x2E]
+        for _ in 0..<2_000 {
+            let count = rng.below(40)
+            let bytes = (0..<count).map { _ in rng.chance(perMille: 700) ? rng.pick(alphabet) : UInt8(rng.below(256)) }
+            let lo = rng.below(count + 1), hi = lo + rng.below(count - lo + 1)
+            bytes.withUnsafeBufferPointer { p in
+                let facts = SWAR.scanName(p, lo..<hi)
+                let slice = Array(bytes[lo..<hi])
+                #expect(facts.hasAt == slice.contains(0x40))
+                #expect(facts.hasNonASCII == slice.contains { $0 >= 0x80 })
+                let pairs = zip(slice, slice.dropFirst()).contains { $0 == 0x3D && $1 == 0x3F }
+                #expect(facts.hasEncodedWord == pairs, "\(slice)")
+                #expect(SWAR.hasNonASCII(UnsafeBufferPointer(rebasing: p[lo..<hi])) == facts.hasNonASCII)
+            }
+        }
+    }
+
+    /// The hash reads every byte: changing any one changes it, and equal
+    /// bytes at other addresses hash alike.
+    @Test func theHashSeesEveryByteAndNotTheAddress() {
+        var rng = SplitMix64(seed: 9)
+        for count in 0..<40 {
+            let bytes = (0..<count).map { _ in UInt8(rng.below(256)) }
+            let shifted = [0x55] + bytes
+            let h = bytes.withUnsafeBufferPointer { SWAR.hash($0, seed: 3) }
+            let h2 = shifted.withUnsafeBufferPointer { SWAR.hash(UnsafeBufferPointer(rebasing: $0[1...]), seed: 3) }
+            #expect(h == h2)
+            for i in 0..<count {
+                var changed = bytes
+                changed[i] ^= UInt8(1 + rng.below(255))
+                #expect(changed.withUnsafeBufferPointer { SWAR.hash($0, seed: 3) } != h, "byte \(i) of \(count)")
+            }
+            if count > 0 {
+                let longer = bytes + [0]
+                #expect(longer.withUnsafeBufferPointer { SWAR.hash($0, seed: 3) } != h, "a zero byte added to \(count)")
+            }
+        }
+    }
+}
