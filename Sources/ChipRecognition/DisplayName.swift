@@ -107,6 +107,62 @@ enum DisplayName {
         }
     }
 
+    /// Appends a phrase that needs no lexing, as ``appendPhrase(_:_:into:)``
+    /// would decode it, and returns true; returns false (appending
+    /// nothing) for any other. Such a phrase is unquoted words of `atext`,
+    /// dots and bytes of 0x80 and above with no `=?` (which may start an
+    /// encoded word), or one quoted string of printable text without
+    /// escapes; white space (space, tab) folds to single spaces and is
+    /// trimmed. Most display names are one or the other.
+    ///
+    /// - Complexity: O(*n*) in the phrase's length.
+    static func appendPlain(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
+        var lo = range.lowerBound, hi = range.upperBound
+        let quoted = hi - lo >= 2 && p[lo] == ASCII.quote && p[hi - 1] == ASCII.quote
+        if quoted {
+            lo += 1
+            hi -= 1
+        }
+        let start = out.count
+        let table = PlainPhrase.table
+        var i = lo
+        var pendingSpace = false
+        while i < hi {
+            let b = p[i]
+            if b == ASCII.space || b == ASCII.tab {
+                pendingSpace = out.count > start
+                i += 1
+                continue
+            }
+            // A run of text up to white space, or a byte that needs the lexer.
+            var j = i
+            while j < hi {
+                let c = p[j]
+                if c == ASCII.space || c == ASCII.tab { break }
+                let plain = c >= 0x80
+                    || (quoted ? c >= 0x20 && c != 0x7F && c != ASCII.quote && c != ASCII.backslash
+                               : table[c] != 0 && !(c == ASCII.equals && j + 1 < hi && p[j + 1] == ASCII.question))
+                guard plain else {
+                    out.removeSubrange(start...)
+                    return false
+                }
+                j += 1
+            }
+            if pendingSpace { out.append(ASCII.space) }
+            pendingSpace = false
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<j]))
+            i = j
+        }
+        return true
+    }
+
+    /// The ASCII bytes of an unquoted plain phrase: `atext` and `.`.
+    enum PlainPhrase {
+        static let table = ByteTable { b in
+            b < 0x80 && (ByteClass.atext[UInt8(b)] != 0 || b == 0x2E) ? 1 : 0
+        }
+    }
+
     static func appendPhrase(
         _ p: UnsafeBufferPointer<UInt8>, _ lexemes: UnsafeBufferPointer<Lexeme>, into out: inout [UInt8]
     ) -> ChipWarnings {

@@ -262,6 +262,7 @@ public struct Recognizer: Sendable {
     public mutating func appendPhrase(
         _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]
     ) -> ChipWarnings {
+        if DisplayName.appendPlain(p, range, into: &out) { return [] }
         scratch.removeAll(keepingCapacity: true)
         _ = ChipLexer.lex(p, range, into: &scratch)
         return scratch.withUnsafeBufferPointer { DisplayName.appendPhrase(p, $0, into: &out) }

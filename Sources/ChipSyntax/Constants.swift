@@ -11,6 +11,8 @@
     @inlinable package static var comma: UInt8 { 0x2C }
     @inlinable package static var hyphen: UInt8 { 0x2D }
     @inlinable package static var semicolon: UInt8 { 0x3B }
+    @inlinable package static var equals: UInt8 { 0x3D }
+    @inlinable package static var question: UInt8 { 0x3F }
     @inlinable package static var backslash: UInt8 { 0x5C }
     @inlinable package static var delete: UInt8 { 0x7F }
     /// The bit that tells an ASCII letter's cases apart.
