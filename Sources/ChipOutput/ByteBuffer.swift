@@ -49,13 +49,37 @@ public struct ByteBuffer: @unchecked Sendable {
         func append(_ p: UnsafePointer<UInt8>?, count n: Int) {
             guard n > 0, let p else { return }
             reserve(n)
-            (base + count).update(from: p, count: n)
+            Storage.copy(p, to: base + count, n)
             count += n
         }
 
         @inline(__always)
         func append(_ s: StaticString) {
             append(s.utf8Start, count: s.utf8CodeUnitCount)
+        }
+
+        /// Copies `n` bytes; a few stores for the short pieces a record
+        /// is made of (a call to `memmove` costs more than the copy), and
+        /// `memmove` for long ones.
+        @inline(__always)
+        static func copy(_ p: UnsafePointer<UInt8>, to d: UnsafeMutablePointer<UInt8>, _ n: Int) {
+            let src = UnsafeRawPointer(p), dst = UnsafeMutableRawPointer(d)
+            if n >= 8 && n <= 32 {
+                // Eight at a time, the last eight overlapping.
+                var i = 0
+                while i + 8 < n {
+                    dst.storeBytes(of: src.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                    i += 8
+                }
+                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+            } else if n >= 4 && n < 8 {
+                dst.storeBytes(of: src.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), toByteOffset: n - 4, as: UInt32.self)
+            } else if n < 4 {
+                for k in 0..<n { d[k] = p[k] }
+            } else {
+                d.update(from: p, count: n)
+            }
         }
 
         func appendString(_ s: String) {
@@ -86,18 +110,39 @@ public struct ByteBuffer: @unchecked Sendable {
                 append(UInt8(truncatingIfNeeded: value) + 0x30)
                 return
             }
-            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-            var n = 0
-            var v = value
-            withUnsafeMutableBytes(of: &digits) { d in
-                while v > 0 {
-                    n += 1
-                    d[24 - n] = UInt8(truncatingIfNeeded: v % 10) + 0x30
-                    v /= 10
-                }
-                let start = d.baseAddress!.assumingMemoryBound(to: UInt8.self) + (24 - n)
-                append(UnsafePointer(start), count: n)
+            // Digits counted first, then written from the end two at a time.
+            var digits = 2
+            var bound = 100
+            while digits < 19 && value >= bound {
+                digits += 1
+                bound &*= 10
             }
+            reserve(digits)
+            var v = value
+            var at = count + digits
+            Storage.digitPairs.withUTF8Buffer { pairs in
+                while v >= 100 {
+                    let pair = Int(v % 100) * 2
+                    v /= 100
+                    at -= 2
+                    base[at] = pairs[pair]
+                    base[at + 1] = pairs[pair + 1]
+                }
+                if v >= 10 {
+                    at -= 2
+                    base[at] = pairs[v * 2]
+                    base[at + 1] = pairs[v * 2 + 1]
+                } else {
+                    at -= 1
+                    base[at] = UInt8(truncatingIfNeeded: v) + 0x30
+                }
+            }
+            count += digits
+        }
+
+        /// "00", "01", … "99", back to back.
+        static var digitPairs: StaticString {
+            "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
         }
 
         func grow(_ needed: Int) {

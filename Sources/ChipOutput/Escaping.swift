@@ -19,42 +19,77 @@ package enum JSON {
     }
 
     package static func appendString(_ p: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
-        out.append(ASCII.quote)
+        // Room for the worst case (every byte six), so the loop stores
+        // without checking; words of eight bytes that need no escape are
+        // copied whole.
+        out.reserve(6 * p.count + 2)
+        var o = out.count
+        let d = out.base
+        d[o] = ASCII.quote
+        o += 1
         let plain = JSON.plain
-        do {
-            var i = 0
-            let n = p.count
-            while i < n {
-                var j = i
-                while j < n && plain[p[j]] != 0 { j += 1 }
-                if j > i { out.append(UnsafeBufferPointer(rebasing: p[i..<j])) }
-                i = j
-                if i >= n { break }
-                let b = p[i]
-                switch b {
-                case ASCII.quote: out.append("\\\""); i += 1
-                case ASCII.backslash: out.append("\\\\"); i += 1
-                case ASCII.lineFeed: out.append("\\n"); i += 1
-                case ASCII.carriageReturn: out.append("\\r"); i += 1
-                case ASCII.tab: out.append("\\t"); i += 1
-                case 0..<0x20, 0x7F:
-                    out.append("\\u00")
-                    appendHex(b, to: out)
+        let n = p.count
+        var i = 0
+        while i < n {
+            if i + 8 <= n {
+                let w = SWAR.load(p, i)
+                // No byte below 0x20, none of 0x7F and above, no `"` or `\`.
+                let below = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
+                if (below | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash))
+                    & 0x8080_8080_8080_8080 == 0 {
+                    UnsafeMutableRawPointer(d + o).storeBytes(of: w.littleEndian, as: UInt64.self)
+                    o += 8
+                    i += 8
+                    continue
+                }
+            }
+            let b = p[i]
+            if plain[b] != 0 {
+                d[o] = b
+                o += 1
+                i += 1
+                continue
+            }
+            switch b {
+            case ASCII.quote: store("\\\"", d, &o); i += 1
+            case ASCII.backslash: store("\\\\", d, &o); i += 1
+            case ASCII.lineFeed: store("\\n", d, &o); i += 1
+            case ASCII.carriageReturn: store("\\r", d, &o); i += 1
+            case ASCII.tab: store("\\t", d, &o); i += 1
+            case 0..<0x20, 0x7F:
+                store("\\u00", d, &o)
+                storeHex(b, d, &o)
+                i += 1
+            default:
+                let len = UTF8Bytes.sequenceLength(p, at: i, end: p.count)
+                if len == 0 {
+                    store("\\udc", d, &o)
+                    storeHex(b, d, &o)
                     i += 1
-                default:
-                    let len = UTF8Bytes.sequenceLength(p, at: i, end: p.count)
-                    if len == 0 {
-                        out.append("\\udc")
-                        appendHex(b, to: out)
-                        i += 1
-                    } else {
-                        out.append(UnsafeBufferPointer(rebasing: p[i..<i + len]))
-                        i += len
-                    }
+                } else {
+                    for k in 0..<len { d[o + k] = p[i + k] }
+                    o += len
+                    i += len
                 }
             }
         }
-        out.append(ASCII.quote)
+        d[o] = ASCII.quote
+        out.count = o + 1
+    }
+
+    @inline(__always)
+    static func store(_ s: StaticString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        let p = s.utf8Start
+        for k in 0..<s.utf8CodeUnitCount { d[o + k] = p[k] }
+        o += s.utf8CodeUnitCount
+    }
+
+    @inline(__always)
+    static func storeHex(_ b: UInt8, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        let digits: StaticString = "0123456789abcdef"
+        d[o] = digits.utf8Start[Int(b >> 4)]
+        d[o + 1] = digits.utf8Start[Int(b & 0xF)]
+        o += 2
     }
 
     package static func appendHex(_ b: UInt8, to out: ByteBuffer.Storage) {

@@ -123,31 +123,44 @@ enum DisplayName {
             lo += 1
             hi -= 1
         }
-        let start = out.count
         let table = PlainPhrase.table
+        // First: is it plain, and is its white space already single spaces
+        // between words (then it is appended whole)?
+        var folded = true
+        var previousSpace = true
         var i = lo
+        while i < hi {
+            let c = p[i]
+            if c == ASCII.space || c == ASCII.tab {
+                if previousSpace || c == ASCII.tab { folded = false }
+                previousSpace = true
+                i += 1
+                continue
+            }
+            previousSpace = false
+            let plain = c >= 0x80
+                || (quoted ? c >= 0x20 && c != 0x7F && c != ASCII.quote && c != ASCII.backslash
+                           : table[c] != 0 && !(c == ASCII.equals && i + 1 < hi && p[i + 1] == ASCII.question))
+            guard plain else { return false }
+            i += 1
+        }
+        if previousSpace && hi > lo { folded = false }
+        if folded {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[lo..<hi]))
+            return true
+        }
+        // Then the words, one space between them.
+        let start = out.count
+        i = lo
         var pendingSpace = false
         while i < hi {
-            let b = p[i]
-            if b == ASCII.space || b == ASCII.tab {
+            if p[i] == ASCII.space || p[i] == ASCII.tab {
                 pendingSpace = out.count > start
                 i += 1
                 continue
             }
-            // A run of text up to white space, or a byte that needs the lexer.
-            var j = i
-            while j < hi {
-                let c = p[j]
-                if c == ASCII.space || c == ASCII.tab { break }
-                let plain = c >= 0x80
-                    || (quoted ? c >= 0x20 && c != 0x7F && c != ASCII.quote && c != ASCII.backslash
-                               : table[c] != 0 && !(c == ASCII.equals && j + 1 < hi && p[j + 1] == ASCII.question))
-                guard plain else {
-                    out.removeSubrange(start...)
-                    return false
-                }
-                j += 1
-            }
+            var j = i + 1
+            while j < hi && p[j] != ASCII.space && p[j] != ASCII.tab { j += 1 }
             if pendingSpace { out.append(ASCII.space) }
             pendingSpace = false
             out.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<j]))

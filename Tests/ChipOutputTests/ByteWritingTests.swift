@@ -1,0 +1,105 @@
+import Testing
+@testable import ChipOutput
+import ChipSyntax
+import ChipTestSupport
+
+/// The writers' fast byte paths (JSON strings eight bytes at a time,
+/// numbers two digits at a time, short copies by stores) against the same
+/// rules written one byte at a time.
+@Suite("Byte writing: the fast paths equal the plain ones")
+struct ByteWritingTests {
+    /// JSON string escaping as the writer documents it, one byte at a time.
+    static func plainJSON(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x22]
+        var i = 0
+        func hex(_ b: UInt8) -> [UInt8] { Array(String(b, radix: 16).leftPadded(to: 2).utf8) }
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case 0x22: out += Array("\\\"".utf8)
+            case 0x5C: out += Array("\\\\".utf8)
+            case 0x0A: out += Array("\\n".utf8)
+            case 0x0D: out += Array("\\r".utf8)
+            case 0x09: out += Array("\\t".utf8)
+            case 0..<0x20, 0x7F: out += Array("\\u00".utf8) + hex(b)
+            case 0x20..<0x7F: out.append(b)
+            default:
+                let n = bytes.withUnsafeBufferPointer { UTF8Bytes.sequenceLength($0, at: i, end: bytes.count) }
+                if n == 0 {
+                    out += Array("\\udc".utf8) + hex(b)
+                } else {
+                    out += bytes[i..<(i + n)]
+                    i += n
+                    continue
+                }
+            }
+            i += 1
+        }
+        return out + [0x22]
+    }
+
+    static func fastJSON(_ bytes: [UInt8], after prefix: [UInt8]) -> [UInt8] {
+        var buffer = ByteBuffer(capacity: 1)
+        buffer.append(contentsOf: prefix)
+        JSON.appendString(bytes, to: &buffer)
+        return buffer.bytes
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func jsonStringsAgree(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let pieces: [[UInt8]] = ["a", "Zo", " ", "\"", "\\", "\n", "\r", "\t", "\u{1}", "\u{7F}", "é", "€", "😀",
+                                 "abcdefgh", "0123456789"].map { Array($0.utf8) } + [[0xC3], [0x80], [0xFF], [0xED, 0xA0, 0x80]]
+        for _ in 0..<3_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<rng.below(12) { bytes += rng.chance(perMille: 200) ? [UInt8(rng.below(256))] : rng.pick(pieces) }
+            // Any prefix length, so the eight-byte loads meet every alignment.
+            let prefix = [UInt8](repeating: 0x41, count: rng.below(9))
+            #expect(Self.fastJSON(bytes, after: prefix) == prefix + Self.plainJSON(bytes), "\(bytes)")
+        }
+    }
+
+    @Test func everyByteAloneAndInEveryLane() {
+        for value in 0...255 {
+            let b = UInt8(value)
+            for lane in 0..<8 {
+                var bytes = [UInt8](repeating: 0x61, count: 8)
+                bytes[lane] = b
+                #expect(Self.fastJSON(bytes, after: []) == Self.plainJSON(bytes), "\(b) in lane \(lane)")
+            }
+        }
+    }
+
+    @Test func decimalsAgreeWithTheStandardLibrary() {
+        var values = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1_000, Int.max, Int.max - 1, Int.min, Int.min + 1, -1, -10, -99, -100]
+        var p = 1
+        for _ in 0..<18 {
+            p *= 10
+            values += [p - 1, p, p + 1, -p]
+        }
+        var rng = SplitMix64(seed: 8)
+        for _ in 0..<5_000 { values.append(Int(truncatingIfNeeded: rng.next()) >> rng.below(63)) }
+        for v in values {
+            var buffer = ByteBuffer(capacity: 1)
+            buffer.append(0x7C)
+            buffer.appendDecimal(v)
+            #expect(buffer.bytes == [0x7C] + Array(String(v).utf8), "\(v)")
+        }
+    }
+
+    @Test func copiesOfEveryShortLength() {
+        let source = (0..<100).map { UInt8($0) }
+        for n in 0...100 {
+            for offset in 0..<3 {
+                var buffer = ByteBuffer(capacity: 1)
+                for _ in 0..<offset { buffer.append(0xEE) }
+                source.withUnsafeBufferPointer { buffer.append($0.baseAddress, count: n) }
+                #expect(buffer.bytes == [UInt8](repeating: 0xEE, count: offset) + source[0..<n], "\(n) after \(offset)")
+            }
+        }
+    }
+}
+
+private extension String {
+    func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
+}
