@@ -8,7 +8,9 @@ import ChipKit
 
 /// `chipify -j N`: splits the input at record boundaries into pieces,
 /// recognizes the pieces on N threads, and writes their output in input
-/// order, so the output is byte for byte that of one thread.
+/// order, so the output is byte for byte that of one thread. Each thread
+/// keeps one recognizer for the whole run (its look-alike verdicts stay
+/// warm) and reads its pieces where they lie in the batch, uncopied.
 ///
 /// Memory stays bounded: one batch of at most `jobs × pieceSize` input
 /// bytes and its output are held at a time. A record longer than a whole
@@ -56,7 +58,9 @@ struct ParallelProcessor: Sendable {
     ) -> Int32? {
         let capacity = jobs * pieceSize
         var buffer = [UInt8](repeating: 0, count: capacity)
-        let slots = ResultSlots(count: jobs) {
+        let workers = WorkerSlots(count: jobs) { InMemoryRecords(policy: policy) }
+        defer { workers.free() }
+        let slots = ResultSlots(count: jobs * ParallelProcessor.piecesPerJob) {
             var pieceWriter = ChipWriter(
                 format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy, summarize: summarize,
                 smtpUTF8: smtpUTF8)
@@ -109,7 +113,7 @@ struct ParallelProcessor: Sendable {
             }
             let end = eof ? len : complete
             if end > 0 {
-                processBatch(buffer[0..<end], slots: slots, writer: &writer, totals: &totals)
+                processBatch(buffer[0..<end], slots: slots, workers: workers, writer: &writer, totals: &totals)
                 if writer.out.failed { break }
             }
             if eof { break }
@@ -119,17 +123,26 @@ struct ParallelProcessor: Sendable {
         return failure
     }
 
-    /// Splits a batch of whole records into up to `jobs` pieces, runs them
-    /// concurrently, and writes their output in order.
+    /// Pieces per thread in a batch: several, dealt out in turn, so that
+    /// pieces of unequal cost even out before the batch's end, where
+    /// every thread waits for the last.
+    static let piecesPerJob = 4
+
+    /// Splits a batch of whole records into up to `jobs × piecesPerJob`
+    /// pieces, runs them on `jobs` threads (thread *w* takes pieces *w*,
+    /// *w* + `jobs`, … with its own long-lived recognizer), and writes
+    /// their output in order.
     func processBatch(
-        _ batch: ArraySlice<UInt8>, slots results: ResultSlots, writer: inout ChipWriter, totals: inout RunTotals
+        _ batch: ArraySlice<UInt8>, slots results: ResultSlots, workers: WorkerSlots,
+        writer: inout ChipWriter, totals: inout RunTotals
     ) {
-        // Piece boundaries: just after a terminator near each k/jobs mark.
+        let count = results.slots.count
+        // Piece boundaries: just after a terminator near each k/count mark.
         var bounds = [batch.startIndex]
         batch.withUnsafeBytes { raw in
             let base = raw.baseAddress!
-            for k in 1..<jobs {
-                let target = batch.count * k / jobs
+            for k in 1..<count {
+                let target = batch.count * k / count
                 guard target > bounds.last! - batch.startIndex else { continue }
                 if let hit = memchr(base + target, Int32(terminator), batch.count - target) {
                     let cut = batch.startIndex + (UnsafeRawPointer(hit) - base) + 1
@@ -157,30 +170,25 @@ struct ParallelProcessor: Sendable {
             }
         }
         let starts = firstRecord
-        let run: @Sendable (Int) -> Void = { [self] k in
-            let piece = pieces[k]
-            var pieceTotals = RunTotals()
-            pieceTotals.records = starts[k]
-            var pieceWriter = results.slots[k].writer
-            pieceWriter.records.output.removeAll()
-            pieceWriter.summary = Summary()
-            var offset = 0
-            let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: min(max(piece.count, 16), 256 << 10))
-            _ = processor.run(read: { p, count in
-                let n = min(count, piece.count - offset)
-                if n > 0 {
-                    piece.withUnsafeBytes { p.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+        let threads = min(jobs, pieces.count)
+        let run: @Sendable (Int) -> Void = { [self] w in
+            for k in stride(from: w, to: pieces.count, by: threads) {
+                var pieceTotals = RunTotals()
+                pieceTotals.records = starts[k]
+                var pieceWriter = results.slots[k].writer
+                pieceWriter.records.output.removeAll()
+                pieceWriter.summary = Summary()
+                pieces[k].withUnsafeBufferPointer { bytes in
+                    workers.slots[w].run(bytes, terminator: terminator, writer: &pieceWriter, totals: &pieceTotals)
                 }
-                offset += n
-                return n
-            }, writer: &pieceWriter, totals: &pieceTotals)
-            pieceTotals.records -= starts[k]
-            results.slots[k] = PieceResult(writer: pieceWriter, totals: pieceTotals)
+                pieceTotals.records -= starts[k]
+                results.slots[k] = PieceResult(writer: pieceWriter, totals: pieceTotals)
+            }
         }
-        if pieces.count == 1 {
+        if threads == 1 {
             run(0)
         } else {
-            DispatchQueue.concurrentPerform(iterations: pieces.count, execute: run)
+            DispatchQueue.concurrentPerform(iterations: threads, execute: run)
         }
         for k in 0..<pieces.count {
             let result = results.slots[k]
@@ -198,6 +206,27 @@ struct ParallelProcessor: Sendable {
             totals.errors += result.totals.errors
         }
         writer.flush()
+    }
+}
+
+/// One long-lived recognizer per thread of `-j`, used only by that thread
+/// during a batch.
+///
+/// `@unchecked Sendable` is safe here: iteration *w* of `concurrentPerform`
+/// uses only slot *w*, and the slots are touched by no one else until it
+/// returns.
+struct WorkerSlots: @unchecked Sendable {
+    let slots: UnsafeMutableBufferPointer<InMemoryRecords>
+
+    init(count: Int, _ make: () -> InMemoryRecords) {
+        slots = .allocate(capacity: count)
+        for k in 0..<count { (slots.baseAddress! + k).initialize(to: make()) }
+    }
+
+    func free() {
+        for k in 0..<slots.count { slots[k].deallocate() }
+        slots.deinitialize()
+        slots.deallocate()
     }
 }
 

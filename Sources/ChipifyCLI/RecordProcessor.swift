@@ -108,7 +108,9 @@ struct RecordProcessor {
 /// closures over local variables (which the compiler would box and check
 /// for exclusive access at run time, on every chip).
 struct StreamState {
-    let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes scanned: the state's own buffer, or (for records held in
+    /// memory, ``InMemoryRecords``) the caller's.
+    var buffer: UnsafeMutableBufferPointer<UInt8>
     /// The first bytes of a chip too long to hold, kept to show it.
     let prefix: UnsafeMutableBufferPointer<UInt8>
     let maxChip: Int
@@ -237,5 +239,59 @@ struct StreamState {
             bufBase += k
         }
         return k
+    }
+}
+
+/// Recognizes whole records held in memory, as ``RecordProcessor`` would
+/// read them, without copying them into a buffer of its own; kept from one
+/// piece of input to the next (by one thread of `-j`), so its recognizer,
+/// and the look-alike verdicts it has learned, stay warm.
+struct InMemoryRecords {
+    var state: StreamState
+    let ownBuffer: UnsafeMutableBufferPointer<UInt8>
+
+    init(policy: ValidationPolicy) {
+        state = StreamState(capacity: 16, maxChip: policy.maxChipBytes, policy: policy, firstRecord: 1)
+        ownBuffer = state.buffer
+    }
+
+    mutating func deallocate() {
+        state.buffer = ownBuffer
+        state.deallocate()
+    }
+
+    /// Processes `bytes`, whole records each ended by `terminator` (the
+    /// last may be unterminated at the end of the input), numbering them
+    /// after `totals.records`.
+    ///
+    /// - Complexity: O(*n*) in the bytes.
+    mutating func run(
+        _ bytes: UnsafeBufferPointer<UInt8>, terminator: UInt8, writer: inout ChipWriter, totals: inout RunTotals
+    ) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        state.buffer = UnsafeMutableBufferPointer(mutating: bytes)
+        defer { state.buffer = ownBuffer }
+        state.record = totals.records + 1
+        state.chips = 0
+        state.errors = 0
+        state.bufBase = 0
+        var pos = 0
+        let n = bytes.count
+        while pos < n {
+            let end: Int
+            if let hit = memchr(base + pos, Int32(terminator), n - pos) {
+                end = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            } else {
+                end = n
+            }
+            state.scan(pos..<end, writer: &writer)
+            state.endRecord(writer: &writer)
+            pos = end + 1
+            state.bufBase = -pos
+        }
+        writer.summary.records += state.record - 1 - totals.records
+        totals.records = state.record - 1
+        totals.chips += state.chips
+        totals.errors += state.errors
     }
 }
