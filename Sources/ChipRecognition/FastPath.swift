@@ -20,13 +20,16 @@ enum FastPath {
         return c
     }
 
-    static func recognize(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Recognition? {
-        recognize(p, range, classes)
+    /// With `allowsObsolete` (the policy's ``ValidationPolicy/allowsObsoleteSyntax``),
+    /// a name with dots between its words (`Aaron M. Ucko`, RFC 5322
+    /// `obs-phrase`) is read too, with the warning the grammar gives it.
+    static func recognize(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowsObsolete: Bool = false) -> Recognition? {
+        recognize(p, range, classes, allowsObsolete: allowsObsolete)
     }
 
     @inline(__always)
     static func recognize(
-        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, allowsObsolete: Bool
     ) -> Recognition? {
         let end = range.upperBound
         guard end - range.lowerBound >= 5 else { return nil }
@@ -54,50 +57,63 @@ enum FastPath {
         if nameEnd == range.lowerBound {
             return open == range.lowerBound ? r : nil
         }
-        guard isSimplePhrase(p, range.lowerBound..<nameEnd, t) else { return nil }
+        switch phrase(p, range.lowerBound..<nameEnd, t, allowsDots: allowsObsolete) {
+        case .simple: break
+        case .dotted: r.warnings.insert(.obsoleteSyntax)
+        case .other: return nil
+        }
         r.nameRange = range.lowerBound..<nameEnd
         return r
     }
 
+    enum Phrase { case simple, dotted, other }
+
     /// A phrase of unquoted words separated by white space, or one quoted
-    /// string of printable text; UTF-8 must be well-formed.
+    /// string of printable text; UTF-8 must be well-formed. With
+    /// `allowsDots`, dots may stand in the unquoted words anywhere but
+    /// first (`obs-phrase`): the phrase is then `dotted`.
     @inline(__always)
-    static func isSimplePhrase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable) -> Bool {
+    static func phrase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, allowsDots: Bool) -> Phrase {
         var i = range.lowerBound
         let end = range.upperBound
         if p[i] == UInt8(ascii: "\"") {
-            guard end - i >= 2, p[end - 1] == UInt8(ascii: "\"") else { return false }
+            guard end - i >= 2, p[end - 1] == UInt8(ascii: "\"") else { return .other }
             i += 1
             while i < end - 1 {
                 let b = p[i]
                 if t[b] & 8 != 0 { i += 1; continue }
-                guard b >= 0x80 else { return false }
+                guard b >= 0x80 else { return .other }
                 let n = UTF8Bytes.sequenceLength(p, at: i, end: end - 1)
-                if n == 0 { return false }
+                if n == 0 { return .other }
                 i += n
             }
-            return true
+            return .simple
         }
         var previousSpace = true
+        var dotted = false
         while i < end {
             let b = p[i]
             if t[b] & 1 != 0 {
                 previousSpace = false
                 i += 1
             } else if b == ASCII.space || b == ASCII.tab {
-                if previousSpace { return false }
+                if previousSpace { return .other }
                 previousSpace = true
                 i += 1
             } else if b >= 0x80 {
                 let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
-                if n == 0 { return false }
+                if n == 0 { return .other }
                 previousSpace = false
                 i += n
+            } else if b == UInt8(ascii: "."), allowsDots, i > range.lowerBound {
+                dotted = true
+                previousSpace = false
+                i += 1
             } else {
-                return false
+                return .other
             }
         }
-        return true
+        return dotted ? .dotted : .simple
     }
 
     /// `dot-atom "@" host-name`, ASCII, within the RFC 5321 limits, two or

@@ -95,7 +95,7 @@ public struct Recognizer: Sendable {
             r.fail(.tooLong, at: range.lowerBound)
             return r
         }
-        if let simple = FastPath.recognize(p, range) { return simple }
+        if let simple = FastPath.recognize(p, range, allowsObsolete: policy.allowsObsoleteSyntax) { return simple }
         return recognizeInGeneral(p, range)
     }
 
