@@ -74,6 +74,12 @@ public struct InvariantVerifier: Sendable {
             let sizes = (0..<8).map { _ in 1 + rng.below(17) }
             check(segments(of: bytes, chunks: sizes) == whole, "chunks \(sizes) changed the segments")
         }
+        // The structural index answers for simple lists only, and then
+        // exactly as the scanner.
+        var simple: [Segment] = []
+        if bytes.withUnsafeBufferPointer({ SimpleList.segments($0, into: &simple) }) {
+            check(simple == whole, "the structural index's segments differ from the scanner's")
+        }
 
         // 2. Lossless.
         var position = 0

@@ -70,7 +70,7 @@ struct RecordProcessor {
                 let rest = UnsafeRawPointer(buffer.baseAddress! + scanPos)
                 if let hit = memchr(rest, Int32(terminator), len - scanPos) {
                     let t = scanPos + (UnsafeRawPointer(hit) - rest)
-                    state.scan(scanPos..<t, writer: &writer)
+                    state.scanRecord(scanPos..<t, writer: &writer)
                     state.endRecord(writer: &writer)
                     scanPos = t + 1
                     state.bufBase = -scanPos
@@ -147,6 +147,24 @@ struct StreamState {
         scanner.scan(UnsafeBufferPointer(rebasing: buffer[range])) { found.append($0) }
         for segment in found { handle(segment, writer: &writer) }
         segments = found
+    }
+
+    /// Scans a whole record held at `buffer[range]` (from its first byte,
+    /// with `bufBase` at its start): by the structural index when the
+    /// record is a simple list (``SimpleList``), by the scanner otherwise.
+    mutating func scanRecord(_ range: Range<Int>, writer: inout ChipWriter) {
+        if scanner.offset == 0 {
+            var found = segments
+            segments = []
+            found.removeAll(keepingCapacity: true)
+            let simple = SimpleList.segments(UnsafeBufferPointer(rebasing: buffer[range]), into: &found)
+            if simple {
+                for segment in found { handle(segment, writer: &writer) }
+            }
+            segments = found
+            if simple { return }
+        }
+        scan(range, writer: &writer)
     }
 
     mutating func endRecord(writer: inout ChipWriter) {
@@ -284,7 +302,7 @@ struct InMemoryRecords {
             } else {
                 end = n
             }
-            state.scan(pos..<end, writer: &writer)
+            state.scanRecord(pos..<end, writer: &writer)
             state.endRecord(writer: &writer)
             pos = end + 1
             state.bufBase = -pos

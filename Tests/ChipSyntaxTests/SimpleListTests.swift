@@ -1,0 +1,92 @@
+import Testing
+@testable import ChipSyntax
+import ChipTestSupport
+
+/// The structural index (``SimpleList``) answers for the simple lists most
+/// records are, and then gives exactly the scanner's segments; it refuses
+/// everything the scanner reads with more rules.
+@Suite("Structural index: simple lists")
+struct SimpleListTests {
+    func simple(_ text: String) -> [Segment]? {
+        var out: [Segment] = [Segment(.groupClose, 0..<0)]  // appends after what is there
+        let bytes = Array(text.utf8)
+        let answered = bytes.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) }
+        if !answered { #expect(out.count == 1, "a refused record appended segments") }
+        return answered ? Array(out.dropFirst()) : nil
+    }
+
+    @Test(arguments: [
+        "", "a@x.org", "a@x.org, b@y.org", "Ann Lee <a@x.org>", " Ann  Lee <a@x.org> ,b@y.org ", ",,a@x.org,,",
+        "<a@x.org>", "José Müller <j@x.de>, \"x\"@y" + "z", "a@b@c.org", "Dr. M. Ucko <u@d.org>,  <v@d.org>",
+        String(repeating: "abcdefgh@example.org, ", count: 40), "O'Neil <o@x.ie>", "a@x.org,", "A <a@x.org> ",
+        "Ann <a b@x.org>", "a@x", "@", "x<@>",
+    ])
+    func answersAsTheScannerDoes(_ text: String) {
+        let got = simple(text)
+        if text.contains("\"") {
+            #expect(got == nil)
+        } else {
+            #expect(got == segments(of: Array(text.utf8)), "\(text.debugDescription)")
+        }
+    }
+
+    @Test(arguments: [
+        "Lee, Ann <a@x.org>", "Ann", "Ann a@x.org", "a@x.org b@y.org", "\"Ann\" <a@x.org>", "a@x.org (Ann)",
+        "team: a@x.org;", "a@x.org; b@y.org", "a@x.org\r\nb@y.org", "a@x.org\tb", "\u{FEFF}a@x.org", "a＠x.org",
+        "Ann <a@x.org> x", "<a@x.org><b@y.org>", "<a,b@x.org>", "a>b@x.org", "Ann@x <a@x.org>", "mailto:a@x.org",
+        "Ann <a@[1.2.3.4]>", String(repeating: "a@x.org,", count: 600), "Ann <a@x.org",
+    ])
+    func refusesWhatNeedsTheScannersRules(_ text: String) {
+        #expect(simple(text) == nil, "\(text.debugDescription)")
+    }
+
+    /// Every record of the real corpus and seeded random lists: where the
+    /// index answers, the segments are the scanner's; it answers for
+    /// nearly every real record.
+    @Test func agreesWithTheScannerOnTheCorpusAndRandomLists() throws {
+        let corpus = try #require(readFile(packageRoot() + "/Corpus/real/debian-maintainers.txt"))
+        var records = corpus.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        let realCount = records.count
+        var rng = SplitMix64(seed: 31)
+        for _ in 0..<3_000 { records.append(randomList(&rng, pieces: rng.between(1...8))) }
+        // Simple-looking lists with one random byte changed, to walk the edges.
+        let shapes = ["Ann Lee <ann@x.org>", "b.c@y.org", "<d@z.org>", "José <j@x.de>"]
+        for _ in 0..<3_000 {
+            var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: rng.pick([", ", ",", " , "])).utf8)
+            let at = rng.below(bytes.count)
+            bytes[at] = rng.pick(Array(" ,<>@\"(;:.a\t".utf8) + [0xEF, 0x00, 0xC3])
+            records.append(bytes)
+        }
+        var answered = 0, answeredReal = 0
+        for (k, record) in records.enumerated() {
+            var got: [Segment] = []
+            guard record.withUnsafeBufferPointer({ SimpleList.segments($0, into: &got) }) else { continue }
+            answered += 1
+            if k < realCount { answeredReal += 1 }
+            #expect(got == segments(of: record), "\(String(decoding: record, as: UTF8.self).debugDescription)")
+        }
+        #expect(answeredReal * 100 >= realCount * 95, "answered \(answeredReal) of \(realCount) real records")
+        #expect(answered - answeredReal > 1_000)
+    }
+
+    /// Stage 1 finds every byte it looks for at every position of a block,
+    /// and in the padded last block.
+    @Test func everyStructuralByteAtEveryPosition() {
+        for length in [1, 5, 63, 64, 65, 127, 128, 200] {
+            for position in 0..<length {
+                for b in Array(",<>@\"([:;\r\n\t ".utf8) + [0xEF] {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    bytes[position] = b
+                    var out: [Segment] = []
+                    let answered = bytes.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) }
+                    // One `@` makes a bare address; a lone space or comma is
+                    // an empty list; anything else leaves words without an
+                    // `@`, or is a byte the index refuses.
+                    let expected = b == 0x40 || (length == 1 && (b == 0x20 || b == 0x2C))
+                    #expect(answered == expected, "\(b) at \(position) of \(length)")
+                    if answered { #expect(out == segments(of: bytes)) }
+                }
+            }
+        }
+    }
+}
