@@ -216,7 +216,10 @@ public struct ListRecognizer: Sendable {
     mutating func isDuplicate(_ r: Recognition, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
         let hash: UInt64
         if r.addressIsVerbatim, let range = r.addressRange {
-            hash = AddressKey.hash(UnsafeBufferPointer(rebasing: p[range]), exactLocalPart: exactLocalPart)
+            // The `@` before a domain that is not a literal is the last.
+            let domain = r.domainRange!.lowerBound
+            let lastAt = domain < p.count && p[domain] != UInt8(ascii: "[") ? domain - 1 - range.lowerBound : nil
+            hash = AddressKey.hash(UnsafeBufferPointer(rebasing: p[range]), exactLocalPart: exactLocalPart, lastAt: lastAt)
         } else {
             keyScratch.removeAll(keepingCapacity: true)
             r.appendAddress(p, into: &keyScratch)
@@ -296,11 +299,18 @@ package enum AddressKey {
     /// Word at a time: eight bytes are loaded and mixed with one multiply,
     /// and the domain is lower-cased eight bytes at once (SWAR), so hashing
     /// costs a fraction of a byte-at-a-time hash.
-    package static func hash(_ address: UnsafeBufferPointer<UInt8>, exactLocalPart: Bool = false) -> UInt64 {
+    ///
+    /// `lastAt`, when the caller knows it, is the index of the last `@`
+    /// (a recognized address's domain, unless a literal, holds none).
+    package static func hash(_ address: UnsafeBufferPointer<UInt8>, exactLocalPart: Bool = false, lastAt: Int? = nil) -> UInt64 {
         let n = address.count
         // Split at the last `@` (a quoted local part may hold one).
         var at = n - 1
-        while at >= 0 && address[at] != UInt8(ascii: "@") { at -= 1 }
+        if let lastAt, lastAt >= 0, lastAt < n, address[lastAt] == UInt8(ascii: "@") {
+            at = lastAt
+        } else {
+            while at >= 0 && address[at] != UInt8(ascii: "@") { at -= 1 }
+        }
         var h: UInt64 = 0x243F_6A88_85A3_08D3
         guard let base = address.baseAddress else { return h }
         let localEnd = max(at, 0)
@@ -340,17 +350,25 @@ package enum AddressKey {
         let raw = UnsafeRawPointer(p)
         var i = 0
         while i + 8 <= count {
-            var w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            var w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             if lowercase { w = lowercasedASCII(w) }
             h = mix(h, w)
             i += 8
         }
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < count {
-            tail |= UInt64(p[i]) << shift
-            shift += 8
-            i += 1
+        if count >= 8 {
+            // The last bytes as the top of the last eight, shifted down.
+            let rest = count - i
+            if rest > 0 {
+                tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) >> UInt64(8 * (8 - rest))
+            }
+        } else {
+            var shift: UInt64 = 0
+            while i < count {
+                tail |= UInt64(p[i]) << shift
+                shift += 8
+                i += 1
+            }
         }
         if lowercase { tail = lowercasedASCII(tail) }
         return mix(h, tail ^ (UInt64(count & 0xFF) << 56))

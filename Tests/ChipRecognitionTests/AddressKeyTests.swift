@@ -97,5 +97,26 @@ struct AddressKeyTests {
         let afterReset = set.insert(k(3), limit: 500)
         #expect(afterReset)
     }
-}
 
+    /// Every byte counts, in parts of every length (the last bytes of a
+    /// part are read as the top of its last eight), and a known last `@`
+    /// gives the same key as one looked for.
+    @Test func everyByteOfEveryLengthCountsAndAKnownAtChangesNothing() {
+        var rng = SplitMix64(seed: 12)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789.-_+".utf8)
+        for localLength in 1...20 {
+            for domainLength in 1...20 {
+                let local = (0..<localLength).map { _ in rng.pick(letters) }
+                let domain = (0..<domainLength).map { _ in rng.pick(letters) }
+                let address = local + [0x40] + domain
+                let h = address.withUnsafeBufferPointer { AddressKey.hash($0) }
+                #expect(address.withUnsafeBufferPointer { AddressKey.hash($0, lastAt: localLength) } == h)
+                for k in address.indices where k != localLength {
+                    var changed = address
+                    changed[k] = changed[k] == 0x7A ? 0x79 : 0x7A
+                    #expect(changed.withUnsafeBufferPointer { AddressKey.hash($0) } != h, "byte \(k) of \(String(decoding: address, as: UTF8.self))")
+                }
+            }
+        }
+    }
+}
