@@ -65,6 +65,7 @@ struct SimpleListTests {
             if k < realCount { answeredReal += 1 }
             #expect(got == segments(of: record), "\(String(decoding: record, as: UTF8.self).debugDescription)")
         }
+        print("structural index: \(answeredReal) of \(realCount) real records, \(answered - answeredReal) of \(records.count - realCount) random")
         #expect(answeredReal * 100 >= realCount * 95, "answered \(answeredReal) of \(realCount) real records")
         #expect(answered - answeredReal > 1_000)
     }
