@@ -110,6 +110,14 @@ func filledField(_ count: Int) -> ChipField {
 func sampleOperations(
     samples: Int, warmups: Int, prepare: () -> Void = {}, _ op: () -> UInt64
 ) -> (Stats, UInt64) {
+    let (times, checksum) = sampleOperationTimes(samples: samples, warmups: warmups, prepare: prepare, op)
+    return (Stats(times), checksum)
+}
+
+/// The same, with every sample's time (ns), in the order taken.
+func sampleOperationTimes(
+    samples: Int, warmups: Int, prepare: () -> Void = {}, _ op: () -> UInt64
+) -> ([Double], UInt64) {
     var checksum: UInt64 = 0
     var times: [Double] = []
     times.reserveCapacity(samples)
@@ -120,13 +128,19 @@ func sampleOperations(
         let t1 = nowNanoseconds()
         if k >= warmups { times.append(Double(t1 - t0)) }
     }
-    return (Stats(times), checksum)
+    return (times, checksum)
 }
 
 /// Typing the next address key by key into the focused field of a
 /// composer (undo recording included) holding `chips` chips: each sample
 /// is one keystroke.
 func keystrokeScenario(chips: Int, samples: Int) -> Result {
+    let (times, checksum) = keystrokeTimes(chips: chips, samples: samples)
+    return Result(name: "keystroke/\(chips)", unit: "ns/keystroke", stats: Stats(times), bytes: 0, checksum: checksum)
+}
+
+/// Each keystroke's time (ns) of ``keystrokeScenario(chips:samples:)``.
+func keystrokeTimes(chips: Int, samples: Int) -> ([Double], UInt64) {
     var composer = Composer()
     if chips > 0 {
         composer.paste(String(decoding: (0..<chips).flatMap { Array("user\($0)@example.com, ".utf8) }, as: UTF8.self))
@@ -136,13 +150,12 @@ func keystrokeScenario(chips: Int, samples: Int) -> Result {
     var keys: [String] = []
     for n in 0..<((samples + 200) / 30 + 1) { keys += "Next Person <next.\(n)@example.org>, ".map(String.init) }
     var k = 0
-    let (stats, checksum) = sampleOperations(samples: samples, warmups: 200) {
+    let (times, checksum) = sampleOperationTimes(samples: samples, warmups: 200) {
         let changes = composer.type(keys[k])
         k += 1
         return UInt64(changes.count)
     }
-    return Result(name: "keystroke/\(chips)", unit: "ns/keystroke", stats: stats, bytes: 0,
-                  checksum: checksum &+ UInt64(composer.focusedField.count))
+    return (times, checksum &+ UInt64(composer.focusedField.count))
 }
 
 /// One keystroke in `chipify compose` with `chips` chips in the To field

@@ -8,7 +8,7 @@ import ChipTestSupport
 
 // chipify-bench: benchmarks for Chipify, and the corpus generator.
 
-let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] | contacts --count N --format F [--seed S] | list"
+let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] | contacts --count N --format F [--seed S] | list | --svg DIR [--real FILE] [--peers generated|real=TABLE ...]"
 
 let help = """
     chipify-bench: measures Chipify.
@@ -48,6 +48,10 @@ let help = """
     one JSON object per scenario per line. Refuses a debug build unless
     --allow-debug. 'corpus' writes the deterministic corpus to standard output;
     'contacts' writes a generated address book (see 'chipify-bench contacts --help').
+    --svg DIR measures the filter on the generated corpus and on FILE (default
+    Corpus/real/debian-maintainers.txt) repeated to SIZE, and keystrokes at 10,
+    1,000 and 100,000 chips, and writes DIR/throughput.svg (with the peers of
+    each table written by Benchmarks/peers/run_peers.sh) and DIR/keystroke.svg.
 
     """
 
@@ -86,6 +90,9 @@ if arguments.first == "list" {
 }
 
 var json = false
+var svgDirectory: String?
+var peerTables: [(corpus: String, path: String)] = []
+var realCorpusPath = "Corpus/real/debian-maintainers.txt"
 var file: String?
 var size = 20_000_000
 var samples: Int?
@@ -101,6 +108,12 @@ while i < arguments.count {
     }
     switch a {
     case "--json": json = true
+    case "--svg": svgDirectory = value()
+    case "--real": realCorpusPath = value()
+    case "--peers":
+        let v = value()
+        guard let eq = v.firstIndex(of: "="), eq != v.startIndex else { fail("--peers takes CORPUS=FILE, not '\(v)'") }
+        peerTables.append((String(v[..<eq]), String(v[v.index(after: eq)...])))
     case "--file": file = value()
     case "--size":
         let v = value()
@@ -127,6 +140,10 @@ if !allowDebug {
     fail("this is a debug build; measure with 'swift run -c release chipify-bench' or pass --allow-debug")
 }
 #endif
+
+if let svgDirectory {
+    exit(drawCharts(dir: svgDirectory, size: size, samples: samples, realPath: realCorpusPath, peers: peerTables))
+}
 
 if chosen.isEmpty {
     chosen = allScenarios.filter { $0 != "batch/corpus" || file != nil }

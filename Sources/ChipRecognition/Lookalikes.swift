@@ -37,49 +37,61 @@ package struct Lookalikes: Sendable {
     /// The bytes the verdict cache holds.
     package var cacheBytes: Int { cache.count * MemoryLayout<Verdict>.stride }
 
-    let entries: [Entry]
-    /// The lengths of the entries, as bits, to skip domains no entry is near.
-    let lengths: UInt128
-    /// The entries' indices ordered by the length of their domain (then
-    /// index), and where each length starts in that order (129 bounds):
-    /// the candidates within two edits of a domain are a few lengths.
-    let byLength: [Int32]
-    let lengthStarts: [Int32]
-    /// In that order, each entry's letter signature and its provider
-    /// label's length: what rules most candidates out, in two flat arrays.
-    let signaturesByLength: [UInt64]
-    let providerBytesByLength: [Int32]
-    /// ``ValidationPolicy/countryVariantProviders`` as bytes, and
-    /// ``typoSuffixes`` packed into integers (each is at most seven bytes),
-    /// so a domain is judged without making a string.
-    let countryVariants: [[UInt8]]
-    let typoSuffixCodes: [UInt64]
+    /// The common domains and what the typo check reads of them, made once
+    /// and shared: one reference, so the copies of a recognizer an
+    /// editor's history keeps cost one retain, not one per table.
+    final class Tables: Sendable {
+        let entries: [Entry]
+        /// The lengths of the entries, as bits, to skip domains no entry is near.
+        let lengths: UInt128
+        /// The entries' indices ordered by the length of their domain (then
+        /// index), and where each length starts in that order (129 bounds):
+        /// the candidates within two edits of a domain are a few lengths.
+        let byLength: [Int32]
+        let lengthStarts: [Int32]
+        /// In that order, each entry's letter signature and its provider
+        /// label's length: what rules most candidates out, in two flat arrays.
+        let signaturesByLength: [UInt64]
+        let providerBytesByLength: [Int32]
+        /// ``ValidationPolicy/countryVariantProviders`` as bytes, and
+        /// ``typoSuffixes`` packed into integers (each is at most seven bytes),
+        /// so a domain is judged without making a string.
+        let countryVariants: [[UInt8]]
+        let typoSuffixCodes: [UInt64]
+
+        init(commonDomains: [String]) {
+            let lowered = commonDomains.map { Array($0.lowercased().utf8) }.filter { $0.count < 100 }
+            let entries = lowered.map { d in
+                let provider = d.withUnsafeBufferPointer { b in Lookalikes.providerLabelRange(b).map { Array(b[$0]) } }
+                return Entry(domain: d, signature: Lookalikes.signature(d[...]), provider: provider,
+                             providerLabelBytes: provider?.count ?? d.count)
+            }
+            self.entries = entries
+            var bits: UInt128 = 0
+            for d in lowered {
+                for n in max(0, d.count - 2)...(d.count + 2) where n < 128 { bits |= 1 << UInt128(n) }
+            }
+            lengths = bits
+            let order = lowered.indices.sorted { (lowered[$0].count, $0) < (lowered[$1].count, $1) }
+            byLength = order.map(Int32.init)
+            lengthStarts = (0...128).map { n in Int32(order.firstIndex { lowered[$0].count >= n } ?? order.count) }
+            signaturesByLength = order.map { entries[$0].signature }
+            providerBytesByLength = order.map { Int32(entries[$0].providerLabelBytes) }
+            countryVariants = ValidationPolicy.countryVariantProviders.sorted().map { Array($0.utf8) }
+            typoSuffixCodes = Lookalikes.typoSuffixes.sorted().map { s in
+                Array(s.utf8).withUnsafeBufferPointer { Lookalikes.pack($0, 0..<$0.count) ?? 0 }
+            }
+        }
+    }
+
+    let tables: Tables
+    var entries: [Entry] { tables.entries }
 
     /// `checks`: whether this value will check chips (and so needs its
     /// table of verdicts).
     package init(commonDomains: [String], checks: Bool = true) {
         cache = checks ? [Verdict](repeating: Verdict(), count: Lookalikes.cacheSize) : []
-        let lowered = commonDomains.map { Array($0.lowercased().utf8) }.filter { $0.count < 100 }
-        let entries = lowered.map { d in
-            let provider = d.withUnsafeBufferPointer { b in Lookalikes.providerLabelRange(b).map { Array(b[$0]) } }
-            return Entry(domain: d, signature: Lookalikes.signature(d[...]), provider: provider,
-                         providerLabelBytes: provider?.count ?? d.count)
-        }
-        self.entries = entries
-        var bits: UInt128 = 0
-        for d in lowered {
-            for n in max(0, d.count - 2)...(d.count + 2) where n < 128 { bits |= 1 << UInt128(n) }
-        }
-        lengths = bits
-        let order = lowered.indices.sorted { (lowered[$0].count, $0) < (lowered[$1].count, $1) }
-        byLength = order.map(Int32.init)
-        lengthStarts = (0...128).map { n in Int32(order.firstIndex { lowered[$0].count >= n } ?? order.count) }
-        signaturesByLength = order.map { entries[$0].signature }
-        providerBytesByLength = order.map { Int32(entries[$0].providerLabelBytes) }
-        countryVariants = ValidationPolicy.countryVariantProviders.sorted().map { Array($0.utf8) }
-        typoSuffixCodes = Lookalikes.typoSuffixes.sorted().map { s in
-            Array(s.utf8).withUnsafeBufferPointer { Lookalikes.pack($0, 0..<$0.count) ?? 0 }
-        }
+        tables = Tables(commonDomains: commonDomains)
     }
 
     /// Which letters occur, as bits: two strings within two edits differ
@@ -257,7 +269,10 @@ package struct Lookalikes: Sendable {
     ///
     /// - Complexity: O(*e* · |domain|) for *e* common domains, on the stack.
     func likelyTypo(_ domain: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard domain.count < 128, lengths & (1 << UInt128(domain.count)) != 0 else { return nil }
+        let t = tables
+        let entries = t.entries, lengthStarts = t.lengthStarts, byLength = t.byLength
+        let signaturesByLength = t.signaturesByLength, providerBytesByLength = t.providerBytesByLength
+        guard domain.count < 128, t.lengths & (1 << UInt128(domain.count)) != 0 else { return nil }
         let signature = Lookalikes.signature(domain)
         // A known domain is no typo, nor a provider's under another country.
         for k in Int(lengthStarts[domain.count])..<Int(lengthStarts[domain.count + 1]) {
@@ -272,7 +287,7 @@ package struct Lookalikes: Sendable {
             // one of them (`yahoo.es`).
             let provider = UnsafeBufferPointer(rebasing: domain[providerRange])
             if let suffix = Lookalikes.suffix(domain, after: provider),
-               let code = Lookalikes.pack(domain, suffix), typoSuffixCodes.contains(code) {
+               let code = Lookalikes.pack(domain, suffix), t.typoSuffixCodes.contains(code) {
                 var best: (distance: Int, index: Int)?
                 for (index, e) in entries.enumerated() where e.provider?.elementsEqual(provider) == true {
                     let d = Lookalikes.editDistance(domain, e.domain, limit: 3)
@@ -280,7 +295,7 @@ package struct Lookalikes: Sendable {
                 }
                 if let best { return best.index }
             }
-            if countryVariants.contains(where: { $0.elementsEqual(provider) }) { return nil }
+            if t.countryVariants.contains(where: { $0.elementsEqual(provider) }) { return nil }
         }
         var best: (distance: Int, index: Int)?
         let ownLabel = providerRange?.count ?? domain.count
