@@ -277,7 +277,7 @@ func drawCharts(dir: String, size: Int, samples: Int?, realPath: String, peers: 
     bars += peerValues.map { SVG.Bar(label: $0.tool, values: $0.values) }
     let throughputSVG = SVG.barChart(
         title: "Throughput, MB/s (higher is better)", unit: "MB/s", series: corpora.map { "\($0.name) corpus" }, bars: bars,
-        note: "chipify measured in process by chipify-bench; peers as whole processes by Benchmarks/peers/run_peers.sh.")
+        note: "chipify: in process, by chipify-bench when drawn; peers: whole processes, from the tables given (their own run).")
     // Keystroke latency at each percentile, by field size.
     var lines: [(name: String, points: [(x: Double, y: Double)])] = []
     for chips in [10, 1_000, 100_000] {
