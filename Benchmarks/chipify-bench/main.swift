@@ -183,19 +183,8 @@ if needsCorpus {
         corpus = bytes
     } else {
         corpus = generateCorpus(size: size, seed: 1)
-        var template = Array("/tmp/chipify-bench-XXXXXX".utf8CString)
-        let fd = mkstemp(&template)
-        guard fd >= 0 else { fail("cannot create a temporary file") }
-        corpus.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
-        close(fd)
-        corpusPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let path = temporaryFile(corpus) else { fail("cannot create a temporary file") }
+        corpusPath = path
     }
 }
 defer { if file == nil && !corpusPath.isEmpty { unlink(corpusPath) } }
