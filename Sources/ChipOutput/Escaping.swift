@@ -93,11 +93,8 @@ package enum JSON {
     }
 
     package static func appendHex(_ b: UInt8, to out: ByteBuffer.Storage) {
-        let digits: StaticString = "0123456789abcdef"
-        digits.withUTF8Buffer { d in
-            out.append(d[Int(b >> 4)])
-            out.append(d[Int(b & 0xF)])
-        }
+        out.reserve(2)
+        storeHex(b, out.base, &out.count)
     }
 }
 

@@ -108,19 +108,19 @@ public struct ListRecognizer: Sendable {
             // Decoding a name can add a warning (`undecoded-encoded-word`):
             // found here, the warnings of a chip are complete however it is
             // written out (the summary counts them without decoding names).
-            if let name = r.nameRange {
-                let (equals, nonASCII) = Self.nameBytes(p, name)
-                if equals && Self.mayHoldEncodedWord(p, name) {
+            // What the name's bytes hold, read once for every check below.
+            let facts = r.nameRange.map { SWAR.scanName(p, $0) }
+            if let name = r.nameRange, let facts {
+                if facts.hasEncodedWord {
                     nameScratch.removeAll(keepingCapacity: true)
                     r.warnings.formUnion(recognizer.appendDisplayName(r, p, into: &nameScratch))
                     r.warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch)))
                 }
                 // Invisible characters and bidi controls in the name warn
                 // the reader (decoded or as typed); they are never ASCII.
-                if nonASCII { r.warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, name))) }
+                if facts.hasNonASCII { r.warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, name))) }
             }
-            if r.error != nil, recognizer.policy.checksLookalikes, let name = r.nameRange, r.addressRange != nil,
-               UnsafeBufferPointer(rebasing: p[name]).contains(UInt8(ascii: "@")) {
+            if r.error != nil, recognizer.policy.checksLookalikes, facts?.hasAt == true, r.addressRange != nil {
                 // A name that is itself another address deceives whatever
                 // else is wrong with the chip (`ceo@company.com <x@evil>`).
                 nameScratch.removeAll(keepingCapacity: true)
@@ -129,7 +129,7 @@ public struct ListRecognizer: Sendable {
             }
             if r.error == nil {
                 if isDuplicate(r, p) { r.warnings.insert(.duplicate) }
-                if checksLookalikes { lookalikes.check(&r, p, &recognizer) }
+                if checksLookalikes { lookalikes.check(&r, p, &recognizer, nameFacts: facts) }
             }
             if groupOpenStart >= 0 { groupMembers += 1 }
             return ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName)
@@ -164,31 +164,6 @@ public struct ListRecognizer: Sendable {
         }
     }
 
-    /// Whether the bytes hold an `=` and whether they hold a byte that is not
-    /// ASCII: eight bytes at a time, since most names are plain ASCII.
-    @inline(__always)
-    static func nameBytes(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (equals: Bool, nonASCII: Bool) {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        var any: UInt64 = 0, eq: UInt64 = 0
-        let raw = UnsafeRawPointer(p.baseAddress!)
-        var i = range.lowerBound
-        while i + 8 <= range.upperBound {
-            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            any |= w
-            let x = w ^ (ones &* 0x3D)  // zero bytes where `=`
-            eq |= (x &- ones) & ~x & high
-            i += 8
-        }
-        var equals = eq != 0
-        while i < range.upperBound {
-            any |= UInt64(p[i])
-            if p[i] == UInt8(ascii: "=") { equals = true }
-            i += 1
-        }
-        return (equals, any & high != 0)
-    }
-
     /// Whether the bytes start with `mailto:` (any case).
     static func startsWithMailto(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard range.count > MailtoScheme.prefixBytes, p[range.lowerBound + MailtoScheme.nameBytes] == UInt8(ascii: ":")
@@ -196,17 +171,6 @@ public struct ListRecognizer: Sendable {
         return MailtoScheme.name.withUTF8Buffer { name in
             (0..<name.count).allSatisfy { ByteClass.lowercased(p[range.lowerBound + $0]) == name[$0] }
         }
-    }
-
-    /// Whether the bytes hold `=?`, the start of an RFC 2047 encoded word.
-    @inline(__always)
-    static func mayHoldEncodedWord(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        var i = range.lowerBound
-        while i + 1 < range.upperBound {
-            if p[i] == UInt8(ascii: "=") && p[i + 1] == UInt8(ascii: "?") { return true }
-            i += 1
-        }
-        return false
     }
 
     /// Whether an equal address was seen before in this list: quotes around
@@ -350,8 +314,8 @@ package enum AddressKey {
         let raw = UnsafeRawPointer(p)
         var i = 0
         while i + 8 <= count {
-            var w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if lowercase { w = lowercasedASCII(w) }
+            var w = SWAR.load(UnsafeBufferPointer(start: p, count: count), i)
+            if lowercase { w = SWAR.lowercased(w) }
             h = mix(h, w)
             i += 8
         }
@@ -370,18 +334,7 @@ package enum AddressKey {
                 i += 1
             }
         }
-        if lowercase { tail = lowercasedASCII(tail) }
+        if lowercase { tail = SWAR.lowercased(tail) }
         return mix(h, tail ^ (UInt64(count & 0xFF) << 56))
-    }
-
-    /// ASCII upper-case letters of eight bytes made lower-case at once.
-    @inline(__always)
-    static func lowercasedASCII(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let seven = w & (ones &* 0x7F)
-        let atLeastA = seven &+ ones &* (0x80 - 0x41)
-        let aboveZ = seven &+ ones &* (0x80 - 0x5B)
-        let upper = atLeastA & ~aboveZ & ~w & (ones &* 0x80)
-        return w | (upper >> 2)
     }
 }

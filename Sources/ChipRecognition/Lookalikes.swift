@@ -102,11 +102,15 @@ package struct Lookalikes: Sendable {
         return s
     }
 
-    /// Adds the warnings of a valid chip to `r`.
-    package mutating func check(_ r: inout Recognition, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer) {
+    /// Adds the warnings of a valid chip to `r`. `nameFacts`: what the
+    /// caller already read of the name's bytes (read here when nil).
+    package mutating func check(
+        _ r: inout Recognition, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer,
+        nameFacts: SWAR.NameFacts? = nil
+    ) {
         guard let domainRange = r.domainRange, !cache.isEmpty else { return }
         if let nameRange = r.nameRange {
-            let found = SWAR.scanName(p, nameRange)
+            let found = nameFacts ?? SWAR.scanName(p, nameRange)
             if found.hasAt || found.hasEncodedWord {
                 var name: [UInt8] = []
                 recognizer.appendDisplayName(r, p, into: &name)

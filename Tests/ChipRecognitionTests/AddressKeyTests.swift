@@ -65,7 +65,7 @@ struct AddressKeyTests {
         for position in 0..<8 {
             for value in 0..<256 {
                 let w = UInt64(value) << (8 * UInt64(position)) | 0x4100_0000_0000_005A & ~(0xFF << (8 * UInt64(position)))
-                let got = AddressKey.lowercasedASCII(w)
+                let got = SWAR.lowercased(w)
                 var expected: UInt64 = 0
                 for k in 0..<8 {
                     let b = UInt8(truncatingIfNeeded: w >> (8 * UInt64(k)))
