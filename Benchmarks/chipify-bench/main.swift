@@ -37,6 +37,13 @@ let help = """
       contacts/vcard40  importing 100,000 generated contacts written as vCard 4.0, library only
       contacts/vcard21  … as vCard 2.1 (quoted-printable)
       contacts/google   … as Google Contacts CSV
+      directory/build/100000  building the suggestion index of 100,000 generated
+                        contacts (imported from vCard): time, and memory per contact
+      directory/build/1000000  … of 1,000,000
+      suggest/100000    one keystroke's query (1 to 3 letters) against 100,000
+                        contacts; also warm (each query repeated, its fastest) and
+                        by scanning every contact
+      suggest/1000000   … against 1,000,000
       group/tap/100     one tap in a multi-select chip group of 100 options
       group/tap/10000   … of 10,000 options
       compose/redraw/1000  one keystroke in chipify compose with 1,000 chips in the

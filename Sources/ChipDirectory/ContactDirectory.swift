@@ -32,8 +32,9 @@ public struct ContactDirectory: Sendable {
     /// default): the frecency that orders rows of one match class.
     public let halfLife: Double
 
-    /// - Complexity: O(*w* log *w*) for *w* word starts in all the
-    ///   contacts' names, nicknames, organizations and addresses.
+    /// - Complexity: O(*n* log *n*) for *n* contacts, plus O(*w*) for the
+    ///   *w* word starts of their names, nicknames, organizations and
+    ///   addresses and O(*v* log *v*) for their *v* distinct words.
     public init(_ contacts: [Contact], halfLife: Double = ContactUsage.defaultHalfLife) {
         self.halfLife = halfLife
         base = SearchIndex(ContactDirectory.unique(contacts), halfLife: halfLife)
@@ -163,8 +164,8 @@ public struct ContactDirectory: Sendable {
     /// `excluding` (already chips; compared folded) are left out, and a
     /// mailbox two contacts share is suggested once, with the better row.
     ///
-    /// - Complexity: O(log *w*) per query word for *w* word starts, plus
-    ///   O(log *w*) per row examined; rows are examined best rank first
+    /// - Complexity: O(log *v*) per query word for *v* distinct words, plus
+    ///   O(log *p*) per row examined of *p* that match; rows are examined best rank first
     ///   until `limit` can be shown, so a one-word query examines about
     ///   `limit` rows however many match. A query of several words examines
     ///   its rarest word's rows in rank order until `limit` match every
@@ -174,17 +175,35 @@ public struct ContactDirectory: Sendable {
         return search.update(query)
     }
 
-    /// The same suggestions by reading every contact, as an address book
-    /// without an index does: the baseline the benchmark compares with.
+    /// The same suggestions by folding and reading every contact, as an
+    /// address book without an index does: the baseline the benchmark
+    /// compares with.
     ///
-    /// - Complexity: O(*n* · *f*) for *n* rows of *f* word starts.
+    /// - Complexity: O(*n* · *b*) for *n* rows of *b* bytes.
     public func suggestionsByScanning(for query: String, limit: Int = 8, excluding: Set<String> = []) -> [Suggestion] {
         let q = SearchQuery(query)
         guard !q.words.isEmpty, limit > 0 else { return [] }
         var hits: [Located] = []
+        var t = RowText()
         for (which, index) in [base, overlay].enumerated() {
+            // A contact's rows are consecutive: its name fields are folded
+            // once, and each row adds its address.
+            var loaded: Int32 = -1
+            var nameFields = 0
             for row in index.rows.indices where which == 1 || !hidden.contains(index.rows[row].contact) {
-                if let c = index.classify(Int32(row), q) { hits.append(Located(which == 1, Hit(row: Int32(row), matchClass: c))) }
+                let r = index.rows[row]
+                let contact = index.contacts[Int(r.contact)]
+                if r.contact != loaded {
+                    loaded = r.contact
+                    t.removeAll()
+                    t.addNameFields(of: contact)
+                    nameFields = t.kinds.count
+                } else {
+                    t.truncate(fields: nameFields)
+                }
+                if r.email >= 0 { t.addAddress(contact.emails[Int(r.email)].address) }
+                let c: MatchClass? = t.isExact(index, row: Int32(row), q) ? .exact : SearchIndex.classify(t, q)
+                if let c { hits.append(Located(which == 1, Hit(row: Int32(row), matchClass: c))) }
             }
         }
         return finish(hits, q, limit: limit, ContactDirectory.keys(excluding))
@@ -201,7 +220,7 @@ public struct ContactDirectory: Sendable {
     }
 
     static func keys(_ addresses: Set<String>) -> Set<UInt64> {
-        Set(addresses.map { SearchIndex.hash(SearchFold.fold($0)) })
+        Set(addresses.map { SearchIndex.foldedHash($0) })
     }
 
     func index(_ l: Located) -> SearchIndex { l.inOverlay ? overlay : base }
@@ -215,16 +234,13 @@ public struct ContactDirectory: Sendable {
     ) -> [Suggestion] {
         let ordered: [Located]
         if let first = hits.first, hits.allSatisfy({ $0.inOverlay == first.inOverlay }) {
-            // One index: class and rank packed in one number each.
-            let idx = index(first)
-            let packed = hits.map { UInt64($0.hit.matchClass.rawValue) << 32 | UInt64(idx.rows[Int($0.hit.row)].rank) }
+            // One index: class and rank (the row) packed in one number each.
+            let packed = hits.map { UInt64($0.hit.matchClass.rawValue) << 32 | UInt64($0.hit.row) }
             ordered = packed.indices.sorted { packed[$0] < packed[$1] }.map { hits[$0] }
         } else {
             ordered = hits.sorted { a, b in
                 if a.hit.matchClass != b.hit.matchClass { return a.hit.matchClass < b.hit.matchClass }
-                if a.inOverlay == b.inOverlay {
-                    return index(a).rows[Int(a.hit.row)].rank < index(b).rows[Int(b.hit.row)].rank
-                }
+                if a.inOverlay == b.inOverlay { return a.hit.row < b.hit.row }
                 return RowKey.precedes(index(a).key(a.hit.row), index(b).key(b.hit.row))
             }
         }
@@ -233,7 +249,7 @@ public struct ContactDirectory: Sendable {
         var shown: [UInt64] = []  // a few addresses: searched in turn
         for l in ordered {
             let idx = index(l)
-            let key = idx.rows[Int(l.hit.row)].addressKey
+            let key = l.hit.addressKey ?? idx.addressKey(of: l.hit.row)
             if key != 0 && (excludedKeys.contains(key) || shown.contains(key)) { continue }
             if key != 0 { shown.append(key) }
             if key != 0, let excludes, excludes(idx.address(of: l.hit.row)) { continue }
@@ -292,9 +308,8 @@ public struct SuggestionSearch: Sendable {
         hits += base.rankedHits(
             q, ranges: baseRanges, wanted: limit + hits.count,
             isHidden: { d.hidden.contains(base.rows[Int($0)].contact) },
-            isUsable: { row in
-                let key = base.rows[Int(row)].addressKey
-                return key == 0 || (!keys.contains(key) && excludes?(base.address(of: row)) != true)
+            isUsable: { row, key in
+                key == 0 || (!keys.contains(key) && excludes?(base.address(of: row)) != true)
             }
         ).map { .init(false, $0) }
         return d.finish(hits, q, limit: limit, excludedKeys, excludes: excludes)
@@ -333,7 +348,9 @@ extension SearchIndex {
     }
 
     /// A hit made a suggestion, with the byte ranges each query word
-    /// matched in the name and the address.
+    /// matched in the name and the address. A field of ASCII only is
+    /// matched on its own bytes; another is folded again, with where each
+    /// byte came from.
     func suggestion(_ hit: Hit, _ q: SearchQuery, _ scratch: inout FoldScratch) -> Suggestion {
         let row = rows[Int(hit.row)]
         let c = Int(row.contact)
@@ -341,51 +358,19 @@ extension SearchIndex {
         let address = row.email >= 0 ? contacts[c].emails[Int(row.email)].address : nil
         var nameMatches: [Range<Int>] = []
         var addressMatches: [Range<Int>] = []
-        var localLength = 0
-        if let address {
-            localLength = address.utf8.count
-            var a = address
-            a.withUTF8 { bytes in
-                if let at = bytes.lastIndex(of: UInt8(ascii: "@")) { localLength = at }
-            }
+        if var name {
+            name.withUTF8 { SearchIndex.matches(of: q.words, in: $0, .displayName, base: 0, &scratch, into: &nameMatches) }
         }
-        // Where the matched bytes came from, found again by folding each
-        // shown field as the index did (its bytes and origins), once.
-        var foldedField: Int32 = -1
-        var ascii = false  // then folding is lower case only: no fold needed
-        for e in entries(ofRow: hit.row) {
-            let field = fields[Int(e.field)]
-            guard field.kind == .displayName || field.kind == .localPart || field.kind == .domain else { continue }
-            for word in q.words where entry(e, startsWith: word) {
-                var whole = (field.kind == .displayName ? name : address) ?? ""
-                let base = field.kind == .domain ? localLength + 1 : 0
-                let wholeLength = whole.utf8.count
-                let span = field.kind == .localPart ? 0..<localLength
-                    : field.kind == .domain ? (localLength + 1)..<wholeLength : 0..<wholeLength
-                if foldedField != e.field {
-                    foldedField = e.field
-                    ascii = whole.withUTF8 { $0[span].allSatisfy { $0 < 0x80 } }
-                    if !ascii {
-                        scratch.folded.removeAll(keepingCapacity: true)
-                        scratch.from.removeAll(keepingCapacity: true)
-                        whole.withUTF8 {
-                            SearchFold.fold(UnsafeBufferPointer(rebasing: $0[span]), into: &scratch.folded, origins: &scratch.from)
-                        }
-                    }
-                }
-                let offset = Int(e.start - field.start)
-                let found = ascii
-                    ? whole.withUTF8 { SearchIndex.asciiOrigins(of: offset..<offset + word.count, UnsafeBufferPointer(rebasing: $0[span]), field.kind) }
-                    : SearchIndex.origins(of: offset..<offset + word.count, scratch.folded, scratch.from, field.kind)
-                guard let (lo, last) = found else { continue }
-                let end = whole.withUTF8 { bytes -> Int in
-                    let b = bytes[last + base]
-                    return last + base + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
-                }
-                if field.kind == .displayName {
-                    nameMatches.append((lo + base)..<min(wholeLength, end))
-                } else {
-                    addressMatches.append((lo + base)..<min(wholeLength, end))
+        if var address {
+            address.withUTF8 { bytes in
+                let at = bytes.lastIndex(of: UInt8(ascii: "@")) ?? bytes.count
+                SearchIndex.matches(
+                    of: q.words, in: UnsafeBufferPointer(rebasing: bytes[..<at]), .localPart, base: 0, &scratch,
+                    into: &addressMatches)
+                if at < bytes.count {
+                    SearchIndex.matches(
+                        of: q.words, in: UnsafeBufferPointer(rebasing: bytes[(at + 1)...]), .domain, base: at + 1, &scratch,
+                        into: &addressMatches)
                 }
             }
         }
@@ -393,6 +378,149 @@ extension SearchIndex {
             contact: contacts[c].id, name: name, address: address,
             addressIndex: row.email >= 0 ? Int(row.email) : nil, matchClass: hit.matchClass,
             nameMatches: merged(nameMatches), addressMatches: merged(addressMatches))
+    }
+
+    /// Appends, shifted by `base`, the byte ranges of `field` where a word
+    /// starts whose text (to the field's end) starts with one of `words`.
+    ///
+    /// - Complexity: O(*s* · *q*) for *s* word starts and *q* bytes of
+    ///   words, plus folding the field when it is not ASCII.
+    static func matches(
+        of words: [[UInt8]], in field: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int,
+        _ scratch: inout FoldScratch, into out: inout [Range<Int>]
+    ) {
+        guard field.count > 0 else { return }
+        if isASCII(field) {
+            asciiMatches(of: words, in: field, kind, base: base, into: &out)
+            return
+        }
+        scratch.folded.removeAll(keepingCapacity: true)
+        scratch.from.removeAll(keepingCapacity: true)
+        SearchFold.fold(field, into: &scratch.folded, origins: &scratch.from)
+        scratch.folded.withUnsafeBufferPointer { folded in
+            scratch.from.withUnsafeBufferPointer { from in
+                foldedMatches(of: words, in: folded, from, kind) { first, last in
+                    let b = field[last]
+                    let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
+                    out.append((first + base)..<(min(field.count, end) + base))
+                }
+            }
+        }
+    }
+
+    /// The walk of ``normalize(_:_:_:into:_:starts:)`` over a folded field,
+    /// without writing its text: at each word start, each word that the
+    /// text from there starts with (a space in a word stands for a run of
+    /// separators) is reported with the origins of its first and last
+    /// bytes.
+    static func foldedMatches(
+        of words: [[UInt8]], in folded: UnsafeBufferPointer<UInt8>, _ from: UnsafeBufferPointer<Int32>,
+        _ kind: FieldKind, _ found: (_ first: Int, _ last: Int) -> Void
+    ) {
+        let tables = foldingTables
+        let separators = asciiSeparators
+        /// The class of the scalar at `i` and its length.
+        func scalar(_ i: Int) -> (separator: Bool, spaceless: Bool, digit: Bool, length: Int) {
+            let lead = folded[i]
+            if lead < 0x80 {
+                let separator = (lead < 64 ? separators.low >> UInt64(lead) : separators.high >> UInt64(lead - 64)) & 1 == 1
+                    || (kind == .localPart && (lead == 0x2B || lead == 0x5F || lead == 0x2E || lead == 0x2D))
+                return (separator, false, lead >= 0x30 && lead <= 0x39, 1)
+            }
+            let (value, length) = decodeScalar(folded, i)
+            let wordClass = FoldingTables.wordClass(of: tables.entry(value))
+            return (wordClass == .separator, wordClass == .spaceless, false, length)
+        }
+        /// Where `word` ends in the folded text when matched from byte `j`.
+        func match(_ word: [UInt8], from j: Int) -> Int? {
+            var j = j
+            var w = 0
+            while w < word.count {
+                if word[w] == 0x20 {
+                    guard j < folded.count, scalar(j).separator else { return nil }
+                    while j < folded.count && scalar(j).separator { j += scalar(j).length }
+                    guard j < folded.count else { return nil }
+                    w += 1
+                } else {
+                    // Bytes of a word are whole scalars that separate
+                    // nothing, so equal bytes from a scalar's start are
+                    // equal scalars.
+                    guard j < folded.count, folded[j] == word[w] else { return nil }
+                    j += 1
+                    w += 1
+                }
+            }
+            return j
+        }
+        var atStart = true
+        var previousDigit: Bool?
+        var i = 0
+        while i < folded.count {
+            let c = scalar(i)
+            defer { i += c.length }
+            if c.separator {
+                atStart = true
+                previousDigit = nil
+                continue
+            }
+            var begins = atStart || c.spaceless
+            if kind == .localPart, let previousDigit, previousDigit != c.digit { begins = true }
+            atStart = false
+            previousDigit = c.digit
+            guard begins else { continue }
+            for word in words {
+                if let end = match(word, from: i) { found(Int(from[i]), Int(from[end - 1])) }
+            }
+        }
+    }
+
+    /// ``matches(of:in:_:base:_:into:)`` of a field of ASCII only, whose
+    /// normalized text is its bytes in lower case with each run of
+    /// separators one space: word starts and comparisons walk the bytes.
+    static func asciiMatches(
+        of words: [[UInt8]], in field: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int,
+        into out: inout [Range<Int>]
+    ) {
+        let separators = asciiSeparators
+        func isSeparator(_ b: UInt8) -> Bool {
+            (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1
+                || (kind == .localPart && (b == 0x2B || b == 0x5F || b == 0x2E || b == 0x2D))
+        }
+        /// Where `word` ends in the field when matched from byte `j`.
+        func match(_ word: [UInt8], from j: Int) -> Int? {
+            var j = j
+            for w in word {
+                if w == 0x20 {
+                    guard j < field.count, isSeparator(field[j]) else { return nil }
+                    while j < field.count && isSeparator(field[j]) { j += 1 }
+                    guard j < field.count else { return nil }
+                } else {
+                    guard j < field.count else { return nil }
+                    let b = field[j]
+                    guard !isSeparator(b), (b &- 0x41 < 26 ? b | 0x20 : b) == w else { return nil }
+                    j += 1
+                }
+            }
+            return j
+        }
+        var atStart = true
+        var previousDigit: Bool?
+        for (i, b) in field.enumerated() {
+            if isSeparator(b) {
+                atStart = true
+                previousDigit = nil
+                continue
+            }
+            let digit = b >= 0x30 && b <= 0x39
+            var begins = atStart
+            if kind == .localPart, let previousDigit, previousDigit != digit { begins = true }
+            atStart = false
+            previousDigit = digit
+            guard begins else { continue }
+            for word in words {
+                if let end = match(word, from: i) { out.append((i + base)..<(end + base)) }
+            }
+        }
     }
 
     func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
@@ -407,65 +535,22 @@ extension SearchIndex {
         }
         return out
     }
+}
 
-    /// ``origins(of:_:_:_:)`` for a field of ASCII only, which folds to its
-    /// own lower case byte for byte: its bytes are their own origins.
-    static func asciiOrigins(of range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind) -> (Int, Int)? {
-        var out = 0
-        var pendingSpace = false
-        var lo: Int?
-        for (i, b) in bytes.enumerated() {
-            let separator = SearchFold.isWordSeparator(UInt32(b))
-                || (kind == .localPart && (b == 0x2B || b == 0x5F || b == 0x2E || b == 0x2D))
-            if separator {
-                pendingSpace = out > 0
-                continue
-            }
-            // A pending space stands for the separators before this byte
-            // and takes this byte's origin, as in the general walk.
-            for _ in 0..<(pendingSpace ? 2 : 1) {
-                if out == range.lowerBound { lo = i }
-                if out == range.upperBound - 1 { return lo.map { ($0, i) } }
-                out += 1
-            }
-            pendingSpace = false
+extension RowText {
+    /// Whether the query is this row's address (folded) or one of its
+    /// nicknames (whose fields hold them folded and normalized, as a
+    /// query's phrase is). The text must be the row's, loaded whole.
+    mutating func isExact(_ index: SearchIndex, row: Int32, _ q: SearchQuery) -> Bool {
+        for f in kinds.indices where kinds[f] == .nickname {
+            let s = Int(fieldStarts[f]), e = fieldEnd(f)
+            if e - s == q.phrase.count && text[s..<e].elementsEqual(q.phrase) { return true }
         }
-        return nil
-    }
-
-    /// Where bytes `range` of a field's normalized text came from: the
-    /// original offsets of the scalars of its first and last byte. Walks
-    /// the folded field as ``normalize(_:_:_:into:_:_:)`` does, without
-    /// writing the text.
-    static func origins(
-        of range: Range<Int>, _ folded: [UInt8], _ from: [Int32], _ kind: FieldKind
-    ) -> (Int, Int)? {
-        var out = 0
-        var i = 0
-        var pendingSpace = false
-        var lo: Int?
-        while i < folded.count {
-            let (scalar, length) = decodeScalar(folded, i)
-            let separator = SearchFold.isWordSeparator(scalar)
-                || (kind == .localPart && (scalar == 0x2B || scalar == 0x5F || scalar == 0x2E || scalar == 0x2D))
-            if separator {
-                pendingSpace = out > 0
-                i += length
-                continue
-            }
-            if pendingSpace {
-                if out == range.lowerBound { lo = Int(from[i]) }
-                if out == range.upperBound - 1 { return lo.map { ($0, Int(from[i])) } }
-                out += 1
-                pendingSpace = false
-            }
-            for _ in 0..<length {
-                if out == range.lowerBound { lo = Int(from[i]) }
-                if out == range.upperBound - 1 { return lo.map { ($0, Int(from[i])) } }
-                out += 1
-            }
-            i += length
-        }
-        return nil
+        let r = index.rows[Int(row)]
+        guard r.email >= 0 else { return false }
+        var address = index.contacts[Int(r.contact)].emails[Int(r.email)].address
+        folded.removeAll(keepingCapacity: true)
+        address.withUTF8 { SearchFold.fold($0, into: &folded) }
+        return folded == q.folded
     }
 }

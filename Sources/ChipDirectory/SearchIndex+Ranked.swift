@@ -1,17 +1,18 @@
-// Best rows first: the entries of a query word's range in the order of
-// their rows' ranks, without reading the whole range. A query's top few
+// Best rows first: the postings of a query word's range in the order of
+// their ranks, without reading the whole range. A query's top few
 // suggestions then cost O(k log n) however many contacts match, where
 // sorting every match cost O(m log m) (a common three-letter surname
 // matches thousands of rows at 100,000 contacts).
 
-/// For each entry class and for all entries, the lowest row rank in each
-/// block of ``blockSize`` sorted entries and a tree of minimums over the
-/// blocks, so that a range's entries can be listed best rank first.
+/// For each posting class and for all postings, the lowest rank in each
+/// block of ``blockSize`` postings and a tree of minimums over the
+/// blocks, so that a range's postings can be listed best rank first.
 ///
 /// Invariants:
-/// 1. `keys[i]` is entry `i`'s class (1 first word of the display name,
-///    2 other first word, 3 any other word start) in its top two bits and
-///    its row's rank below.
+/// 1. `keys[i]` is posting `i`'s class (1 first word of the display name,
+///    2 other first word, 3 any other word start) in its top two bits,
+///    ``contactFlag`` when it stands for all its contact's rows, and its
+///    rank (of its row, or of its contact's first row) below.
 /// 2. For tree `t` (0 all classes, else one class), node `b + blocks` is
 ///    the lowest rank of block `b`'s entries in `t`, node `n < blocks` the
 ///    lower of nodes `2n` and `2n + 1`; `UInt32.max` when there are none.
@@ -22,7 +23,8 @@ struct RankedEntries: Sendable {
     /// Four trees of `2 · blocks` nodes, back to back.
     let trees: [UInt32]
 
-    static let rankMask: UInt32 = (1 << 30) - 1
+    static var rankMask: UInt32 { (1 << 29) - 1 }
+    static var contactFlag: UInt32 { 1 << 29 }
 
     init(keys: [UInt32]) {
         self.keys = keys
@@ -151,29 +153,30 @@ extension SearchIndex {
     /// so that ordering these hits by class and rank gives what ordering
     /// every match gives, as far as those rows.
     ///
-    /// A row is usable when `isUsable` says so (not excluded) and no row
-    /// before it had its address. Rows `isHidden` rejects are not matches.
+    /// A row is usable when `isUsable` says so of it and its address key
+    /// (not excluded) and no row before it had its address. Rows
+    /// `isHidden` rejects are not matches.
     ///
     /// - Complexity: O((*k* + log *m*) · log *m*) for *k* rows visited of
-    ///   *m* entries in the range; a query of several words visits its
-    ///   rarest word's rows in rank order until enough match every word.
+    ///   *m* postings in the range; a query of several words visits its
+    ///   rarest word's rows in rank order, each folded again, until enough
+    ///   match every word.
     func rankedHits(
         _ q: SearchQuery, ranges: [Range<Int>], wanted: Int,
-        isHidden: (Int32) -> Bool, isUsable: (Int32) -> Bool
+        isHidden: (Int32) -> Bool, isUsable: (Int32, UInt64) -> Bool
     ) -> [Hit] {
         // Few rows are taken, so the rows and addresses seen are short
-        // arrays, searched in turn. A row's entries share its rank, so in
-        // one stream they come one after another: a row already taken is
-        // the previous one, or one taken before the stream began.
+        // arrays, searched in turn. Within one stream rows come in rank
+        // order: a row already taken in it is below where it has reached.
         var hits: [Hit] = []
         var shown: [UInt64] = []
         var usable = 0
         func take(_ row: Int32, _ c: MatchClass) {
-            hits.append(Hit(row: row, matchClass: c))
-            let key = rows[Int(row)].addressKey
+            let key = addressKey(of: row)
+            hits.append(Hit(row: row, matchClass: c, addressKey: key))
             if key == 0 || !shown.contains(key) {
                 if key != 0 { shown.append(key) }
-                if isUsable(row) { usable += 1 }
+                if isUsable(row, key) { usable += 1 }
             }
         }
         // Exact rows, best rank first, as far as they are needed (a short
@@ -187,32 +190,42 @@ extension SearchIndex {
         }
         guard usable < wanted, !q.words.isEmpty else { return hits }
         /// Calls `body` once for each row of the stream not taken before it.
-        func stream(_ range: Range<Int>, tree: Int, _ body: (Int32) -> Void) {
+        func stream(_ tokens: Range<Int>, tree: Int, _ body: (Int32) -> Void) {
             let before = hits.count
-            var last: Int32 = -1
-            ranked.forEach(in: range, tree: tree) { _, rank in
-                let r = rowByRank[rank]
-                guard r != last else { return true }
-                last = r
-                if !isHidden(r) && !hits[..<before].contains(where: { $0.row == r }) { body(r) }
+            var reached: Int32 = 0
+            ranked.forEach(in: postings(tokens), tree: tree) { i, _ in
+                let span = rows(ofPosting: i)
+                var r = max(span.lowerBound, reached)
+                reached = max(reached, span.upperBound)
+                while r < span.upperBound && usable < wanted {
+                    if !isHidden(r) && !hits[..<before].contains(where: { $0.row == r }) { body(r) }
+                    r += 1
+                }
                 return usable < wanted
             }
         }
-        if q.words.count == 1 {
+        if q.words.count == 1 && !q.words[0].contains(0x20) {
             for (tree, c) in [(1, MatchClass.fullNamePrefix), (2, .firstWord), (3, .otherWord)] where usable < wanted {
                 stream(ranges[0], tree: tree) { take($0, c) }
             }
             return hits
         }
-        // Several words: rows whose display name starts with the phrase,
-        // then the rarest word's rows that match every word.
+        // Several words (or a phrase): rows whose display name starts
+        // with the phrase, then the rarest word's rows that match every
+        // word, each row's text folded again to check. The first stream
+        // holds every row whose display name starts with the phrase's
+        // first word, and takes only those the whole phrase starts: a row
+        // of a later class it passes comes again in the second, in order.
+        var t = RowText()
         stream(range(of: q.phrase, within: ranges[0]), tree: 1) { r in
-            if let c = classify(r, q) { take(r, c) }
+            if let c = classify(r, q, &t), c == .fullNamePrefix { take(r, c) }
         }
-        guard usable < wanted, let rarest = ranges.min(by: { $0.count < $1.count }) else { return hits }
+        guard usable < wanted, let rarest = ranges.min(by: { postings($0).count < postings($1).count }) else {
+            return hits
+        }
         var others: [Hit] = []
         stream(rarest, tree: 0) { r in
-            guard let c = classify(r, q) else { return }
+            guard let c = classify(r, q, &t) else { return }
             if c == .otherWord { others.append(Hit(row: r, matchClass: c)) } else { take(r, c) }
         }
         // Rows of the last class count only once the stream ran out; then

@@ -1,6 +1,7 @@
-// The folding index behind suggestions: every word start of every field,
-// as the folded text from there to the field's end, sorted, so that a
-// query word's matches are one contiguous range found by binary search.
+// The folding index behind suggestions: the distinct folded words of
+// every field, sorted, each with its rows in rank order, so that a query
+// word's matches are one contiguous range found by binary search and
+// listed best first.
 
 /// How well a suggestion matched the query, best first.
 public enum MatchClass: Int, Sendable, Hashable, Comparable, Codable {
@@ -74,321 +75,572 @@ func log2Approximation(_ x: Double) -> Double {
 }
 
 /// One suggestion row: a contact and one of its addresses (or a list
-/// without one).
+/// without one). Rows are stored in rank order: a row's index is its rank.
 struct Row: Sendable {
-    /// Hash of the normalized address (0 when none), to merge rows that
-    /// reach the same mailbox.
-    var addressKey: UInt64
     var contact: Int32
     /// The index in the contact's `emails`, or -1 for a list with none.
     var email: Int32
-    /// The row's position in ``RowKey`` order within its index.
-    var rank: Int32
-    /// Where this row's word starts begin in ``SearchIndex/rowStarts``
-    /// (they end where the next row's begin).
-    var firstEntry: Int32
-    /// The row's first field (its fields end where the next row's begin).
-    var firstField: Int32
-}
-
-/// A field's folded text: where it starts in the index's text (it ends
-/// where the next field starts), its row and its kind.
-struct Field: Sendable {
-    var start: Int32
-    /// The row shifted left by three bits, and the kind.
-    var packed: UInt32
-
-    init(row: Int32, kind: FieldKind, start: Int32) {
-        self.start = start
-        packed = UInt32(row) << 3 | UInt32(kind.rawValue)
-    }
-
-    var row: Int32 { Int32(packed >> 3) }
-    var kind: FieldKind { FieldKind(rawValue: UInt8(packed & 7))! }
-}
-
-/// A word start: the folded text of `field` from `start` to the field's end.
-struct Entry: Sendable {
-    var field: Int32
-    var start: Int32
-}
-
-/// A sorted word start: its text from `start` to its field's `end`, all a
-/// search reads.
-struct EntryText: Sendable {
-    var start: Int32
-    var end: Int32
 }
 
 /// An immutable index of some contacts. Built once; shared by reference.
+///
+/// Invariants:
+/// 1. `rows` are in ``RowKey`` order, so a row's index is its rank, and
+///    the rows of one contact are consecutive.
+/// 2. The vocabulary is every distinct token once, sorted by its bytes: a
+///    token is a field's folded, normalized text from a word start to the
+///    next space or the field's end (so a query word matches a word start
+///    exactly when it starts one of the tokens).
+/// 3. Token `t`'s postings are `ranked.keys[postingStarts[t]..<postingStarts[t + 1]]`,
+///    in rank order: a posting of a name field (display name, name part,
+///    nickname, organization) stands for every row of its contact and is
+///    flagged ``RankedEntries/contactFlag``; one of an address stands for
+///    its row. A contact has at most one posting per token (its best
+///    class) and a row no posting its contact's already covers as well.
+/// 4. `exactKeys` are sorted; each `exactTargets` entry is a row's rank
+///    (an address) or a contact's first rank (a nickname) shifted left by
+///    one, with the low bit set for a contact.
 final class SearchIndex: Sendable {
     let contacts: [Contact]
-    /// The hashes of the contacts' ids, sorted, and the position in
+    /// Fingerprints of the contacts' ids, sorted, and the position in
     /// `contacts` of each.
-    let idHashes: [UInt64]
+    let idKeys: [UInt32]
     let idPositions: [Int32]
     let rows: [Row]
     let halfLife: Double
-    /// Every field, in text order, and one more that starts where the
-    /// text ends.
-    let fields: [Field]
-    /// The folded, normalized text of every field, back to back. (Where
-    /// each byte came from is found again for the few rows shown.)
-    let text: [UInt8]
-    /// Every word start, sorted by the text from there to its field's end
-    /// (ties by rank); ``ranked`` holds each one's class and rank.
-    let entries: [EntryText]
-    /// For each row, the indices in `entries` of its word starts.
-    /// For each row in turn, the text offsets of its word starts in text
-    /// order: what classifying a row reads, next to its fields and text,
-    /// rather than entries all over the sorted array.
-    let rowStarts: [Int32]
-    /// The hashes of the rows' folded addresses and folded nicknames,
-    /// sorted, and the row of each.
-    let exactKeys: [UInt64]
-    let exactRows: [Int32]
-    /// The entries' classes and ranks, for listing a range best first.
+    /// The vocabulary's bytes, token after token in sorted order; token
+    /// `t` is `words[wordStarts[t]..<wordStarts[t + 1]]`.
+    let words: [UInt8]
+    let wordStarts: [Int32]
+    /// The first eight bytes of each token, big-endian and zero-padded:
+    /// what a search compares first.
+    let wordPrefixes: [UInt64]
+    /// Where each token's postings start in `ranked.keys`, and their end.
+    let postingStarts: [Int32]
+    /// The postings (class, contact flag, rank) with their trees of
+    /// minimums, for listing a range best rank first.
     let ranked: RankedEntries
-    /// The row of each rank: a ranked entry's row without reading the
-    /// entry or its field.
-    let rowByRank: [Int32]
-    /// The first eight bytes (big-endian, zero-padded) of every
-    /// ``sampleStride``-th entry's text: a small array that a search reads
-    /// first, so that only a window of entries is read through `fields`.
-    let samples: [UInt64]
-    static let sampleStride = 32
+    /// Fingerprints of the folded addresses and the normalized nicknames,
+    /// sorted, and what each names (see invariant 4).
+    let exactKeys: [UInt32]
+    let exactTargets: [UInt32]
 
-    /// - Complexity: O(*w* log *w*) for *w* word starts (a few per field).
+    /// - Complexity: O(*n* log *n*) to order *n* contacts, plus O(*w*) for
+    ///   their *w* word starts and O(*v* log *v*) to sort the *v* distinct
+    ///   tokens.
     init(_ contacts: [Contact], halfLife: Double) {
         self.contacts = contacts
-        let ids = contacts.map { SearchIndex.hash(Array($0.id.rawValue.utf8)) }
-        let idOrder = ids.indices.sorted { ids[$0] < ids[$1] }
-        idHashes = idOrder.map { ids[$0] }
-        idPositions = idOrder.map { Int32($0) }
-        var rows: [Row] = []
-        var keys: [RowKey] = []  // for the ranks only
-        var fields: [Field] = []
-        var text: [UInt8] = []
-        var discarded: [Int32] = []
-        var entries: [Entry] = []
-        var exact: [(key: UInt64, row: Int32)] = []
-        var rowStarts: [Int32] = []
-        var scratch: [UInt8] = []
-        var scratchOrigins: [Int32] = []
-
-        func addField(_ value: String, _ kind: FieldKind, row: Int32) {
-            guard !value.isEmpty else { return }
-            scratch.removeAll(keepingCapacity: true)
-            scratchOrigins.removeAll(keepingCapacity: true)
-            var value = value
-            value.withUTF8 { SearchFold.fold($0, into: &scratch, origins: &scratchOrigins) }
-            let start = Int32(text.count)
-            let fieldIndex = Int32(fields.count)
-            discarded.removeAll(keepingCapacity: true)
-            SearchIndex.normalize(scratch, scratchOrigins, kind, into: &text, &discarded) { wordStart, _ in
-                entries.append(Entry(field: fieldIndex, start: Int32(wordStart)))
-                rowStarts.append(Int32(wordStart))
-            }
-            guard Int32(text.count) > start else { return }
-            fields.append(Field(row: row, kind: kind, start: start))
-        }
-
-        for (c, contact) in contacts.enumerated() {
-            let emailIndices: [Int] = contact.emails.isEmpty ? [-1] : Array(contact.emails.indices)
-            for e in emailIndices {
-                let row = Int32(rows.count)
-                let entryStart = Int32(rowStarts.count)
-                let fieldStart = Int32(fields.count)
-                if let name = contact.displayName { addField(name, .displayName, row: row) }
-                for part in contact.name.given + contact.name.additional + contact.name.family {
-                    addField(part, .namePart, row: row)
-                }
-                for nick in contact.nicknames {
-                    addField(nick, .nickname, row: row)
-                    let key = SearchIndex.hash(SearchIndex.normalizedQuery(nick))
-                    exact.append((key, row))
-                }
-                if let org = contact.organization { addField(org, .organization, row: row) }
-                var addressKey: UInt64 = 0
-                if e >= 0 {
-                    let address = contact.emails[e].address
-                    let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) ?? address.utf8.endIndex
-                    addField(String(address[..<at]), .localPart, row: row)
-                    if at < address.utf8.endIndex {
-                        addField(String(address[address.utf8.index(after: at)...]), .domain, row: row)
-                    }
-                    addressKey = SearchIndex.hash(SearchFold.fold(address))
-                    exact.append((addressKey, row))
-                }
-                rows.append(Row(addressKey: addressKey, contact: Int32(c), email: Int32(e), rank: 0, firstEntry: entryStart, firstField: fieldStart))
-                keys.append(RowKey(contact, email: Int32(e), halfLife: halfLife))
-            }
-        }
-        // Ranks: the rows in key order.
-        let order = rows.indices.sorted { RowKey.precedes(keys[$0], keys[$1]) }
-        for (rank, r) in order.enumerated() { rows[r].rank = Int32(rank) }
-        rowByRank = order.map { Int32($0) }
-
-        keys = []
-        fields.append(Field(row: 0, kind: .displayName, start: Int32(text.count)))
-        // Entries sorted by their text (ties by row rank, so equal words
-        // list their best rows first). Each
-        // entry's first eight bytes, big-endian, decide most comparisons.
-        let prefixes: [UInt64] = entries.map { e in
-            let end = Int(fields[Int(e.field) + 1].start)
-            var key: UInt64 = 0
-            for k in 0..<8 {
-                let at = Int(e.start) + k
-                key = key << 8 | (at < end ? UInt64(text[at]) : 0)
-            }
-            return key
-        }
-        let sortOrder: [Int] = text.withUnsafeBufferPointer { t in
-            entries.indices.sorted { i, j in
-                if prefixes[i] != prefixes[j] { return prefixes[i] < prefixes[j] }
-                let a = entries[i], b = entries[j]
-                let ea = fields[Int(a.field) + 1].start, eb = fields[Int(b.field) + 1].start
-                let c = SearchIndex.compare(t, Int(a.start)..<Int(ea), Int(b.start)..<Int(eb))
-                if c != 0 { return c < 0 }
-                return rows[Int(fields[Int(a.field)].row)].rank < rows[Int(fields[Int(b.field)].row)].rank
-            }
-        }
-        let sortedEntries = sortOrder.map { entries[$0] }
-        self.entries = sortedEntries.map { EntryText(start: $0.start, end: fields[Int($0.field) + 1].start) }
-        samples = stride(from: 0, to: sortOrder.count, by: SearchIndex.sampleStride).map { prefixes[sortOrder[$0]] }
-
-        // Arrays grown by appending hold up to twice their count; the
-        // index keeps copies of their own size.
-        self.rows = SearchIndex.shrunk(rows)
         self.halfLife = halfLife
-        self.fields = SearchIndex.shrunk(fields)
-        self.text = SearchIndex.shrunk(text)
-        self.rowStarts = SearchIndex.shrunk(rowStarts)
-        // The rows of one key in rank order, so the best come first.
-        exact.sort { $0.key != $1.key ? $0.key < $1.key : rows[Int($0.row)].rank < rows[Int($1.row)].rank }
-        exactKeys = exact.map(\.key)
-        exactRows = exact.map(\.row)
-        ranked = RankedEntries(keys: sortedEntries.map { e in
-            let field = fields[Int(e.field)]
-            let first = e.start == field.start
-            let c: UInt32 = field.kind == .displayName && first ? 1 : (first && field.kind != .domain ? 2 : 3)
-            return c << 30 | UInt32(rows[Int(field.row)].rank)
-        })
+        var ids = contacts.enumerated().map { UInt64(SearchIndex.fingerprint(SearchIndex.hash(Array($0.element.id.rawValue.utf8)))) << 32 | UInt64($0.offset) }
+        ids.sort()
+        idKeys = ids.map { UInt32($0 >> 32) }
+        idPositions = ids.map { Int32(truncatingIfNeeded: $0) }
+
+        // Rows in rank order: contacts by key, each one's rows by address.
+        let keys = contacts.map { RowKey($0, email: 0, halfLife: halfLife) }
+        let order = contacts.indices.sorted { RowKey.precedes(keys[$0], keys[$1]) }
+
+        var rows: [Row] = []
+        var vocabulary = Vocabulary()
+        var postingTokens: [Int32] = []
+        var postingKeys: [UInt32] = []
+        var exact: [UInt64] = []
+        var t = RowText()
+        var contactTokens: [(token: Int32, best: UInt32)] = []
+        var rowTokens: [(token: Int32, best: UInt32)] = []
+
+        /// The tokens of fields `fields` of `t`, each with its best class.
+        func collect(_ fields: Range<Int>, into list: inout [(token: Int32, best: UInt32)]) {
+            list.removeAll(keepingCapacity: true)
+            for k in t.starts(of: fields) {
+                let s = Int(t.starts[k])
+                let f = Int(t.startFields[k])
+                let kind = t.kinds[f]
+                let first = s == Int(t.fieldStarts[f])
+                let c: UInt32 = kind == .displayName && first ? 1 : (first && kind != .domain ? 2 : 3)
+                let end = t.tokenEnd(s, field: f)
+                let token = t.text.withUnsafeBufferPointer {
+                    vocabulary.intern(UnsafeBufferPointer(rebasing: $0[s..<end]))
+                }
+                if let i = list.firstIndex(where: { $0.token == token }) {
+                    list[i].best = min(list[i].best, c)
+                } else {
+                    list.append((token, c))
+                }
+            }
+        }
+
+        for c in order {
+            let contact = contacts[c]
+            let first = UInt32(rows.count)
+            t.removeAll()
+            t.addNameFields(of: contact)
+            let nameFields = t.kinds.count
+            collect(0..<nameFields, into: &contactTokens)
+            for (token, best) in contactTokens {
+                postingTokens.append(token)
+                postingKeys.append(best << 30 | RankedEntries.contactFlag | first)
+            }
+            for f in 0..<nameFields where t.kinds[f] == .nickname {
+                let key = t.text.withUnsafeBufferPointer {
+                    SearchIndex.hash(UnsafeBufferPointer(rebasing: $0[Int(t.fieldStarts[f])..<t.fieldEnd(f)]))
+                }
+                exact.append(UInt64(SearchIndex.fingerprint(key)) << 32 | UInt64(first) << 1 | 1)
+            }
+            for e in contact.emails.isEmpty ? [-1] : Array(contact.emails.indices) {
+                let rank = UInt32(rows.count)
+                rows.append(Row(contact: Int32(c), email: Int32(e)))
+                guard e >= 0 else { continue }
+                t.truncate(fields: nameFields)
+                t.addAddress(contact.emails[e].address)
+                collect(nameFields..<t.kinds.count, into: &rowTokens)
+                for (token, best) in rowTokens
+                where !contactTokens.contains(where: { $0.token == token && $0.best <= best }) {
+                    postingTokens.append(token)
+                    postingKeys.append(best << 30 | rank)
+                }
+                let key = SearchIndex.foldedHash(contact.emails[e].address)
+                exact.append(UInt64(SearchIndex.fingerprint(key)) << 32 | UInt64(rank) << 1)
+            }
+        }
+        precondition(rows.count <= Int(RankedEntries.rankMask), "SearchIndex: too many rows")
+
+        // The vocabulary sorted, and the postings placed by their token's
+        // place in it (a counting sort: each token's postings were made in
+        // rank order and stay so).
+        let sorted = vocabulary.sortedOrder()
+        var place = [Int32](repeating: 0, count: sorted.count)
+        var words: [UInt8] = []
+        var wordStarts: [Int32] = []
+        words.reserveCapacity(vocabulary.bytes.count)
+        wordStarts.reserveCapacity(sorted.count + 1)
+        for (p, token) in sorted.enumerated() {
+            place[Int(token)] = Int32(p)
+            wordStarts.append(Int32(words.count))
+            words += vocabulary.token(token)
+        }
+        wordStarts.append(Int32(words.count))
+        var counts = [Int32](repeating: 0, count: sorted.count + 1)
+        for token in postingTokens { counts[Int(place[Int(token)]) + 1] += 1 }
+        for p in 0..<sorted.count { counts[p + 1] += counts[p] }
+        let postingStarts = counts
+        var next = counts
+        var placed = [UInt32](repeating: 0, count: postingKeys.count)
+        for (i, token) in postingTokens.enumerated() {
+            let p = Int(place[Int(token)])
+            placed[Int(next[p])] = postingKeys[i]
+            next[p] += 1
+        }
+        self.words = words
+        self.wordStarts = wordStarts
+        wordPrefixes = sorted.map { vocabulary.prefix($0) }
+        self.postingStarts = postingStarts
+        ranked = RankedEntries(keys: placed)
+        self.rows = SearchIndex.shrunk(rows)
+        exact.sort()
+        exactKeys = exact.map { UInt32($0 >> 32) }
+        exactTargets = exact.map { UInt32(truncatingIfNeeded: $0) }
     }
 
     /// The position in `contacts` of the contact with this id.
     ///
     /// - Complexity: O(log *n*).
     func position(of id: ContactID) -> Int32? {
-        let key = SearchIndex.hash(Array(id.rawValue.utf8))
-        var i = lowerBound(idHashes, key)
-        while i < idHashes.count && idHashes[i] == key {
+        let key = SearchIndex.fingerprint(SearchIndex.hash(Array(id.rawValue.utf8)))
+        var i = SearchIndex.lowerBound(idKeys, key)
+        while i < idKeys.count && idKeys[i] == key {
             if contacts[Int(idPositions[i])].id == id { return idPositions[i] }
             i += 1
         }
         return nil
     }
 
-    /// The rows whose folded address or nickname hashes to `key`.
+    /// The rows whose folded address or normalized nickname may hash to
+    /// `key` (fingerprints can collide: the caller compares the text), in
+    /// rank order.
     ///
-    /// - Complexity: O(log *r*) for *r* rows.
-    func exactRows(_ key: UInt64) -> ArraySlice<Int32> {
-        let lo = lowerBound(exactKeys, key)
-        var hi = lo
-        while hi < exactKeys.count && exactKeys[hi] == key { hi += 1 }
-        return exactRows[lo..<hi]
-    }
-
-    /// The row's word starts, with their fields, in text order.
-    func entries(ofRow row: Int32) -> RowEntries {
-        let r = rows[Int(row)]
-        let next = Int(row) + 1
-        let end = next < rows.count ? Int(rows[next].firstEntry) : rowStarts.count
-        return RowEntries(starts: rowStarts, fields: fields, k: Int(r.firstEntry), end: end, field: Int(r.firstField))
-    }
-
-    /// A row's word starts, each found its field by walking the row's
-    /// fields alongside (both are in text order).
-    struct RowEntries: Sequence, IteratorProtocol {
-        let starts: [Int32]
-        let fields: [Field]
-        var k: Int
-        let end: Int
-        var field: Int
-
-        mutating func next() -> Entry? {
-            guard k < end else { return nil }
-            let start = starts[k]
-            k += 1
-            while fields[field + 1].start <= start { field += 1 }
-            return Entry(field: Int32(field), start: start)
+    /// - Complexity: O(log *r*) for *r* keys, plus the rows returned.
+    func exactRows(_ key: UInt64) -> [Int32] {
+        let fp = SearchIndex.fingerprint(key)
+        var i = SearchIndex.lowerBound(exactKeys, fp)
+        var out: [Int32] = []
+        var next: Int32 = 0
+        while i < exactKeys.count && exactKeys[i] == fp {
+            let target = exactTargets[i]
+            let rank = Int32(target >> 1)
+            let end = target & 1 == 1 ? endOfContact(rank) : rank + 1
+            for r in max(rank, next)..<end { out.append(r) }
+            next = max(next, end)
+            i += 1
         }
+        return out
     }
 
-    /// Where an entry's field ends in `text`.
-    func end(_ e: Entry) -> Int { Int(fields[Int(e.field) + 1].start) }
+    /// The first rank after the rows of the contact of row `rank`.
+    func endOfContact(_ rank: Int32) -> Int32 {
+        let c = rows[Int(rank)].contact
+        var e = Int(rank) + 1
+        while e < rows.count && rows[e].contact == c { e += 1 }
+        return Int32(e)
+    }
 
-    /// Whether the entry is its field's first word.
-    func isFirst(_ e: Entry) -> Bool { e.start == fields[Int(e.field)].start }
+    /// The rows a posting stands for: its row, or its contact's rows.
+    func rows(ofPosting i: Int) -> Range<Int32> {
+        let key = ranked.keys[i]
+        let rank = Int32(key & RankedEntries.rankMask)
+        return rank..<(key & RankedEntries.contactFlag != 0 ? endOfContact(rank) : rank + 1)
+    }
+
+    /// The postings of tokens `tokens` (a range of the vocabulary).
+    func postings(_ tokens: Range<Int>) -> Range<Int> {
+        Int(postingStarts[tokens.lowerBound])..<Int(postingStarts[tokens.upperBound])
+    }
 
     /// A row's order key, made when rows of two indexes meet.
     func key(_ row: Int32) -> RowKey {
         let r = rows[Int(row)]
         return RowKey(contacts[Int(r.contact)], email: r.email, halfLife: halfLife)
     }
+
+    /// The hash of a row's folded address (0 when it has none), to merge
+    /// rows that reach the same mailbox.
+    ///
+    /// - Complexity: O(*a*) for an address of *a* bytes.
+    func addressKey(of row: Int32) -> UInt64 {
+        let r = rows[Int(row)]
+        guard r.email >= 0 else { return 0 }
+        return SearchIndex.foldedHash(contacts[Int(r.contact)].emails[Int(r.email)].address)
+    }
+}
+
+extension SearchIndex {
+    /// `hash(SearchFold.fold(text))`, without a folded copy when the text
+    /// is ASCII (which folds to its lower case).
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func foldedHash(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard isASCII(bytes) else {
+                var folded: [UInt8] = []
+                SearchFold.fold(bytes, into: &folded)
+                return hash(folded)
+            }
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in bytes {
+                h ^= UInt64(b &- 0x41 < 26 ? b | 0x20 : b)
+                h &*= 0x0000_0100_0000_01B3
+            }
+            return h == 0 ? 1 : h
+        }
+    }
+}
+
+/// Distinct tokens while an index is built: their bytes back to back and
+/// an open-addressing table of their numbers by hash.
+struct Vocabulary {
+    var bytes: [UInt8] = []
+    var starts: [Int32] = [0]
+    var hashes: [UInt64] = []
+    var slots = [Int32](repeating: -1, count: 1024)
+
+    var count: Int { starts.count - 1 }
+
+    func token(_ t: Int32) -> ArraySlice<UInt8> { bytes[Int(starts[Int(t)])..<Int(starts[Int(t) + 1])] }
+
+    /// The number of this token, added when new.
+    ///
+    /// - Complexity: O(*k*) for a token of *k* bytes, amortized.
+    mutating func intern(_ token: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let h = SearchIndex.hash(token)
+        var mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while slots[i] >= 0 {
+            let t = Int(slots[i])
+            if hashes[t] == h && self.token(Int32(t)).elementsEqual(token) { return Int32(t) }
+            i = (i + 1) & mask
+        }
+        let t = Int32(count)
+        bytes.append(contentsOf: token)
+        starts.append(Int32(bytes.count))
+        hashes.append(h)
+        slots[i] = t
+        if count * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            mask = slots.count - 1
+            for (k, h) in hashes.enumerated() {
+                var j = Int(truncatingIfNeeded: h) & mask
+                while slots[j] >= 0 { j = (j + 1) & mask }
+                slots[j] = Int32(k)
+            }
+        }
+        return t
+    }
+
+    /// A token's first eight bytes, big-endian and zero-padded.
+    func prefix(_ t: Int32) -> UInt64 {
+        var key: UInt64 = 0
+        let s = Int(starts[Int(t)]), e = Int(starts[Int(t) + 1])
+        for k in 0..<8 { key = key << 8 | (s + k < e ? UInt64(bytes[s + k]) : 0) }
+        return key
+    }
+
+    /// The tokens' numbers in the order of their bytes.
+    ///
+    /// - Complexity: O(*v* log *v*) for *v* tokens (most compared by their
+    ///   first eight bytes).
+    func sortedOrder() -> [Int32] {
+        let prefixes = (0..<Int32(count)).map { prefix($0) }
+        return bytes.withUnsafeBufferPointer { b in
+            (0..<Int32(count)).sorted { x, y in
+                if prefixes[Int(x)] != prefixes[Int(y)] { return prefixes[Int(x)] < prefixes[Int(y)] }
+                let c = SearchIndex.compare(
+                    b, Int(starts[Int(x)])..<Int(starts[Int(x) + 1]), Int(starts[Int(y)])..<Int(starts[Int(y) + 1]))
+                return c < 0
+            }
+        }
+    }
+}
+
+/// A row's fields folded and normalized as the index folds them, made on
+/// demand for the few rows a query checks or shows (the index keeps no
+/// folded text but its vocabulary's). Reused between rows, so its arrays
+/// are allocated once.
+struct RowText {
+    /// The fields' normalized text, back to back.
+    var text: [UInt8] = []
+    /// For each byte of `text`, the offset in its field's own bytes of the
+    /// scalar it came from (a space takes the next byte's).
+    var origins: [Int32] = []
+    var fieldStarts: [Int32] = []
+    var kinds: [FieldKind] = []
+    /// Every word start, in text order, and its field.
+    var starts: [Int32] = []
+    var startFields: [Int32] = []
+    /// Where the address's domain starts in the address (after its last
+    /// `@`), and where its local part ends.
+    var localLength = 0
+    var folded: [UInt8] = []
+    var from: [Int32] = []
+
+    init() {}
+
+    /// The text of `row`: its contact's name fields, then its address.
+    init(_ index: SearchIndex, row: Int32) {
+        load(index, row: row)
+    }
+
+    mutating func load(_ index: SearchIndex, row: Int32) {
+        let r = index.rows[Int(row)]
+        let contact = index.contacts[Int(r.contact)]
+        removeAll()
+        addNameFields(of: contact)
+        if r.email >= 0 { addAddress(contact.emails[Int(r.email)].address) }
+    }
+
+    mutating func removeAll() {
+        text.removeAll(keepingCapacity: true)
+        origins.removeAll(keepingCapacity: true)
+        fieldStarts.removeAll(keepingCapacity: true)
+        kinds.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        startFields.removeAll(keepingCapacity: true)
+        localLength = 0
+    }
+
+    /// Keeps the first `fields` fields.
+    mutating func truncate(fields: Int) {
+        guard fields < kinds.count else { return }
+        let end = Int(fieldStarts[fields])
+        text.removeSubrange(end...)
+        origins.removeSubrange(end...)
+        fieldStarts.removeSubrange(fields...)
+        kinds.removeSubrange(fields...)
+        while let last = startFields.last, Int(last) >= fields {
+            startFields.removeLast()
+            starts.removeLast()
+        }
+    }
+
+    /// The display name, the structured name's parts, the nicknames and
+    /// the organization, in that order.
+    mutating func addNameFields(of contact: Contact) {
+        if let name = contact.displayName { add(name, .displayName) }
+        for part in contact.name.given { add(part, .namePart) }
+        for part in contact.name.additional { add(part, .namePart) }
+        for part in contact.name.family { add(part, .namePart) }
+        for nick in contact.nicknames { add(nick, .nickname) }
+        if let org = contact.organization { add(org, .organization) }
+    }
+
+    /// The local part (before the last `@`) and the domain.
+    mutating func addAddress(_ address: String) {
+        var address = address
+        address.withUTF8 { bytes in
+            let at = bytes.lastIndex(of: UInt8(ascii: "@")) ?? bytes.count
+            localLength = at
+            add(UnsafeBufferPointer(rebasing: bytes[..<at]), .localPart)
+            if at < bytes.count { add(UnsafeBufferPointer(rebasing: bytes[(at + 1)...]), .domain) }
+        }
+    }
+
+    mutating func add(_ value: String, _ kind: FieldKind) {
+        var value = value
+        value.withUTF8 { add($0, kind) }
+    }
+
+    /// Folds and normalizes one field; a field with no word is left out.
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind) {
+        let start = text.count
+        let firstStart = starts.count
+        if SearchIndex.isASCII(bytes) {
+            SearchIndex.normalizeASCII(bytes, kind, into: &text, &origins, starts: &starts)
+        } else {
+            folded.removeAll(keepingCapacity: true)
+            from.removeAll(keepingCapacity: true)
+            SearchFold.fold(bytes, into: &folded, origins: &from)
+            SearchIndex.normalize(folded, from, kind, into: &text, &origins, starts: &starts)
+        }
+        guard text.count > start else { return }
+        let field = Int32(kinds.count)
+        fieldStarts.append(Int32(start))
+        kinds.append(kind)
+        for _ in firstStart..<starts.count { startFields.append(field) }
+    }
+
+    func fieldEnd(_ f: Int) -> Int { f + 1 < fieldStarts.count ? Int(fieldStarts[f + 1]) : text.count }
+
+    /// The word starts of fields `fields`.
+    func starts(of fields: Range<Int>) -> Range<Int> {
+        guard !fields.isEmpty else { return 0..<0 }
+        var lo = 0
+        while lo < startFields.count && Int(startFields[lo]) < fields.lowerBound { lo += 1 }
+        var hi = lo
+        while hi < startFields.count && Int(startFields[hi]) < fields.upperBound { hi += 1 }
+        return lo..<hi
+    }
+
+    /// Where the token starting at `s` of field `f` ends: at the next
+    /// space or the field's end.
+    func tokenEnd(_ s: Int, field f: Int) -> Int {
+        let end = fieldEnd(f)
+        var i = s
+        while i < end && text[i] != 0x20 { i += 1 }
+        return i
+    }
+
+    /// Whether the text from word start `k` to its field's end starts
+    /// with `word`.
+    func start(_ k: Int, startsWith word: [UInt8]) -> Bool {
+        let s = Int(starts[k])
+        let end = fieldEnd(Int(startFields[k]))
+        guard end - s >= word.count else { return false }
+        for i in 0..<word.count where text[s + i] != word[i] { return false }
+        return true
+    }
+
+    /// The class of a single word's match at word start `k`.
+    func matchClass(_ k: Int) -> MatchClass {
+        let f = Int(startFields[k])
+        let first = starts[k] == fieldStarts[f]
+        if kinds[f] == .displayName && first { return .fullNamePrefix }
+        return first && kinds[f] != .domain ? .firstWord : .otherWord
+    }
 }
 
 extension SearchIndex {
     /// Appends a field's folded text with every run of separators made one
-    /// space (none at either end), calling `wordStart` with the offset in
-    /// `text` of each word's start. Words start after a separator, at every
+    /// space (none at either end), and to `starts` the offset in `text` of
+    /// each word's start. Words start after a separator, at every
     /// character of a script written without spaces, and (in a local part)
     /// where letters and digits meet: `john.smith2024` has three.
     static func normalize(
         _ folded: [UInt8], _ from: [Int32], _ kind: FieldKind,
-        into text: inout [UInt8], _ origins: inout [Int32], _ wordStart: (Int, Bool) -> Void
+        into text: inout [UInt8], _ origins: inout [Int32], starts: inout [Int32]
     ) {
-        var i = 0
-        var pendingSpace = false
-        var atStart = true
-        var previousDigit: Bool?
-        var first = true
         let base = text.count
+        folded.withUnsafeBufferPointer { f in
+            from.withUnsafeBufferPointer { o in
+                writeNormalized(count: f.count, into: &text, &origins) { out, outOrigins in
+                    normalizeScalars(f, o.baseAddress!, kind, out, outOrigins, base: base, starts: &starts)
+                }
+            }
+        }
+    }
+
+    /// Reserves `count` more bytes of text and origins (a field's
+    /// normalized text is never longer than its folded text) and lets
+    /// `body` write them, returning how many it wrote.
+    @inline(__always)
+    static func writeNormalized(
+        count: Int, into text: inout [UInt8], _ origins: inout [Int32],
+        _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<Int32>) -> Int
+    ) {
+        guard count > 0 else { return }
+        text.append(addingCapacity: count) { textSpan in
+            textSpan.withUnsafeMutableBufferPointer { textBuffer, textCount in
+                origins.append(addingCapacity: count) { originSpan in
+                    originSpan.withUnsafeMutableBufferPointer { originBuffer, originCount in
+                        textCount = body(textBuffer.baseAddress!, originBuffer.baseAddress!)
+                        originCount = textCount
+                    }
+                }
+            }
+        }
+    }
+
+    /// The walk of ``normalize(_:_:_:into:_:starts:)`` over folded UTF-8,
+    /// writing to `out` and `outOrigins`; `base` is the text's length
+    /// before, for the word starts. Returns the bytes written.
+    static func normalizeScalars(
+        _ folded: UnsafeBufferPointer<UInt8>, _ from: UnsafePointer<Int32>, _ kind: FieldKind,
+        _ out: UnsafeMutablePointer<UInt8>, _ outOrigins: UnsafeMutablePointer<Int32>, base: Int,
+        starts: inout [Int32]
+    ) -> Int {
+        let tables = foldingTables
+        let separators = asciiSeparators
+        var i = 0
+        var n = 0
+        var pendingSpace = false
+        var previousDigit: Bool?
         while i < folded.count {
             let (scalar, length) = decodeScalar(folded, i)
-            let separator = SearchFold.isWordSeparator(scalar)
-                || (kind == .localPart && (scalar == 0x2B || scalar == 0x5F || scalar == 0x2E || scalar == 0x2D))
-            if separator {
-                pendingSpace = text.count > base
+            let wordClass: FoldingTables.WordClass = scalar < 0x80
+                ? ((scalar < 64 ? separators.low >> UInt64(scalar) : separators.high >> UInt64(scalar - 64)) & 1 == 1
+                    ? .separator : .word)
+                : FoldingTables.wordClass(of: tables.entry(scalar))
+            if wordClass == .separator
+                || (kind == .localPart && (scalar == 0x2B || scalar == 0x5F || scalar == 0x2E || scalar == 0x2D)) {
+                pendingSpace = n > 0
                 previousDigit = nil
                 i += length
                 continue
             }
             let digit = scalar >= 0x30 && scalar <= 0x39
-            var starts = atStart || pendingSpace || SearchFold.isSpaceless(scalar)
-            if kind == .localPart, let previousDigit, previousDigit != digit { starts = true }
+            var begins = n == 0 || pendingSpace || wordClass == .spaceless
+            if kind == .localPart, let previousDigit, previousDigit != digit { begins = true }
             if pendingSpace {
-                text.append(0x20)
-                origins.append(from[i])
+                out[n] = 0x20
+                outOrigins[n] = from[i]
+                n += 1
                 pendingSpace = false
             }
-            if starts {
-                wordStart(text.count, first)
-                first = false
-            }
+            if begins { starts.append(Int32(base + n)) }
             for k in 0..<length {
-                text.append(folded[i + k])
-                origins.append(from[i])
+                out[n] = folded[i + k]
+                outOrigins[n] = from[i]
+                n += 1
             }
-            atStart = false
             previousDigit = digit
             i += length
         }
+        return n
     }
 
     /// The scalar at `i` of UTF-8 bytes and its length (U+FFFD and 1 for a
     /// byte that starts no valid sequence).
-    static func decodeScalar(_ b: [UInt8], _ i: Int) -> (UInt32, Int) {
+    @inline(__always)
+    static func decodeScalar(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
         let lead = b[i]
         if lead < 0x80 { return (UInt32(lead), 1) }
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
@@ -425,7 +677,7 @@ extension SearchIndex {
     }
 
     /// The first position in `sorted` whose value is not below `key`.
-    func lowerBound(_ sorted: [UInt64], _ key: UInt64) -> Int {
+    static func lowerBound<T: Comparable>(_ sorted: [T], _ key: T) -> Int {
         var lo = 0, hi = sorted.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -434,8 +686,80 @@ extension SearchIndex {
         return lo
     }
 
+    /// The 32 bits of a hash that the sorted key arrays hold.
+    static func fingerprint(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 32 ^ hash) }
+
+    /// Whether every byte is ASCII, eight at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var i = 0
+        var any: UInt64 = 0
+        while i + 8 <= bytes.count {
+            any |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            any |= UInt64(base[i])
+            i += 1
+        }
+        return any & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// ``normalize(_:_:_:into:_:starts:)`` of a field of ASCII only, which
+    /// folds to its own lower case byte for byte: no folding pass, and its
+    /// bytes are their own origins.
+    static func normalizeASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind,
+        into text: inout [UInt8], _ origins: inout [Int32], starts: inout [Int32]
+    ) {
+        let base = text.count
+        writeNormalized(count: bytes.count, into: &text, &origins) { out, outOrigins in
+            let separators = asciiSeparators
+            var n = 0
+            var pendingSpace = false
+            var previousDigit: Bool?
+            for (i, b) in bytes.enumerated() {
+                let separator = (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1
+                    || (kind == .localPart && (b == 0x2B || b == 0x5F || b == 0x2E || b == 0x2D))
+                if separator {
+                    pendingSpace = n > 0
+                    previousDigit = nil
+                    continue
+                }
+                let digit = b >= 0x30 && b <= 0x39
+                var begins = n == 0 || pendingSpace
+                if kind == .localPart, let previousDigit, previousDigit != digit { begins = true }
+                if pendingSpace {
+                    out[n] = 0x20
+                    outOrigins[n] = Int32(i)
+                    n += 1
+                    pendingSpace = false
+                }
+                if begins { starts.append(Int32(base + n)) }
+                out[n] = b &- 0x41 < 26 ? b | 0x20 : b
+                outOrigins[n] = Int32(i)
+                n += 1
+                previousDigit = digit
+            }
+            return n
+        }
+    }
+
+    /// Which ASCII bytes separate words, as bits (the folding tables' word
+    /// classes of the first 128 scalars).
+    static let asciiSeparators: (low: UInt64, high: UInt64) = {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for b in 0..<64 where SearchFold.isWordSeparator(UInt32(b)) { low |= 1 << UInt64(b) }
+        for b in 64..<128 where SearchFold.isWordSeparator(UInt32(b)) { high |= 1 << UInt64(b - 64) }
+        return (low, high)
+    }()
+
     /// FNV-1a, 64 bits.
     static func hash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBufferPointer { hash($0) }
+    }
+
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in bytes {
             h ^= UInt64(b)
@@ -452,86 +776,59 @@ extension SearchIndex {
         var t = text
         t.withUTF8 { SearchFold.fold($0, into: &folded, origins: &from) }
         var out: [UInt8] = []
-        var ignored: [Int32] = []
-        normalize(folded, from, .displayName, into: &out, &ignored) { _, _ in }
+        var ignored: [Int32] = [], starts: [Int32] = []
+        normalize(folded, from, .displayName, into: &out, &ignored, starts: &starts)
         return out
     }
 
-    /// The entries whose text starts with `word`: a contiguous range,
-    /// looked for within `bounds` (a word's range holds the ranges of all
-    /// its extensions, so a query narrowed by a keystroke searches only
-    /// the previous range).
+    /// The tokens that a query word matches, a contiguous range of the
+    /// vocabulary, looked for within `bounds` (a word's range holds the
+    /// ranges of all its extensions, so a query narrowed by a keystroke
+    /// searches only the previous range). A word of several (a quoted
+    /// phrase) can only start where its first word is a whole token: its
+    /// range is that token, and its rows are checked against their text.
     ///
-    /// - Complexity: O(log *m* · |word|) for *m* entries in `bounds`.
+    /// - Complexity: O(log *v*) for *v* tokens, and O(|word|) per
+    ///   comparison past a word's first eight bytes.
     func range(of word: [UInt8], within bounds: Range<Int>? = nil) -> Range<Int> {
-        text.withUnsafeBufferPointer { t in
-            word.withUnsafeBufferPointer { q in
-                // How the entry's text compares with the word as a prefix.
-                func order(_ e: EntryText) -> Int {
-                    let end = Int(e.end)
-                    var i = 0
-                    var at = Int(e.start)
-                    while i < q.count {
-                        if at >= end { return -1 }
-                        let x = t[at], y = q[i]
-                        if x != y { return x < y ? -1 : 1 }
-                        i += 1
-                        at += 1
+        let limits = bounds ?? 0..<wordPrefixes.count
+        let space = word.firstIndex(of: 0x20)
+        let q = space.map { Array(word[..<$0]) } ?? word
+        var low: UInt64 = 0, high: UInt64 = 0
+        for k in 0..<8 {
+            let b: UInt64? = k < q.count ? UInt64(q[k]) : nil
+            low = low << 8 | (b ?? 0)
+            high = high << 8 | (b ?? 0xFF)
+        }
+        func first(_ above: (Int) -> Bool, _ range: Range<Int>) -> Int {
+            var lo = range.lowerBound, hi = range.upperBound
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if above(mid) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+        var lo = first({ wordPrefixes[$0] >= low }, limits)
+        var hi = first({ wordPrefixes[$0] > high }, lo..<limits.upperBound)
+        if q.count > 8 {
+            // The first eight bytes agree within lo..<hi; compare the rest.
+            words.withUnsafeBufferPointer { w in
+                func order(_ t: Int) -> Int {
+                    let s = Int(wordStarts[t]), e = Int(wordStarts[t + 1])
+                    for i in 8..<q.count {
+                        if s + i >= e { return -1 }
+                        if w[s + i] != q[i] { return w[s + i] < q[i] ? -1 : 1 }
                     }
                     return 0
                 }
-                let limits = bounds ?? 0..<entries.count
-                // The samples bound where the range can start and end: an
-                // entry before it has a prefix at most `low`, one in it
-                // between `low` and `high`, one after it at least `high`.
-                var low: UInt64 = 0, high: UInt64 = 0
-                for k in 0..<8 {
-                    let b: UInt64? = k < q.count ? UInt64(q[k]) : nil
-                    low = low << 8 | (b ?? 0)
-                    high = high << 8 | (b ?? 0xFF)
-                }
-                func firstSample(_ above: (UInt64) -> Bool) -> Int {
-                    var lo = 0, hi = samples.count
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        if above(samples[mid]) { hi = mid } else { lo = mid + 1 }
-                    }
-                    return lo
-                }
-                let stride = SearchIndex.sampleStride
-                let a = firstSample { $0 >= low }, b = firstSample { $0 > low }, c = firstSample { $0 > high }
-                var lo = max(limits.lowerBound, (a - 1) * stride)
-                var hi = min(limits.upperBound, b * stride)
-                lo = min(lo, hi)
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if order(entries[mid]) < 0 { lo = mid + 1 } else { hi = mid }
-                }
-                lo = max(lo, limits.lowerBound)
-                var end = lo, top = max(lo, min(limits.upperBound, c * stride))
-                while end < top {
-                    let mid = (end + top) / 2
-                    if order(entries[mid]) <= 0 { end = mid + 1 } else { top = mid }
-                }
-                return lo..<end
+                lo = first({ order($0) >= 0 }, lo..<hi)
+                hi = first({ order($0) > 0 }, lo..<hi)
             }
         }
-    }
-
-    /// Whether the entry's text starts with `word`.
-    func entry(_ e: Entry, startsWith word: [UInt8]) -> Bool {
-        let end = self.end(e)
-        guard end - Int(e.start) >= word.count else { return false }
-        for i in 0..<word.count where text[Int(e.start) + i] != word[i] { return false }
-        return true
-    }
-
-    /// The class of a single word's match at an entry.
-    func matchClass(_ e: Entry) -> MatchClass {
-        let kind = fields[Int(e.field)].kind
-        let first = isFirst(e)
-        if kind == .displayName && first { return .fullNamePrefix }
-        return first && kind != .domain ? .firstWord : .otherWord
+        guard space != nil else { return lo..<hi }
+        // The whole token, if any, sorts first among its extensions.
+        guard lo < hi, Int(wordStarts[lo + 1] - wordStarts[lo]) == q.count else { return lo..<lo }
+        return lo..<lo + 1
     }
 }
 
@@ -547,7 +844,11 @@ struct SearchQuery: Sendable, Hashable {
     var foldedHash: UInt64 = 0
     var phraseHash: UInt64 = 0
 
-    init(_ text: String) {
+    init(_ text: String) { self.init(text, asciiPath: true) }
+
+    /// `asciiPath`: whether a query of ASCII without quotes takes the
+    /// short way (tests compare the two).
+    init(_ text: String, asciiPath: Bool) {
         var text = text
         var words: [[UInt8]] = []
         var folded: [UInt8] = []
@@ -555,10 +856,22 @@ struct SearchQuery: Sendable, Hashable {
             var lo = 0, hi = bytes.count
             while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
             while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
+            if asciiPath && SearchIndex.isASCII(bytes) && !bytes.contains(0x22) {
+                // ASCII folds to its lower case, and without quotes the
+                // words are the normalized text's.
+                folded = bytes[lo..<hi].map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+                var out: [UInt8] = [], unused: [Int32] = [], starts: [Int32] = []
+                SearchIndex.normalizeASCII(bytes, .displayName, into: &out, &unused, starts: &starts)
+                for (k, s) in starts.enumerated() {
+                    let e = k + 1 < starts.count ? Int(starts[k + 1]) - 1 : out.count
+                    words.append(Array(out[Int(s)..<e]))
+                }
+                return
+            }
             SearchFold.fold(UnsafeBufferPointer(rebasing: bytes[lo..<hi]), into: &folded)
             // The words between quotes (an ASCII byte, never inside a
             // longer sequence) are one phrase.
-            var scratch: [UInt8] = [], from: [Int32] = [], out: [UInt8] = [], unused: [Int32] = []
+            var scratch: [UInt8] = [], from: [Int32] = [], out: [UInt8] = [], unused: [Int32] = [], starts: [Int32] = []
             var quoted = false
             var start = 0
             func flush(_ end: Int) {
@@ -566,7 +879,7 @@ struct SearchQuery: Sendable, Hashable {
                 from.removeAll(keepingCapacity: true)
                 out.removeAll(keepingCapacity: true)
                 SearchFold.fold(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &scratch, origins: &from)
-                SearchIndex.normalize(scratch, from, .displayName, into: &out, &unused) { _, _ in }
+                SearchIndex.normalize(scratch, from, .displayName, into: &out, &unused, starts: &starts)
                 guard !out.isEmpty else { return }
                 if quoted {
                     words.append(out)
@@ -593,62 +906,55 @@ struct SearchQuery: Sendable, Hashable {
 struct Hit: Sendable {
     var row: Int32
     var matchClass: MatchClass
+    /// The row's ``SearchIndex/addressKey(of:)`` when already known.
+    var addressKey: UInt64? = nil
 }
 
 extension SearchIndex {
     /// The class of the row's match with every word of the query, or nil
-    /// when some word starts none of its words.
-    func classify(_ row: Int32, _ q: SearchQuery) -> MatchClass? {
-        if exactRows(q.foldedHash).contains(row) || exactRows(q.phraseHash).contains(row),
-           isExact(row, q) {
-            return .exact
-        }
+    /// when some word starts none of its words. (Whether the row is exact
+    /// is the caller's to know: ``allExactHits(_:)``.)
+    ///
+    /// - Complexity: O(*b* + *s* · *q*) for a row of *b* bytes and *s* word
+    ///   starts, and *q* bytes of query: the row is folded again.
+    func classify(_ row: Int32, _ q: SearchQuery, _ t: inout RowText) -> MatchClass? {
+        t.load(self, row: row)
+        return SearchIndex.classify(t, q)
+    }
+
+    /// The class of a row's text's match with every word of the query.
+    static func classify(_ t: RowText, _ q: SearchQuery) -> MatchClass? {
         var best = MatchClass.otherWord
         for word in q.words {
             var found: MatchClass?
-            for e in entries(ofRow: row) {
-                if entry(e, startsWith: word) {
-                    let c = matchClass(e)
-                    found = min(found ?? c, c)
-                }
+            for k in t.starts.indices where t.start(k, startsWith: word) {
+                let c = t.matchClass(k)
+                found = min(found ?? c, c)
             }
             guard let found else { return nil }
             if found == .firstWord || found == .fullNamePrefix { best = min(best, .firstWord) }
         }
-        if startsDisplayName(row, q.phrase) { best = .fullNamePrefix }
+        if !q.phrase.isEmpty, let k = t.starts.indices.first,
+           t.kinds[Int(t.startFields[k])] == .displayName, t.start(k, startsWith: q.phrase) {
+            best = .fullNamePrefix
+        }
         return best
     }
 
-    /// Whether the query is the row's address or one of its nicknames
-    /// (hashes can collide: compare the text). A nickname is compared with
-    /// its field's text in the index, which is the nickname folded and
-    /// normalized as a query's phrase is; an address is folded only when
-    /// its hash is the query's.
+    /// Whether the query is the row's address (folded) or one of its
+    /// nicknames (folded and normalized as a query's phrase is).
+    ///
+    /// - Complexity: O(*b*) for the contact's address and nicknames of *b*
+    ///   bytes.
     func isExact(_ row: Int32, _ q: SearchQuery) -> Bool {
         let r = rows[Int(row)]
-        if r.email >= 0, r.addressKey == q.foldedHash,
-           SearchFold.fold(contacts[Int(r.contact)].emails[Int(r.email)].address) == q.folded {
-            return true
-        }
-        let next = Int(row) + 1
-        let end = next < rows.count ? Int(rows[next].firstField) : fields.count - 1
-        for f in Int(r.firstField)..<end where fields[f].kind == .nickname {
-            let start = Int(fields[f].start), stop = Int(fields[f + 1].start)
-            if stop - start == q.phrase.count && text[start..<stop].elementsEqual(q.phrase) { return true }
-        }
-        return false
+        let contact = contacts[Int(r.contact)]
+        if r.email >= 0, SearchFold.fold(contact.emails[Int(r.email)].address) == q.folded { return true }
+        return contact.nicknames.contains { SearchIndex.normalizedQuery($0) == q.phrase }
     }
 
-    func startsDisplayName(_ row: Int32, _ phrase: [UInt8]) -> Bool {
-        guard !phrase.isEmpty else { return false }
-        for e in entries(ofRow: row) {
-            if isFirst(e) && fields[Int(e.field)].kind == .displayName { return entry(e, startsWith: phrase) }
-        }
-        return false
-    }
-
-    /// The ranges of each query word, searched within `previous` where
-    /// the word extends the previous query's word at the same place.
+    /// The vocabulary range of each query word, searched within `previous`
+    /// where the word extends the previous query's word at the same place.
     func ranges(_ q: SearchQuery, after previous: (query: SearchQuery, ranges: [Range<Int>])?) -> [Range<Int>] {
         q.words.enumerated().map { i, word in
             if let previous, i < previous.query.words.count, word.starts(with: previous.query.words[i]) {
@@ -658,32 +964,29 @@ extension SearchIndex {
         }
     }
 
-    /// Every matching row, with its class, given the entry range of each
-    /// query word.
+    /// Every matching row, with its class, given the vocabulary range of
+    /// each query word.
     ///
-    /// - Complexity: O(*m* · *f*) for *m* entries that start with the query's
-    ///   rarest word and *f* word starts per row.
+    /// - Complexity: O(*m* · *b*) for *m* rows with a token of the query's
+    ///   rarest word, of *b* bytes each.
     func allHits(_ q: SearchQuery, ranges: [Range<Int>]) -> [Hit] {
-        guard !q.words.isEmpty, let rarest = ranges.min(by: { $0.count < $1.count }) else { return [] }
-        var seen: Set<Int32> = []
-        var hits: [Hit] = []
-        for i in rarest {
-            let row = rowByRank[Int(ranked.keys[i] & RankedEntries.rankMask)]
-            guard seen.insert(row).inserted, let c = classify(row, q) else { continue }
-            hits.append(Hit(row: row, matchClass: c))
+        guard !q.words.isEmpty, let rarest = ranges.min(by: { postings($0).count < postings($1).count }) else { return [] }
+        // An exact address or nickname may match where no word starts (a
+        // nickname with punctuation need not start one).
+        var hits = allExactHits(q)
+        var seen = Set(hits.map(\.row))
+        var t = RowText()
+        for i in postings(rarest) {
+            for row in rows(ofPosting: i) where seen.insert(row).inserted {
+                if let c = classify(row, q, &t) { hits.append(Hit(row: row, matchClass: c)) }
+            }
         }
-        // An exact address or nickname may match where no word starts
-        // (`ann@x.org` typed whole is words `ann`, `x`, `org` anyway, but a
-        // nickname with punctuation need not be).
-        hits += allExactHits(q).filter { !seen.contains($0.row) }
         return hits
     }
 
     /// Orders hits: class, then row rank.
     func sorted(_ hits: [Hit]) -> [Hit] {
-        hits.sorted { a, b in
-            a.matchClass != b.matchClass ? a.matchClass < b.matchClass : rows[Int(a.row)].rank < rows[Int(b.row)].rank
-        }
+        hits.sorted { a, b in a.matchClass != b.matchClass ? a.matchClass < b.matchClass : a.row < b.row }
     }
 }
 
@@ -692,18 +995,16 @@ extension SearchIndex {
     /// arrays by capacity and stride. The contacts themselves are the
     /// caller's and not counted.
     ///
-    /// - Complexity: O(*n*) for *n* contacts (the ids are looked at).
+    /// - Complexity: O(1).
     package var footprint: [(part: String, bytes: Int)] {
         func array<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride + (a.capacity > 0 ? 32 : 0) }
         return [
-            ("ids", array(idHashes) + array(idPositions)),
+            ("ids", array(idKeys) + array(idPositions)),
             ("rows", array(rows)),
-            ("fields", array(fields)),
-            ("text", array(text)),
-            ("entries", array(entries)),
-            ("rowStarts", array(rowStarts)),
-            ("exact", array(exactKeys) + array(exactRows)),
-            ("ranked", array(ranked.keys) + array(ranked.trees) + array(rowByRank)),
+            ("vocabulary", array(words) + array(wordStarts) + array(wordPrefixes)),
+            ("postings", array(postingStarts) + array(ranked.keys)),
+            ("trees", array(ranked.trees)),
+            ("exact", array(exactKeys) + array(exactTargets)),
         ]
     }
 }

@@ -297,28 +297,114 @@ struct SuggestionTests {
     }
 }
 
-/// The highlight of a field of ASCII only is found without folding it;
-/// it must be where the general walk over the folded field finds it.
-@Suite("Highlight origins")
-struct HighlightOriginTests {
+/// A field of ASCII only is normalized without folding it first; it must
+/// come out as the general walk over the folded field makes it: the same
+/// text, origins and word starts. Every ASCII byte is in the alphabet, so
+/// the separator bits are checked against the folding tables too.
+@Suite("ASCII fields")
+struct ASCIIFieldTests {
     @Test(arguments: [41, 42, 43] as [UInt64])
-    func asciiFieldsFindTheSameOriginsAsFoldedOnes(_ seed: UInt64) {
+    func asciiFieldsNormalizeAsFoldedOnes(_ seed: UInt64) {
         var rng = SplitMix64(seed: seed)
-        let alphabet = Array("aZb9.-_+ ,'x0Q(".utf8)
-        for _ in 0..<400 {
-            let bytes = (0..<Int(rng.next() % 14)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
-            let kind: FieldKind = rng.next() % 2 == 0 ? .localPart : .displayName
-            var folded: [UInt8] = []
-            var from: [Int32] = []
+        let common = Array("aZb9.-_+ ,'x0Q(".utf8)
+        for n in 0..<3000 {
+            let length = Int(rng.next() % 16)
+            let bytes: [UInt8] = (0..<length).map { _ in
+                n % 2 == 0 ? common[Int(rng.next() % UInt64(common.count))] : UInt8(rng.next() % 128)
+            }
+            let kinds: [FieldKind] = [.displayName, .localPart, .domain, .nickname]
+            let kind = kinds[Int(rng.next() % UInt64(kinds.count))]
+            var folded: [UInt8] = [], from: [Int32] = []
             bytes.withUnsafeBufferPointer { SearchFold.fold($0, into: &folded, origins: &from) }
-            for lower in 0..<12 {
-                for length in 1..<5 {
-                    let range = lower..<lower + length
-                    let general = SearchIndex.origins(of: range, folded, from, kind)
-                    let ascii = bytes.withUnsafeBufferPointer { SearchIndex.asciiOrigins(of: range, $0, kind) }
-                    #expect(ascii?.0 == general?.0 && ascii?.1 == general?.1,
-                            "seed \(seed): \(String(decoding: bytes, as: UTF8.self)) \(range) \(kind)")
+            var text: [UInt8] = [0x7A], origins: [Int32] = [0], starts: [Int32] = []
+            SearchIndex.normalize(folded, from, kind, into: &text, &origins, starts: &starts)
+            var fast: [UInt8] = [0x7A], fastOrigins: [Int32] = [0], fastStarts: [Int32] = []
+            bytes.withUnsafeBufferPointer {
+                #expect(SearchIndex.isASCII($0))
+                SearchIndex.normalizeASCII($0, kind, into: &fast, &fastOrigins, starts: &fastStarts)
+            }
+            let shown = bytes.map { String($0, radix: 16) }.joined(separator: " ")
+            #expect(fast == text && fastOrigins == origins && fastStarts == starts, "seed \(seed): \(shown) \(kind)")
+        }
+    }
+
+    /// A shown field's highlight walks its bytes (ASCII) or its folded
+    /// bytes (other text) without normalizing them; it must find what the
+    /// walk over the folded, normalized field finds.
+    @Test(arguments: [44, 45, 46, 47] as [UInt64])
+    func highlightsAreWhereTheNormalizedTextMatches(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let ascii = seed % 2 == 0
+        let alphabet: [String] = ascii
+            ? "aAb9.-_+ ,'x0Q(".map(String.init)
+            : ["a", "A", "é", "ß", "S", "李", "明", "Ω", "ω", "İ", "\u{A0}", " ", ".", "9", "x", "ﬁ", "Ø", "-", "\u{301}"]
+        let wordAlphabet: [String] = ascii ? "ab9x0q ".map(String.init) : ["a", "e", "s", "ss", "李", "明", "ω", "i", "x", "9", "fi", "o", " "]
+        var t = RowText()
+        var scratch = FoldScratch()
+        for _ in 0..<3000 {
+            let text = (0..<Int(rng.next() % 10)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined()
+            let bytes = Array(text.utf8)
+            let kinds: [FieldKind] = [.displayName, .localPart, .domain]
+            let kind = kinds[Int(rng.next() % 3)]
+            var words: [[UInt8]] = []
+            for _ in 0..<Int(rng.next() % 3 + 1) {
+                let w = (0..<Int(rng.next() % 4 + 1)).map { _ in wordAlphabet[Int(rng.next() % UInt64(wordAlphabet.count))] }.joined()
+                // A query word is normalized: no space at either end, none doubled.
+                let normalized = SearchIndex.normalizedQuery(w)
+                if !normalized.isEmpty { words.append(normalized) }
+            }
+            var fast: [Range<Int>] = [], general: [Range<Int>] = []
+            bytes.withUnsafeBufferPointer { field in
+                SearchIndex.matches(of: words, in: field, kind, base: 3, &scratch, into: &fast)
+                t.removeAll()
+                t.add(field, kind)
+                for k in t.starts.indices {
+                    for word in words where t.start(k, startsWith: word) {
+                        let s = Int(t.starts[k])
+                        let last = Int(t.origins[s + word.count - 1])
+                        let b = field[last]
+                        let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
+                        general.append((Int(t.origins[s]) + 3)..<(min(end, field.count) + 3))
+                    }
                 }
+            }
+            #expect(fast == general, "seed \(seed): \(text.debugDescription) \(kind) \(words.map { String(decoding: $0, as: UTF8.self) })")
+        }
+    }
+
+    /// Address keys hash the folded address; an ASCII one is hashed in
+    /// lower case without folding, which must be the same.
+    @Test func foldedHashesAreTheHashesOfTheFoldedText() {
+        for b in 0..<128 {
+            let s = String(decoding: [UInt8(b)], as: UTF8.self)
+            let lower = UInt8(b) &- 0x41 < 26 ? UInt8(b) | 0x20 : UInt8(b)
+            #expect(SearchFold.fold(s) == [lower], "byte \(b)")
+        }
+        var rng = SplitMix64(seed: 46)
+        let pieces = ["Ann", "@", "X.ORG", "é", "ß", "İ", "-", "+", "Ω", "9"]
+        for _ in 0..<500 {
+            let s = (0..<Int(rng.next() % 6)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            #expect(SearchIndex.foldedHash(s) == SearchIndex.hash(SearchFold.fold(s)), "\(s)")
+        }
+    }
+
+    /// A query of ASCII without quotes is read the short way; it must read
+    /// as the general way reads it.
+    @Test func asciiQueriesReadAsTheGeneralWay() {
+        var rng = SplitMix64(seed: 47)
+        let alphabet = Array("aZ 9.\t-'@x,_(".utf8)
+        for _ in 0..<3000 {
+            let s = String(decoding: (0..<Int(rng.next() % 12)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }, as: UTF8.self)
+            #expect(SearchQuery(s) == SearchQuery(s, asciiPath: false), "\(s.debugDescription)")
+        }
+    }
+
+    @Test func nonASCIIIsSeenInEveryLane() {
+        for length in 1..<20 {
+            for at in 0..<length {
+                var bytes = [UInt8](repeating: 0x61, count: length)
+                bytes[at] = 0xC3
+                bytes.withUnsafeBufferPointer { #expect(!SearchIndex.isASCII($0), "\(length) \(at)") }
             }
         }
     }
@@ -338,16 +424,19 @@ struct ExactRowTests {
         queries += ["JO", " jo ", "\"jo\"", "jo x", "zz"]
         for text in queries {
             let q = SearchQuery(text)
+            var exactRows: [Int32] = []  // in rank order: the rows' order
             for row in 0..<Int32(index.rows.count) {
                 let r = index.rows[Int(row)]
                 let c = index.contacts[Int(r.contact)]
                 let expected = (r.email >= 0 && SearchFold.fold(c.emails[Int(r.email)].address) == q.folded)
                     || c.nicknames.contains { SearchIndex.normalizedQuery($0) == q.phrase }
                 #expect(index.isExact(row, q) == expected, "seed \(seed): \(text) row \(row)")
+                var t = RowText(index, row: row)
+                #expect(t.isExact(index, row: row, q) == expected, "seed \(seed): \(text) row \(row), from the row's text")
+                if expected { exactRows.append(row) }
             }
             let hits = index.allExactHits(q).map(\.row)
-            let expected = (0..<Int32(index.rows.count)).filter { index.isExact($0, q) }
-                .sorted { index.rows[Int($0)].rank < index.rows[Int($1)].rank }
+            let expected = exactRows
             #expect(hits == expected, "seed \(seed): \(text)")
         }
     }
