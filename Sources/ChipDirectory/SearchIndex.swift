@@ -269,7 +269,12 @@ final class SearchIndex: Sendable {
             let target = exactTargets[i]
             let rank = Int32(target >> 1)
             let end = target & 1 == 1 ? endOfContact(rank) : rank + 1
-            for r in max(rank, next)..<end { out.append(r) }
+            // A contact's nickname may already have given this row.
+            var r = max(rank, next)
+            while r < end {
+                out.append(r)
+                r += 1
+            }
             next = max(next, end)
             i += 1
         }

@@ -415,6 +415,26 @@ struct ASCIIFieldTests {
 /// from its own text, and must answer as the definition does.
 @Suite("Exact rows")
 struct ExactRowTests {
+    /// A nickname's key names all its contact's rows and an address's key
+    /// one row; when both are the query (an address without `@` equal to
+    /// the nickname) the rows are listed once each, in rank order, and the
+    /// later address adds nothing.
+    @Test(arguments: [
+        ["robert@x.org", "bob", "r@y.org"], ["bob", "robert@x.org"], ["robert@x.org", "BOB"], ["bob"],
+    ])
+    func aNicknameThatIsAlsoAnAddressListsEachRowOnce(_ emails: [String]) {
+        let book = ContactDirectory([
+            person("1", "Robert", emails, nick: ["Bob"]), person("2", "Bobby Tables", ["bobby@x.org"]),
+        ])
+        let s = book.suggestions(for: "bob")
+        #expect(s.prefix(emails.count).map(\.address) == emails)
+        #expect(s.prefix(emails.count).allSatisfy { $0.matchClass == .exact })
+        #expect(s.dropFirst(emails.count).map(\.contact.rawValue) == ["2"])
+        #expect(book.suggestions(for: "bob") == book.suggestionsByScanning(for: "bob"))
+        let bob = emails.firstIndex { $0.lowercased() == "bob" }
+        #expect(book.contact(forAddress: "Bob")?.addressIndex == bob)
+    }
+
     @Test(arguments: [51, 52] as [UInt64])
     func exactRowsAreTheAddressesAndNicknamesTheQueryIs(_ seed: UInt64) {
         var rng = SplitMix64(seed: seed)
