@@ -498,14 +498,10 @@ struct RowText {
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind) {
         let start = text.count
         let firstStart = starts.count
-        if SearchIndex.isASCII(bytes) {
-            SearchIndex.normalizeASCII(bytes, kind, into: &text, &origins, starts: &starts)
-        } else {
-            folded.removeAll(keepingCapacity: true)
-            from.removeAll(keepingCapacity: true)
-            SearchFold.fold(bytes, into: &folded, origins: &from)
-            SearchIndex.normalize(folded, from, kind, into: &text, &origins, starts: &starts)
-        }
+        folded.removeAll(keepingCapacity: true)
+        from.removeAll(keepingCapacity: true)
+        SearchIndex.fold(bytes, into: &folded, origins: &from)
+        SearchIndex.normalize(folded, from, kind, into: &text, &origins, starts: &starts)
         guard text.count > start else { return }
         let field = Int32(kinds.count)
         fieldStarts.append(Int32(start))
@@ -574,8 +570,9 @@ extension SearchIndex {
     }
 
     /// Reserves `count` more bytes of text and origins (a field's
-    /// normalized text is never longer than its folded text) and lets
-    /// `body` write them, returning how many it wrote.
+    /// normalized text is never longer than its folded text, nor folded
+    /// ASCII than the ASCII) and lets `body` write them, returning how many
+    /// it wrote.
     @inline(__always)
     static func writeNormalized(
         count: Int, into text: inout [UInt8], _ origins: inout [Int32],
@@ -710,43 +707,22 @@ extension SearchIndex {
         return any & 0x8080_8080_8080_8080 == 0
     }
 
-    /// ``normalize(_:_:_:into:_:starts:)`` of a field of ASCII only, which
-    /// folds to its own lower case byte for byte: no folding pass, and its
-    /// bytes are their own origins.
-    static func normalizeASCII(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind,
-        into text: inout [UInt8], _ origins: inout [Int32], starts: inout [Int32]
-    ) {
-        let base = text.count
-        writeNormalized(count: bytes.count, into: &text, &origins) { out, outOrigins in
-            let separators = asciiSeparators
-            var n = 0
-            var pendingSpace = false
-            var previousDigit: Bool?
+    /// `SearchFold.fold(_:into:origins:)`, with ASCII (which folds to its
+    /// lower case, each byte its own origin) written without the tables.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes (more appended when folding
+    ///   lengthens the text).
+    static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into folded: inout [UInt8], origins: inout [Int32]) {
+        guard isASCII(bytes) else {
+            SearchFold.fold(bytes, into: &folded, origins: &origins)
+            return
+        }
+        writeNormalized(count: bytes.count, into: &folded, &origins) { out, outOrigins in
             for (i, b) in bytes.enumerated() {
-                let separator = (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1
-                    || (kind == .localPart && (b == 0x2B || b == 0x5F || b == 0x2E || b == 0x2D))
-                if separator {
-                    pendingSpace = n > 0
-                    previousDigit = nil
-                    continue
-                }
-                let digit = b >= 0x30 && b <= 0x39
-                var begins = n == 0 || pendingSpace
-                if kind == .localPart, let previousDigit, previousDigit != digit { begins = true }
-                if pendingSpace {
-                    out[n] = 0x20
-                    outOrigins[n] = Int32(i)
-                    n += 1
-                    pendingSpace = false
-                }
-                if begins { starts.append(Int32(base + n)) }
-                out[n] = b &- 0x41 < 26 ? b | 0x20 : b
-                outOrigins[n] = Int32(i)
-                n += 1
-                previousDigit = digit
+                out[i] = b &- 0x41 < 26 ? b | 0x20 : b
+                outOrigins[i] = Int32(i)
             }
-            return n
+            return bytes.count
         }
     }
 
@@ -849,11 +825,7 @@ struct SearchQuery: Sendable, Hashable {
     var foldedHash: UInt64 = 0
     var phraseHash: UInt64 = 0
 
-    init(_ text: String) { self.init(text, asciiPath: true) }
-
-    /// `asciiPath`: whether a query of ASCII without quotes takes the
-    /// short way (tests compare the two).
-    init(_ text: String, asciiPath: Bool) {
+    init(_ text: String) {
         var text = text
         var words: [[UInt8]] = []
         var folded: [UInt8] = []
@@ -861,18 +833,6 @@ struct SearchQuery: Sendable, Hashable {
             var lo = 0, hi = bytes.count
             while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
             while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
-            if asciiPath && SearchIndex.isASCII(bytes) && !bytes.contains(0x22) {
-                // ASCII folds to its lower case, and without quotes the
-                // words are the normalized text's.
-                folded = bytes[lo..<hi].map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
-                var out: [UInt8] = [], unused: [Int32] = [], starts: [Int32] = []
-                SearchIndex.normalizeASCII(bytes, .displayName, into: &out, &unused, starts: &starts)
-                for (k, s) in starts.enumerated() {
-                    let e = k + 1 < starts.count ? Int(starts[k + 1]) - 1 : out.count
-                    words.append(Array(out[Int(s)..<e]))
-                }
-                return
-            }
             SearchFold.fold(UnsafeBufferPointer(rebasing: bytes[lo..<hi]), into: &folded)
             // The words between quotes (an ASCII byte, never inside a
             // longer sequence) are one phrase.
@@ -883,7 +843,7 @@ struct SearchQuery: Sendable, Hashable {
                 scratch.removeAll(keepingCapacity: true)
                 from.removeAll(keepingCapacity: true)
                 out.removeAll(keepingCapacity: true)
-                SearchFold.fold(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &scratch, origins: &from)
+                SearchIndex.fold(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &scratch, origins: &from)
                 SearchIndex.normalize(scratch, from, .displayName, into: &out, &unused, starts: &starts)
                 guard !out.isEmpty else { return }
                 if quoted {
@@ -949,13 +909,10 @@ extension SearchIndex {
     /// Whether the query is the row's address (folded) or one of its
     /// nicknames (folded and normalized as a query's phrase is).
     ///
-    /// - Complexity: O(*b*) for the contact's address and nicknames of *b*
-    ///   bytes.
+    /// - Complexity: O(*b*) for a row of *b* bytes: it is folded again.
     func isExact(_ row: Int32, _ q: SearchQuery) -> Bool {
-        let r = rows[Int(row)]
-        let contact = contacts[Int(r.contact)]
-        if r.email >= 0, SearchFold.fold(contact.emails[Int(r.email)].address) == q.folded { return true }
-        return contact.nicknames.contains { SearchIndex.normalizedQuery($0) == q.phrase }
+        var t = RowText(self, row: row)
+        return t.isExact(self, row: row, q)
     }
 
     /// The vocabulary range of each query word, searched within `previous`
