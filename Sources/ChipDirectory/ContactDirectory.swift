@@ -206,7 +206,7 @@ public struct ContactDirectory: Sendable {
                 if let c { hits.append(Located(which == 1, Hit(row: Int32(row), matchClass: c))) }
             }
         }
-        return finish(hits, q, limit: limit, ContactDirectory.keys(excluding))
+        return finish(hits, q, limit: limit, ExcludedAddresses(excluding))
     }
 
     /// A hit in the base index or the overlay.
@@ -219,17 +219,13 @@ public struct ContactDirectory: Sendable {
         }
     }
 
-    static func keys(_ addresses: Set<String>) -> Set<UInt64> {
-        Set(addresses.map { SearchIndex.foldedHash($0) })
-    }
-
     func index(_ l: Located) -> SearchIndex { l.inOverlay ? overlay : base }
 
     /// Orders hits of both indexes (class, then the rows' keys) and makes
     /// the first `limit` suggestions, leaving out excluded mailboxes and
     /// any mailbox a better row already showed.
     func finish(
-        _ hits: [Located], _ q: SearchQuery, limit: Int, _ excludedKeys: Set<UInt64>,
+        _ hits: [Located], _ q: SearchQuery, limit: Int, _ excluded: ExcludedAddresses,
         excludes: (@Sendable (String) -> Bool)? = nil
     ) -> [Suggestion] {
         let ordered: [Located]
@@ -244,19 +240,52 @@ public struct ContactDirectory: Sendable {
                 return RowKey.precedes(index(a).key(a.hit.row), index(b).key(b.hit.row))
             }
         }
-        var out: [Suggestion] = []
-        var scratch = FoldScratch()
-        var shown: [UInt64] = []  // a few addresses: searched in turn
+        var chosen: [Located] = []
+        chosen.reserveCapacity(limit)
+        var shown: [(key: UInt32, at: Located)] = []  // a few addresses: searched in turn
         for l in ordered {
             let idx = index(l)
-            let key = l.hit.addressKey ?? idx.addressKey(of: l.hit.row)
-            if key != 0 && (excludedKeys.contains(key) || shown.contains(key)) { continue }
-            if key != 0 { shown.append(key) }
-            if key != 0, let excludes, excludes(idx.address(of: l.hit.row)) { continue }
-            out.append(idx.suggestion(l.hit, q, &scratch))
-            if out.count == limit { break }
+            let key = idx.addressKey(of: l.hit.row)
+            if key != 0 {
+                if excluded.contains(key, idx, l.hit.row)
+                    || shown.contains(where: { $0.key == key && index($0.at).sameAddress($0.at.hit.row, idx, l.hit.row) })
+                {
+                    continue
+                }
+                shown.append((key, l))
+                if let excludes, excludes(idx.address(of: l.hit.row)) { continue }
+            }
+            chosen.append(l)
+            if chosen.count == limit { break }
         }
+        var scratch = FoldScratch()
+        touch(chosen, &scratch)
+        var out: [Suggestion] = []
+        out.reserveCapacity(chosen.count)
+        for l in chosen { out.append(index(l).suggestion(l.hit, q, &scratch)) }
         return out
+    }
+
+    /// Reads a word of each memory block the suggestions of `chosen` will
+    /// read (each contact, its addresses, the strings shown), one level
+    /// at a time for all of them: the reads of one level do not wait for
+    /// each other, so a query whose rows are not in cache waits about
+    /// once per level rather than once per block.
+    func touch(_ chosen: [Located], _ scratch: inout FoldScratch) {
+        var sum = 0
+        for l in chosen {
+            let idx = index(l)
+            sum &+= idx.contacts[Int(idx.rows[Int(l.hit.row)].contact)].emails.count
+        }
+        for l in chosen {
+            let idx = index(l)
+            let r = idx.rows[Int(l.hit.row)]
+            let c = Int(r.contact)
+            // Field by field: a copy of the contact would retain all it holds.
+            sum &+= Int(idx.contacts[c].id.rawValue.utf8.first ?? 0) &+ Int(idx.contacts[c].displayName?.utf8.first ?? 0)
+            if r.email >= 0 { sum &+= Int(idx.contacts[c].emails[Int(r.email)].address.utf8.first ?? 0) }
+        }
+        scratch.touched = sum
     }
 }
 
@@ -268,9 +297,9 @@ public struct SuggestionSearch: Sendable {
     public let directory: ContactDirectory
     public var limit: Int
     public var excluding: Set<String> {
-        didSet { excludedKeys = ContactDirectory.keys(excluding) }
+        didSet { excluded = ExcludedAddresses(excluding) }
     }
-    var excludedKeys: Set<UInt64>
+    var excluded: ExcludedAddresses
     /// Another test of addresses to leave out, such as a composer's "is
     /// this already a chip in some field?", which knows its own notion of
     /// equal addresses.
@@ -282,7 +311,7 @@ public struct SuggestionSearch: Sendable {
         self.directory = directory
         self.limit = limit
         self.excluding = excluding
-        excludedKeys = ContactDirectory.keys(excluding)
+        excluded = ExcludedAddresses(excluding)
     }
 
     /// The suggestions for the query as it now stands.
@@ -302,17 +331,38 @@ public struct SuggestionSearch: Sendable {
         var hits: [ContactDirectory.Located] = d.overlay.allHits(q, ranges: overlayRanges).map { .init(true, $0) }
         // Each overlay row can hide at most one base row that shares its
         // address, so the base supplies that many more.
-        let keys = excludedKeys
+        let excluded = self.excluded
         let excludes = excludes
         let base = d.base
         hits += base.rankedHits(
             q, ranges: baseRanges, wanted: limit + hits.count,
             isHidden: { d.hidden.contains(base.rows[Int($0)].contact) },
             isUsable: { row, key in
-                key == 0 || (!keys.contains(key) && excludes?(base.address(of: row)) != true)
+                key == 0 || (!excluded.contains(key, base, row) && excludes?(base.address(of: row)) != true)
             }
         ).map { .init(false, $0) }
-        return d.finish(hits, q, limit: limit, excludedKeys, excludes: excludes)
+        return d.finish(hits, q, limit: limit, excluded, excludes: excludes)
+    }
+}
+
+/// Addresses to leave out of suggestions (already chips): each address
+/// key with the folded addresses it stands for, so that a row is left out
+/// when its address folds to one of them.
+struct ExcludedAddresses: Sendable {
+    var folded: [UInt32: [[UInt8]]] = [:]
+
+    init(_ addresses: Set<String>) {
+        for a in addresses { folded[SearchIndex.addressKey(a), default: []].append(SearchFold.fold(a)) }
+    }
+
+    /// Whether the address of `row` of `index`, whose key is `key`, is one
+    /// of these.
+    ///
+    /// - Complexity: O(1) when no excluded address shares its key, else
+    ///   O(*a*) for an address of *a* bytes.
+    func contains(_ key: UInt32, _ index: SearchIndex, _ row: Int32) -> Bool {
+        guard key != 0, !folded.isEmpty, let list = folded[key] else { return false }
+        return list.contains(SearchFold.fold(index.address(of: row)))
     }
 }
 
@@ -322,6 +372,9 @@ public struct SuggestionSearch: Sendable {
 struct FoldScratch {
     var folded: [UInt8] = []
     var from: [Int32] = []
+    /// What ``ContactDirectory/touch(_:_:)`` read, kept so that its reads
+    /// are not left out.
+    var touched = 0
 }
 
 extension SearchIndex {

@@ -163,52 +163,26 @@ extension SearchIndex {
     ///   match every word.
     func rankedHits(
         _ q: SearchQuery, ranges: [Range<Int>], wanted: Int,
-        isHidden: (Int32) -> Bool, isUsable: (Int32, UInt64) -> Bool
+        isHidden: (Int32) -> Bool, isUsable: (Int32, UInt32) -> Bool
     ) -> [Hit] {
-        // Few rows are taken, so the rows and addresses seen are short
-        // arrays, searched in turn. Within one stream rows come in rank
-        // order: a row already taken in it is below where it has reached.
-        var hits: [Hit] = []
-        var shown: [UInt64] = []
-        var usable = 0
-        func take(_ row: Int32, _ c: MatchClass) {
-            let key = addressKey(of: row)
-            hits.append(Hit(row: row, matchClass: c, addressKey: key))
-            if key == 0 || !shown.contains(key) {
-                if key != 0 { shown.append(key) }
-                if isUsable(row, key) { usable += 1 }
-            }
-        }
+        var taken = TakenRows(wanted: wanted)
         // Exact rows, best rank first, as far as they are needed (a short
         // nickname can be the nickname of thousands).
         if q.phraseHash == q.foldedHash {
-            for row in exactRows(q.foldedHash) where usable < wanted && !isHidden(row) && isExact(row, q) {
-                take(row, .exact)
+            for row in exactRows(q.foldedHash) where !taken.isFull && !isHidden(row) && isExact(row, q) {
+                taken.take(self, row, .exact, isUsable)
             }
         } else {
-            for hit in allExactHits(q) where usable < wanted && !isHidden(hit.row) { take(hit.row, .exact) }
-        }
-        guard usable < wanted, !q.words.isEmpty else { return hits }
-        /// Calls `body` once for each row of the stream not taken before it.
-        func stream(_ tokens: Range<Int>, tree: Int, _ body: (Int32) -> Void) {
-            let before = hits.count
-            var reached: Int32 = 0
-            ranked.forEach(in: postings(tokens), tree: tree) { i, _ in
-                let span = rows(ofPosting: i)
-                var r = max(span.lowerBound, reached)
-                reached = max(reached, span.upperBound)
-                while r < span.upperBound && usable < wanted {
-                    if !isHidden(r) && !hits[..<before].contains(where: { $0.row == r }) { body(r) }
-                    r += 1
-                }
-                return usable < wanted
+            for hit in allExactHits(q) where !taken.isFull && !isHidden(hit.row) {
+                taken.take(self, hit.row, .exact, isUsable)
             }
         }
+        guard !taken.isFull, !q.words.isEmpty else { return taken.hits }
         if q.words.count == 1 && !q.words[0].contains(0x20) {
-            for (tree, c) in [(1, MatchClass.fullNamePrefix), (2, .firstWord), (3, .otherWord)] where usable < wanted {
-                stream(ranges[0], tree: tree) { take($0, c) }
+            for (tree, c) in [(1, MatchClass.fullNamePrefix), (2, .firstWord), (3, .otherWord)] where !taken.isFull {
+                stream(ranges[0], tree: tree, &taken, isHidden) { r, taken in taken.take(self, r, c, isUsable) }
             }
-            return hits
+            return taken.hits
         }
         // Several words (or a phrase): rows whose display name starts
         // with the phrase, then the rarest word's rows that match every
@@ -217,20 +191,71 @@ extension SearchIndex {
         // first word, and takes only those the whole phrase starts: a row
         // of a later class it passes comes again in the second, in order.
         var t = RowText()
-        stream(range(of: q.phrase, within: ranges[0]), tree: 1) { r in
-            if let c = classify(r, q, &t), c == .fullNamePrefix { take(r, c) }
+        stream(range(of: q.phrase, within: ranges[0]), tree: 1, &taken, isHidden) { r, taken in
+            if let c = classify(r, q, &t), c == .fullNamePrefix { taken.take(self, r, c, isUsable) }
         }
-        guard usable < wanted, let rarest = ranges.min(by: { postings($0).count < postings($1).count }) else {
-            return hits
+        guard !taken.isFull, let rarest = ranges.min(by: { postings($0).count < postings($1).count }) else {
+            return taken.hits
         }
         var others: [Hit] = []
-        stream(rarest, tree: 0) { r in
+        stream(rarest, tree: 0, &taken, isHidden) { r, taken in
             guard let c = classify(r, q, &t) else { return }
-            if c == .otherWord { others.append(Hit(row: r, matchClass: c)) } else { take(r, c) }
+            if c == .otherWord { others.append(Hit(row: r, matchClass: c)) } else { taken.take(self, r, c, isUsable) }
         }
         // Rows of the last class count only once the stream ran out; then
         // all of them are needed.
-        hits += others
-        return hits
+        return taken.hits + others
+    }
+
+    /// Calls `body` once for each row of the postings of `tokens` in tree
+    /// `tree`, best rank first, that `isHidden` keeps and that was not
+    /// taken before this stream, until `taken` is full.
+    func stream(
+        _ tokens: Range<Int>, tree: Int, _ taken: inout TakenRows, _ isHidden: (Int32) -> Bool,
+        _ body: (Int32, inout TakenRows) -> Void
+    ) {
+        // Within one stream rows come in rank order: a row already taken
+        // in it is below where it has reached.
+        let before = taken.hits.count
+        var reached: Int32 = 0
+        ranked.forEach(in: postings(tokens), tree: tree) { i, _ in
+            let span = rows(ofPosting: i)
+            var r = max(span.lowerBound, reached)
+            reached = max(reached, span.upperBound)
+            while r < span.upperBound && !taken.isFull {
+                if !isHidden(r) && !taken.hits[..<before].contains(where: { $0.row == r }) { body(r, &taken) }
+                r += 1
+            }
+            return !taken.isFull
+        }
+    }
+}
+
+/// The rows a query has taken, and how many of them could be shown: a
+/// row is usable when `isUsable` says so of it and its address key and no
+/// row before it had its address. Few rows are taken, so the rows and
+/// addresses seen are short arrays, searched in turn.
+struct TakenRows {
+    var hits: [Hit] = []
+    var shown: [(key: UInt32, row: Int32)] = []
+    var usable = 0
+    let wanted: Int
+
+    init(wanted: Int) {
+        self.wanted = wanted
+        hits.reserveCapacity(wanted + 8)
+        shown.reserveCapacity(wanted + 8)
+    }
+
+    var isFull: Bool { usable >= wanted }
+
+    mutating func take(_ index: SearchIndex, _ row: Int32, _ c: MatchClass, _ isUsable: (Int32, UInt32) -> Bool) {
+        let key = index.addressKey(of: row)
+        hits.append(Hit(row: row, matchClass: c))
+        if key != 0 {
+            guard !shown.contains(where: { $0.key == key && index.sameAddress($0.row, index, row) }) else { return }
+            shown.append((key, row))
+        }
+        if isUsable(row, key) { usable += 1 }
     }
 }

@@ -124,6 +124,10 @@ final class SearchIndex: Sendable {
     /// sorted, and what each names (see invariant 4).
     let exactKeys: [UInt32]
     let exactTargets: [UInt32]
+    /// Each row's address key (see ``addressKey(of:)``), by rank: what
+    /// merging rows of one mailbox and leaving out chipped ones compare,
+    /// without reaching the contact.
+    let addressKeys: [UInt32]
 
     /// - Complexity: O(*n* log *n*) to order *n* contacts, plus O(*w*) for
     ///   their *w* word starts and O(*v* log *v*) to sort the *v* distinct
@@ -141,6 +145,7 @@ final class SearchIndex: Sendable {
         let order = contacts.indices.sorted { RowKey.precedes(keys[$0], keys[$1]) }
 
         var rows: [Row] = []
+        var addressKeys: [UInt32] = []
         var vocabulary = Vocabulary()
         var postingTokens: [Int32] = []
         var postingKeys: [UInt32] = []
@@ -190,7 +195,10 @@ final class SearchIndex: Sendable {
             for e in contact.emails.isEmpty ? [-1] : Array(contact.emails.indices) {
                 let rank = UInt32(rows.count)
                 rows.append(Row(contact: Int32(c), email: Int32(e)))
-                guard e >= 0 else { continue }
+                guard e >= 0 else {
+                    addressKeys.append(0)
+                    continue
+                }
                 t.truncate(fields: nameFields)
                 t.addAddress(contact.emails[e].address)
                 collect(nameFields..<t.kinds.count, into: &rowTokens)
@@ -201,6 +209,7 @@ final class SearchIndex: Sendable {
                 }
                 let key = SearchIndex.foldedHash(contact.emails[e].address)
                 exact.append(UInt64(SearchIndex.fingerprint(key)) << 32 | UInt64(rank) << 1)
+                addressKeys.append(SearchIndex.addressKey(hash: key))
             }
         }
         precondition(rows.count <= Int(RankedEntries.rankMask), "SearchIndex: too many rows")
@@ -237,6 +246,7 @@ final class SearchIndex: Sendable {
         self.postingStarts = postingStarts
         ranked = RankedEntries(keys: placed)
         self.rows = SearchIndex.shrunk(rows)
+        self.addressKeys = SearchIndex.shrunk(addressKeys)
         exact.sort()
         exactKeys = exact.map { UInt32($0 >> 32) }
         exactTargets = exact.map { UInt32(truncatingIfNeeded: $0) }
@@ -307,14 +317,49 @@ final class SearchIndex: Sendable {
         return RowKey(contacts[Int(r.contact)], email: r.email, halfLife: halfLife)
     }
 
-    /// The hash of a row's folded address (0 when it has none), to merge
-    /// rows that reach the same mailbox.
+    /// A row's address key: a 32-bit fingerprint of its folded address,
+    /// never 0, or 0 when it has none. Rows of one mailbox share a key;
+    /// rows that share a key are of one mailbox when ``sameAddress(_:_:_:)``
+    /// says so (fingerprints can collide).
+    func addressKey(of row: Int32) -> UInt32 { addressKeys[Int(row)] }
+
+    /// The address key of a folded address's hash.
+    static func addressKey(hash: UInt64) -> UInt32 { max(1, fingerprint(hash)) }
+
+    /// The address key of an address.
     ///
     /// - Complexity: O(*a*) for an address of *a* bytes.
-    func addressKey(of row: Int32) -> UInt64 {
-        let r = rows[Int(row)]
-        guard r.email >= 0 else { return 0 }
-        return SearchIndex.foldedHash(contacts[Int(r.contact)].emails[Int(r.email)].address)
+    static func addressKey(_ address: String) -> UInt32 { addressKey(hash: foldedHash(address)) }
+
+    /// Whether a row of this index and a row of `other` reach the same
+    /// mailbox: their addresses fold to the same text.
+    ///
+    /// - Complexity: O(*a*) for addresses of *a* bytes.
+    func sameAddress(_ row: Int32, _ other: SearchIndex, _ otherRow: Int32) -> Bool {
+        SearchIndex.foldedEqual(address(of: row), other.address(of: otherRow))
+    }
+
+    /// Whether two texts fold to the same bytes; ASCII without a copy.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func foldedEqual(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                if isASCII(x) && isASCII(y) {
+                    guard x.count == y.count else { return false }
+                    for i in 0..<x.count {
+                        let p = x[i], q = y[i]
+                        if (p &- 0x41 < 26 ? p | 0x20 : p) != (q &- 0x41 < 26 ? q | 0x20 : q) { return false }
+                    }
+                    return true
+                }
+                var f: [UInt8] = [], g: [UInt8] = []
+                SearchFold.fold(x, into: &f)
+                SearchFold.fold(y, into: &g)
+                return f == g
+            }
+        }
     }
 }
 
@@ -826,6 +871,39 @@ struct SearchQuery: Sendable, Hashable {
     var phraseHash: UInt64 = 0
 
     init(_ text: String) {
+        var words: [[UInt8]] = []
+        var folded: [UInt8] = []
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x22 }) {
+            // ASCII without quotes, as most keystrokes make it: folded is
+            // lower case, and the words are the runs between separators.
+            let separators = SearchIndex.asciiSeparators
+            var lo = text.utf8.startIndex, hi = text.utf8.endIndex
+            while lo < hi && (text.utf8[lo] == 0x20 || text.utf8[lo] == 0x09) { lo = text.utf8.index(after: lo) }
+            while hi > lo, case let b = text.utf8[text.utf8.index(before: hi)], b == 0x20 || b == 0x09 {
+                hi = text.utf8.index(before: hi)
+            }
+            folded.reserveCapacity(text.utf8.distance(from: lo, to: hi))
+            var word: [UInt8] = []
+            for b in text.utf8[lo..<hi] {
+                let lower = b &- 0x41 < 26 ? b | 0x20 : b
+                folded.append(lower)
+                if (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1 {
+                    if !word.isEmpty { words.append(word) }
+                    word.removeAll()
+                } else {
+                    word.append(lower)
+                }
+            }
+            if !word.isEmpty { words.append(word) }
+            self.init(words: words, folded: folded)
+        } else {
+            self.init(folding: text)
+        }
+    }
+
+    /// The query parsed by folding and normalizing with the tables, as
+    /// any text: the reference the ASCII path is tested against.
+    init(folding text: String) {
         var text = text
         var words: [[UInt8]] = []
         var folded: [UInt8] = []
@@ -859,9 +937,13 @@ struct SearchQuery: Sendable, Hashable {
             }
             flush(bytes.count)
         }
+        self.init(words: words, folded: folded)
+    }
+
+    init(words: [[UInt8]], folded: [UInt8]) {
         self.folded = folded
         self.words = words
-        phrase = Array(words.joined(separator: [0x20]))
+        phrase = words.count == 1 ? words[0] : Array(words.joined(separator: [0x20]))
         foldedHash = SearchIndex.hash(folded)
         phraseHash = SearchIndex.hash(phrase)
     }
@@ -871,8 +953,6 @@ struct SearchQuery: Sendable, Hashable {
 struct Hit: Sendable {
     var row: Int32
     var matchClass: MatchClass
-    /// The row's ``SearchIndex/addressKey(of:)`` when already known.
-    var addressKey: UInt64? = nil
 }
 
 extension SearchIndex {
@@ -909,10 +989,57 @@ extension SearchIndex {
     /// Whether the query is the row's address (folded) or one of its
     /// nicknames (folded and normalized as a query's phrase is).
     ///
-    /// - Complexity: O(*b*) for a row of *b* bytes: it is folded again.
+    /// Only the address and the nicknames are read (ASCII compared as it
+    /// is read, without a copy), not the rest of the row.
+    ///
+    /// - Complexity: O(*b*) for an address and nicknames of *b* bytes.
     func isExact(_ row: Int32, _ q: SearchQuery) -> Bool {
-        var t = RowText(self, row: row)
-        return t.isExact(self, row: row, q)
+        let r = rows[Int(row)]
+        let contact = contacts[Int(r.contact)]
+        if r.email >= 0, SearchIndex.folds(contact.emails[Int(r.email)].address, to: q.folded) { return true }
+        return !q.phrase.isEmpty && contact.nicknames.contains { SearchIndex.normalizes($0, to: q.phrase) }
+    }
+
+    /// Whether `text` folds to `folded`.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func folds(_ text: String, to folded: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { x in
+            guard isASCII(x) else {
+                var f: [UInt8] = []
+                SearchFold.fold(x, into: &f)
+                return f == folded
+            }
+            guard x.count == folded.count else { return false }
+            for i in 0..<x.count where (x[i] &- 0x41 < 26 ? x[i] | 0x20 : x[i]) != folded[i] { return false }
+            return true
+        }
+    }
+
+    /// Whether a name, folded and normalized as a query is (each run of
+    /// separators one space, none at the ends), is `phrase`.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func normalizes(_ name: String, to phrase: [UInt8]) -> Bool {
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return normalizedQuery(name) == phrase }
+        let separators = asciiSeparators
+        var j = 0
+        var pendingSpace = false
+        for b in name.utf8 {
+            if (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1 {
+                pendingSpace = j > 0
+                continue
+            }
+            if pendingSpace {
+                guard j < phrase.count, phrase[j] == 0x20 else { return false }
+                j += 1
+                pendingSpace = false
+            }
+            guard j < phrase.count, phrase[j] == (b &- 0x41 < 26 ? b | 0x20 : b) else { return false }
+            j += 1
+        }
+        return j == phrase.count
     }
 
     /// The vocabulary range of each query word, searched within `previous`
@@ -967,6 +1094,7 @@ extension SearchIndex {
             ("postings", array(postingStarts) + array(ranked.keys)),
             ("trees", array(ranked.trees)),
             ("exact", array(exactKeys) + array(exactTargets)),
+            ("address keys", array(addressKeys)),
         ]
     }
 }

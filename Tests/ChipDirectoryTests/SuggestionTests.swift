@@ -77,6 +77,28 @@ struct SuggestionTests {
         #expect(book.suggestions(for: "ann", excluding: ["Ann@X.org"]).map(\.contact.rawValue) == ["c"])
     }
 
+    /// Rows are merged and left out by a 32-bit key of the folded address,
+    /// checked against the text: these two addresses share a key (found
+    /// by search) and must neither merge nor exclude each other.
+    @Test func addressesThatShareAKeyStayApart() {
+        let (a, b) = ("u26156@coll.example", "u49273@coll.example")
+        #expect(SearchIndex.addressKey(a) == SearchIndex.addressKey(b))
+        let book = ContactDirectory([
+            person("1", "Coll One", [a], uses: 2, last: 10), person("2", "Coll Two", [b]),
+            person("3", "Coll Three", [a.uppercased()]),
+        ])
+        #expect(book.suggestions(for: "coll").map(\.contact.rawValue) == ["1", "2"])
+        #expect(book.suggestions(for: "coll", excluding: [a]).map(\.contact.rawValue) == ["2"])
+        #expect(book.suggestions(for: "coll", excluding: [b]).map(\.contact.rawValue) == ["1"])
+        for excluding in [[], [a], [b], [a, b]] as [Set<String>] {
+            #expect(book.suggestions(for: "coll", excluding: excluding) == book.suggestionsByScanning(for: "coll", excluding: excluding))
+        }
+        // The overlay's rows meet the base's by the same key.
+        let changed = book.updating([person("2", "Coll Two", [b], uses: 5, last: 20)])
+        #expect(changed.suggestions(for: "coll").map(\.contact.rawValue) == ["2", "1"])
+        #expect(changed.suggestions(for: "coll") == changed.suggestionsByScanning(for: "coll"))
+    }
+
     @Test func usageOrdersWithinAClassAndDecays() {
         let book = ContactDirectory([
             person("old", "Sam Old", ["old@x.org"], uses: 8, last: 0),
@@ -320,6 +342,40 @@ struct ASCIIFieldTests {
             }
             let shown = bytes.map { String($0, radix: 16) }.joined(separator: " ")
             #expect(fast == folded && fastFrom == from, "seed \(seed): \(shown)")
+        }
+    }
+
+    /// A query of ASCII without quotes is parsed without the tables: its
+    /// words, phrase, folded text and hashes must be what folding and
+    /// normalizing it as any text gives.
+    @Test(arguments: [48, 49] as [UInt64])
+    func asciiQueriesParseAsTheTablesParseThem(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let common = Array("aZb9.-_+ \t,'x0Q(@".utf8)
+        for n in 0..<3000 {
+            let length = Int(rng.next() % 14)
+            let bytes: [UInt8] = (0..<length).map { _ in
+                n % 2 == 0 ? common[Int(rng.next() % UInt64(common.count))] : UInt8(rng.next() % 128)
+            }
+            guard !bytes.contains(0x22) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let shown = bytes.map { String($0, radix: 16) }.joined(separator: " ")
+            #expect(SearchQuery(text) == SearchQuery(folding: text), "seed \(seed): \(shown)")
+        }
+    }
+
+    /// A nickname is compared with a query's phrase as it is read when it
+    /// is ASCII; it must answer as normalizing it first does.
+    @Test(arguments: [50] as [UInt64])
+    func asciiNicknamesNormalizeAsTheTablesDo(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let common = Array("aB9.- ,'x".utf8)
+        for _ in 0..<3000 {
+            let name = String(decoding: (0..<Int(rng.next() % 9)).map { _ in common[Int(rng.next() % UInt64(common.count))] }, as: UTF8.self)
+            let other = String(decoding: (0..<Int(rng.next() % 9)).map { _ in common[Int(rng.next() % UInt64(common.count))] }, as: UTF8.self)
+            for phrase in [SearchIndex.normalizedQuery(name), SearchIndex.normalizedQuery(other)] {
+                #expect(SearchIndex.normalizes(name, to: phrase) == (SearchIndex.normalizedQuery(name) == phrase), "\(name) / \(other)")
+            }
         }
     }
 
