@@ -230,9 +230,10 @@ public struct ContactDirectory: Sendable {
     ) -> [Suggestion] {
         let ordered: [Located]
         if let first = hits.first, hits.allSatisfy({ $0.inOverlay == first.inOverlay }) {
-            // One index: class and rank (the row) packed in one number each.
-            let packed = hits.map { UInt64($0.hit.matchClass.rawValue) << 32 | UInt64($0.hit.row) }
-            ordered = packed.indices.sorted { packed[$0] < packed[$1] }.map { hits[$0] }
+            // One index: by class, then rank (the row).
+            ordered = hits.sorted { a, b in
+                a.hit.matchClass != b.hit.matchClass ? a.hit.matchClass < b.hit.matchClass : a.hit.row < b.hit.row
+            }
         } else {
             ordered = hits.sorted { a, b in
                 if a.hit.matchClass != b.hit.matchClass { return a.hit.matchClass < b.hit.matchClass }
@@ -375,6 +376,8 @@ struct FoldScratch {
     /// What ``ContactDirectory/touch(_:_:)`` read, kept so that its reads
     /// are not left out.
     var touched = 0
+    /// The last name matched: its index, contact and ranges.
+    var lastName: (index: SearchIndex, contact: Int32, matches: [Range<Int>])?
 }
 
 extension SearchIndex {
@@ -411,8 +414,14 @@ extension SearchIndex {
         let address = row.email >= 0 ? contacts[c].emails[Int(row.email)].address : nil
         var nameMatches: [Range<Int>] = []
         var addressMatches: [Range<Int>] = []
-        if var name {
+        if let last = scratch.lastName, last.index === self, last.contact == row.contact {
+            // A contact's rows are consecutive in rank order, so its name
+            // is often shown again right after: its matches are the same.
+            nameMatches = last.matches
+        } else if var name {
             name.withUTF8 { SearchIndex.matches(of: q.words, in: $0, .displayName, base: 0, &scratch, into: &nameMatches) }
+            nameMatches = merged(nameMatches)
+            scratch.lastName = (self, row.contact, nameMatches)
         }
         if var address {
             address.withUTF8 { bytes in
@@ -430,7 +439,7 @@ extension SearchIndex {
         return Suggestion(
             contact: contacts[c].id, name: name, address: address,
             addressIndex: row.email >= 0 ? Int(row.email) : nil, matchClass: hit.matchClass,
-            nameMatches: merged(nameMatches), addressMatches: merged(addressMatches))
+            nameMatches: nameMatches, addressMatches: merged(addressMatches))
     }
 
     /// Appends, shifted by `base`, the byte ranges of `field` where a word
@@ -448,17 +457,30 @@ extension SearchIndex {
             asciiMatches(of: words, in: field, kind, base: base, into: &out)
             return
         }
+        func found(_ first: Int, _ last: Int) {
+            let b = field[last]
+            let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
+            out.append((first + base)..<(min(field.count, end) + base))
+        }
+        // Folded on the stack when it fits (a name or an address nearly
+        // always does), else into the scratch arrays.
+        let capacity = SearchFold.foldCapacity(field.count)
+        let done: Bool = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { folded in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { from in
+                guard let n = SearchFold.fold(field, into: folded.baseAddress!, origins: from.baseAddress!, capacity: capacity)
+                else { return false }
+                foldedMatches(
+                    of: words, in: UnsafeBufferPointer(rebasing: folded[..<n]), UnsafeBufferPointer(rebasing: from[..<n]),
+                    kind, found)
+                return true
+            }
+        }
+        guard !done else { return }
         scratch.folded.removeAll(keepingCapacity: true)
         scratch.from.removeAll(keepingCapacity: true)
         fold(field, into: &scratch.folded, origins: &scratch.from)
         scratch.folded.withUnsafeBufferPointer { folded in
-            scratch.from.withUnsafeBufferPointer { from in
-                foldedMatches(of: words, in: folded, from, kind) { first, last in
-                    let b = field[last]
-                    let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
-                    out.append((first + base)..<(min(field.count, end) + base))
-                }
-            }
+            scratch.from.withUnsafeBufferPointer { from in foldedMatches(of: words, in: folded, from, kind, found) }
         }
     }
 
@@ -579,6 +601,8 @@ extension SearchIndex {
 
     func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
         guard ranges.count > 1 else { return ranges }
+        // Mostly they come in order and apart: nothing to do.
+        if zip(ranges, ranges.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) { return ranges }
         var out: [Range<Int>] = []
         for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = out.last, r.lowerBound <= last.upperBound {

@@ -96,6 +96,28 @@ extension SearchFold {
     /// over from the round before, with margin.
     private static var roundSlack: Int { FoldingTables.maxFoldedLength + 32 }
 
+    /// The room ``fold(_:into:origins:capacity:)`` is given for a text of
+    /// `count` bytes: enough unless folding more than quadruples it.
+    package static func foldCapacity(_ count: Int) -> Int { 4 * count + roundSlack }
+
+    /// Folds `text` into memory the caller holds (no array), recording
+    /// origins as ``fold(_:into:origins:)`` does, and returns how many bytes
+    /// it wrote, or nil when `capacity` was too small for them (the caller
+    /// then folds into arrays).
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    package static func fold(
+        _ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
+        origins: UnsafeMutablePointer<Int32>, capacity: Int
+    ) -> Int? {
+        guard text.count > 0 else { return 0 }
+        var state = RoundState()
+        let written = foldRound(text, state: &state, out: out, origins: origins, room: capacity)
+        // A round stops early only when it runs out of room; one that read
+        // the whole text holds nothing back.
+        return state.next == text.count ? written : nil
+    }
+
     /// Folds all of `text`, writing straight into `out`'s (and `origins`')
     /// spare capacity in rounds. A round reserves the input's remaining
     /// length plus ``roundSlack`` and stops while a scalar's longest output

@@ -52,6 +52,12 @@ struct RankedEntries: Sendable {
     /// Calls `body` with the entries of `range` of class `tree` (0: every
     /// class) and their ranks, lowest rank first, until it returns false.
     ///
+    /// Each token's postings are in rank order, so a block's entries (of
+    /// one class) fall into runs of rising rank. Opening a block puts only
+    /// the head of each run in the heap; an entry taken from it puts the
+    /// next of its run, which cannot come before it. Entries come out in
+    /// the order they would if all were put in at once.
+    ///
     /// - Complexity: O((*k* + log *m*) · log *m*) for the *k* entries
     ///   visited in a range of *m*, plus ``blockSize`` per block opened.
     func forEach(in range: Range<Int>, tree: Int, _ body: (_ entry: Int, _ rank: Int) -> Bool) {
@@ -59,14 +65,19 @@ struct RankedEntries: Sendable {
         let size = RankedEntries.blockSize
         var heap = RankHeap()
         // Blocks wholly inside the range go in as tree nodes, the ends'
-        // entries one by one.
+        // entries by their runs.
         let firstFull = (range.lowerBound + size - 1) / size
         let endFull = range.upperBound / size
         if firstFull >= endFull {
-            for i in range { pushEntry(i, tree, &heap) }
+            var lo = range.lowerBound
+            while lo < range.upperBound {
+                let hi = min(range.upperBound, (lo / size + 1) * size)
+                pushRunHeads(lo..<hi, tree, &heap)
+                lo = hi
+            }
         } else {
-            for i in range.lowerBound..<firstFull * size { pushEntry(i, tree, &heap) }
-            for i in endFull * size..<range.upperBound { pushEntry(i, tree, &heap) }
+            pushRunHeads(range.lowerBound..<firstFull * size, tree, &heap)
+            pushRunHeads(endFull * size..<range.upperBound, tree, &heap)
             var l = firstFull + blocks, r = endFull + blocks
             while l < r {
                 if l & 1 == 1 {
@@ -84,14 +95,44 @@ struct RankedEntries: Sendable {
         while let item = heap.pop() {
             let index = Int(item & 0x7FFF_FFFF)
             if item & (1 << 31) != 0 {
-                guard body(index, Int(item >> 32)) else { return }
+                let rank = UInt32(truncatingIfNeeded: item >> 32)
+                guard body(index, Int(rank)) else { return }
+                // The next entry of this class in the block (and range):
+                // the run goes on when its rank does not fall.
+                let end = min(range.upperBound, (index / size + 1) * size)
+                var j = index + 1
+                while j < end {
+                    let key = keys[j]
+                    if tree == 0 || Int(key >> 30) == tree {
+                        if key & RankedEntries.rankMask >= rank { pushEntry(j, tree, &heap) }
+                        break
+                    }
+                    j += 1
+                }
             } else if index >= blocks {
                 let start = (index - blocks) * size
-                for i in start..<min(start + size, keys.count) { pushEntry(i, tree, &heap) }
+                pushRunHeads(start..<min(start + size, keys.count), tree, &heap)
             } else {
                 pushNode(2 * index, tree, &heap)
                 pushNode(2 * index + 1, tree, &heap)
             }
+        }
+    }
+
+    /// Puts in the heap each entry of `entries` (within one block) of
+    /// class `tree` whose rank is below the previous such entry's: the
+    /// heads of the runs.
+    @inline(__always)
+    func pushRunHeads(_ entries: Range<Int>, _ tree: Int, _ heap: inout RankHeap) {
+        var last = UInt32.max
+        var first = true
+        for i in entries {
+            let key = keys[i]
+            guard tree == 0 || Int(key >> 30) == tree else { continue }
+            let rank = key & RankedEntries.rankMask
+            if first || rank < last { pushEntry(i, tree, &heap) }
+            first = false
+            last = rank
         }
     }
 

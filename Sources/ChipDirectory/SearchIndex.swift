@@ -80,6 +80,9 @@ struct Row: Sendable {
     var contact: Int32
     /// The index in the contact's `emails`, or -1 for a list with none.
     var email: Int32
+    /// The address key (see ``SearchIndex/addressKey(of:)``), beside the
+    /// row so that reaching a row reaches its key.
+    var addressKey: UInt32 = 0
 }
 
 /// An immutable index of some contacts. Built once; shared by reference.
@@ -124,10 +127,6 @@ final class SearchIndex: Sendable {
     /// sorted, and what each names (see invariant 4).
     let exactKeys: [UInt32]
     let exactTargets: [UInt32]
-    /// Each row's address key (see ``addressKey(of:)``), by rank: what
-    /// merging rows of one mailbox and leaving out chipped ones compare,
-    /// without reaching the contact.
-    let addressKeys: [UInt32]
 
     /// - Complexity: O(*n* log *n*) to order *n* contacts, plus O(*w*) for
     ///   their *w* word starts and O(*v* log *v*) to sort the *v* distinct
@@ -145,7 +144,6 @@ final class SearchIndex: Sendable {
         let order = contacts.indices.sorted { RowKey.precedes(keys[$0], keys[$1]) }
 
         var rows: [Row] = []
-        var addressKeys: [UInt32] = []
         var vocabulary = Vocabulary()
         var postingTokens: [Int32] = []
         var postingKeys: [UInt32] = []
@@ -195,10 +193,7 @@ final class SearchIndex: Sendable {
             for e in contact.emails.isEmpty ? [-1] : Array(contact.emails.indices) {
                 let rank = UInt32(rows.count)
                 rows.append(Row(contact: Int32(c), email: Int32(e)))
-                guard e >= 0 else {
-                    addressKeys.append(0)
-                    continue
-                }
+                guard e >= 0 else { continue }
                 t.truncate(fields: nameFields)
                 t.addAddress(contact.emails[e].address)
                 collect(nameFields..<t.kinds.count, into: &rowTokens)
@@ -209,7 +204,7 @@ final class SearchIndex: Sendable {
                 }
                 let key = SearchIndex.foldedHash(contact.emails[e].address)
                 exact.append(UInt64(SearchIndex.fingerprint(key)) << 32 | UInt64(rank) << 1)
-                addressKeys.append(SearchIndex.addressKey(hash: key))
+                rows[rows.count - 1].addressKey = SearchIndex.addressKey(hash: key)
             }
         }
         precondition(rows.count <= Int(RankedEntries.rankMask), "SearchIndex: too many rows")
@@ -246,7 +241,6 @@ final class SearchIndex: Sendable {
         self.postingStarts = postingStarts
         ranked = RankedEntries(keys: placed)
         self.rows = SearchIndex.shrunk(rows)
-        self.addressKeys = SearchIndex.shrunk(addressKeys)
         exact.sort()
         exactKeys = exact.map { UInt32($0 >> 32) }
         exactTargets = exact.map { UInt32(truncatingIfNeeded: $0) }
@@ -321,7 +315,9 @@ final class SearchIndex: Sendable {
     /// never 0, or 0 when it has none. Rows of one mailbox share a key;
     /// rows that share a key are of one mailbox when ``sameAddress(_:_:_:)``
     /// says so (fingerprints can collide).
-    func addressKey(of row: Int32) -> UInt32 { addressKeys[Int(row)] }
+    /// Merging rows of one mailbox and leaving out chipped ones compare
+    /// these keys, without reaching the contact.
+    func addressKey(of row: Int32) -> UInt32 { rows[Int(row)].addressKey }
 
     /// The address key of a folded address's hash.
     static func addressKey(hash: UInt64) -> UInt32 { max(1, fingerprint(hash)) }
@@ -1094,7 +1090,6 @@ extension SearchIndex {
             ("postings", array(postingStarts) + array(ranked.keys)),
             ("trees", array(ranked.trees)),
             ("exact", array(exactKeys) + array(exactTargets)),
-            ("address keys", array(addressKeys)),
         ]
     }
 }

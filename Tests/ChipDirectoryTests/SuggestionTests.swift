@@ -379,6 +379,37 @@ struct ASCIIFieldTests {
         }
     }
 
+    /// A shown field is folded on the stack when it fits: the bytes and
+    /// origins must be those folding into arrays makes, and a text that
+    /// folds to more than the room (U+FDFA folds to 33 bytes) must say so.
+    @Test(arguments: [56, 57] as [UInt64])
+    func foldingIntoHeldMemoryIsFoldingIntoArrays(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let alphabet = ["a", "É", "ß", "李", "ω", "İ", "\u{A0}", " ", "ﬁ", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{FDFA}", "\u{FFFD}"]
+        var sawTooSmall = false, sawFit = false
+        for _ in 0..<3000 {
+            var bytes = Array((0..<Int(rng.next() % 12)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined().utf8)
+            if rng.next() % 4 == 0, !bytes.isEmpty { bytes[Int(rng.next() % UInt64(bytes.count))] = 0xC3 }  // broken UTF-8
+            var folded: [UInt8] = [], from: [Int32] = []
+            bytes.withUnsafeBufferPointer { SearchFold.fold($0, into: &folded, origins: &from) }
+            let capacity = SearchFold.foldCapacity(bytes.count)
+            let out = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            let origins = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+            defer { out.deallocate(); origins.deallocate() }
+            let n = bytes.withUnsafeBufferPointer { SearchFold.fold($0, into: out, origins: origins, capacity: capacity) }
+            let shown = bytes.map { String($0, radix: 16) }.joined(separator: " ")
+            if let n {
+                sawFit = true
+                #expect(Array(UnsafeBufferPointer(start: out, count: n)) == folded, "seed \(seed): \(shown)")
+                #expect(Array(UnsafeBufferPointer(start: origins, count: n)) == from, "seed \(seed): \(shown)")
+            } else {
+                sawTooSmall = true
+                #expect(folded.count > capacity - 37, "seed \(seed): \(shown) said too small for \(folded.count) bytes")
+            }
+        }
+        #expect(sawFit && sawTooSmall)
+    }
+
     /// A shown field's highlight walks its bytes (ASCII) or its folded
     /// bytes (other text) without normalizing them; it must find what the
     /// walk over the folded, normalized field finds.
@@ -388,7 +419,8 @@ struct ASCIIFieldTests {
         let ascii = seed % 2 == 0
         let alphabet: [String] = ascii
             ? "aAb9.-_+ ,'x0Q(".map(String.init)
-            : ["a", "A", "é", "ß", "S", "李", "明", "Ω", "ω", "İ", "\u{A0}", " ", ".", "9", "x", "ﬁ", "Ø", "-", "\u{301}"]
+            : ["a", "A", "é", "ß", "S", "李", "明", "Ω", "ω", "İ", "\u{A0}", " ", ".", "9", "x", "ﬁ", "Ø", "-", "\u{301}",
+                "\u{1100}", "\u{1161}", "\u{11A8}", "\u{FDFA}"]
         let wordAlphabet: [String] = ascii ? "ab9x0q ".map(String.init) : ["a", "e", "s", "ss", "李", "明", "ω", "i", "x", "9", "fi", "o", " "]
         var t = RowText()
         var scratch = FoldScratch()
