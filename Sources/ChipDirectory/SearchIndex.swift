@@ -468,6 +468,9 @@ struct RowText {
     var localLength = 0
     var folded: [UInt8] = []
     var from: [Int32] = []
+    /// The contact whose name fields the text holds after ``load(_:row:)``,
+    /// and how many fields they are.
+    var loaded: (index: SearchIndex, contact: Int32, nameFields: Int)?
 
     init() {}
 
@@ -478,13 +481,21 @@ struct RowText {
 
     mutating func load(_ index: SearchIndex, row: Int32) {
         let r = index.rows[Int(row)]
-        let contact = index.contacts[Int(r.contact)]
-        removeAll()
-        addNameFields(of: contact)
-        if r.email >= 0 { addAddress(contact.emails[Int(r.email)].address) }
+        if let l = loaded, l.index === index, l.contact == r.contact {
+            // A contact's rows are consecutive: its name fields stay, and
+            // only the address changes.
+            truncate(fields: l.nameFields)
+            localLength = 0
+        } else {
+            removeAll()
+            addNameFields(of: index.contacts[Int(r.contact)])
+            loaded = (index, r.contact, kinds.count)
+        }
+        if r.email >= 0 { addAddress(index.contacts[Int(r.contact)].emails[Int(r.email)].address) }
     }
 
     mutating func removeAll() {
+        loaded = nil
         text.removeAll(keepingCapacity: true)
         origins.removeAll(keepingCapacity: true)
         fieldStarts.removeAll(keepingCapacity: true)
@@ -539,10 +550,27 @@ struct RowText {
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind) {
         let start = text.count
         let firstStart = starts.count
-        folded.removeAll(keepingCapacity: true)
-        from.removeAll(keepingCapacity: true)
-        SearchIndex.fold(bytes, into: &folded, origins: &from)
-        SearchIndex.normalize(folded, from, kind, into: &text, &origins, starts: &starts)
+        // Folded and normalized on the stack when it fits (a name or an
+        // address nearly always does), then copied; else through arrays.
+        let capacity = SearchFold.foldCapacity(bytes.count)
+        let done: Bool = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * capacity) { buffer in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) { originBuffer in
+                let f = buffer.baseAddress!, g = originBuffer.baseAddress!
+                guard let n = SearchFold.fold(bytes, into: f, origins: g, capacity: capacity) else { return false }
+                let m = SearchIndex.normalizeScalars(
+                    UnsafeBufferPointer(start: f, count: n), g, kind, f + capacity, g + capacity, base: start,
+                    starts: &starts)
+                text.append(contentsOf: UnsafeBufferPointer(start: f + capacity, count: m))
+                origins.append(contentsOf: UnsafeBufferPointer(start: g + capacity, count: m))
+                return true
+            }
+        }
+        if !done {
+            folded.removeAll(keepingCapacity: true)
+            from.removeAll(keepingCapacity: true)
+            SearchIndex.fold(bytes, into: &folded, origins: &from)
+            SearchIndex.normalize(folded, from, kind, into: &text, &origins, starts: &starts)
+        }
         guard text.count > start else { return }
         let field = Int32(kinds.count)
         fieldStarts.append(Int32(start))
