@@ -454,6 +454,12 @@ extension SearchIndex {
         guard field.count > 0 else { return }
         if isASCII(field) {
             // Saves folding and the general walk: about 13,000 instructions a query.
+            // A word matches only where its first byte stands: most shown
+            // fields hold none, and a scan for it costs less than the walk.
+            guard words.contains(where: { word in
+                guard let first = word.first else { return true }
+                return field.contains { ($0 &- 0x41 < 26 ? $0 | 0x20 : $0) == first }
+            }) else { return }
             asciiMatches(of: words, in: field, kind, base: base, into: &out)
             return
         }

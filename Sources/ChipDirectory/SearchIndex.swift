@@ -466,8 +466,8 @@ struct RowText {
     /// Where the address's domain starts in the address (after its last
     /// `@`), and where its local part ends.
     var localLength = 0
+    /// Scratch for folding an address (``isExact(_:row:_:)``).
     var folded: [UInt8] = []
-    var from: [Int32] = []
     /// The contact whose name fields the text holds after ``load(_:row:)``,
     /// and how many fields they are.
     var loaded: (index: SearchIndex, contact: Int32, nameFields: Int)?
@@ -550,26 +550,9 @@ struct RowText {
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind) {
         let start = text.count
         let firstStart = starts.count
-        // Folded and normalized on the stack when it fits (a name or an
-        // address nearly always does), then copied; else through arrays.
-        let capacity = SearchFold.foldCapacity(bytes.count)
-        let done: Bool = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * capacity) { buffer in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) { originBuffer in
-                let f = buffer.baseAddress!, g = originBuffer.baseAddress!
-                guard let n = SearchFold.fold(bytes, into: f, origins: g, capacity: capacity) else { return false }
-                let m = SearchIndex.normalizeScalars(
-                    UnsafeBufferPointer(start: f, count: n), g, kind, f + capacity, g + capacity, base: start,
-                    starts: &starts)
-                text.append(contentsOf: UnsafeBufferPointer(start: f + capacity, count: m))
-                origins.append(contentsOf: UnsafeBufferPointer(start: g + capacity, count: m))
-                return true
-            }
-        }
-        if !done {
-            folded.removeAll(keepingCapacity: true)
-            from.removeAll(keepingCapacity: true)
-            SearchIndex.fold(bytes, into: &folded, origins: &from)
-            SearchIndex.normalize(folded, from, kind, into: &text, &origins, starts: &starts)
+        SearchIndex.withNormalized(bytes, kind, base: start, starts: &starts) { normalized, normalizedOrigins in
+            text.append(contentsOf: normalized)
+            origins.append(contentsOf: normalizedOrigins)
         }
         guard text.count > start else { return }
         let field = Int32(kinds.count)
@@ -636,6 +619,40 @@ extension SearchIndex {
                 }
             }
         }
+    }
+
+    /// Calls `body` with a field folded and normalized as
+    /// ``normalize(_:_:_:into:_:starts:)`` makes it, and the origins of its
+    /// bytes, appending its word starts (offset by `base`) to `starts`.
+    /// The text is made on the stack when it fits (a name or an address
+    /// nearly always does), else in arrays.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func withNormalized(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int, starts: inout [Int32],
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int32>) -> Void
+    ) {
+        let capacity = SearchFold.foldCapacity(bytes.count)
+        let done: Bool = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * capacity) { buffer in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) { originBuffer in
+                let f = buffer.baseAddress!, g = originBuffer.baseAddress!
+                guard let n = SearchFold.fold(bytes, into: f, origins: g, capacity: capacity) else { return false }
+                // The normalized text is never longer than the folded.
+                let m = normalizeScalars(
+                    UnsafeBufferPointer(start: f, count: n), g, kind, f + capacity, g + capacity, base: base,
+                    starts: &starts)
+                body(UnsafeBufferPointer(start: f + capacity, count: m), UnsafeBufferPointer(start: g + capacity, count: m))
+                return true
+            }
+        }
+        guard !done else { return }
+        var folded: [UInt8] = [], from: [Int32] = [], text: [UInt8] = [], origins: [Int32] = []
+        fold(bytes, into: &folded, origins: &from)
+        let firstStart = starts.count
+        normalize(folded, from, kind, into: &text, &origins, starts: &starts)
+        // Those word starts are offsets in `text`, which began empty.
+        for k in firstStart..<starts.count { starts[k] += Int32(base) }
+        text.withUnsafeBufferPointer { t in origins.withUnsafeBufferPointer { o in body(t, o) } }
     }
 
     /// Reserves `count` more bytes of text and origins (a field's
@@ -938,20 +955,18 @@ struct SearchQuery: Sendable, Hashable {
             SearchFold.fold(UnsafeBufferPointer(rebasing: bytes[lo..<hi]), into: &folded)
             // The words between quotes (an ASCII byte, never inside a
             // longer sequence) are one phrase.
-            var scratch: [UInt8] = [], from: [Int32] = [], out: [UInt8] = [], unused: [Int32] = [], starts: [Int32] = []
+            var starts: [Int32] = []
             var quoted = false
             var start = 0
             func flush(_ end: Int) {
-                scratch.removeAll(keepingCapacity: true)
-                from.removeAll(keepingCapacity: true)
-                out.removeAll(keepingCapacity: true)
-                SearchIndex.fold(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &scratch, origins: &from)
-                SearchIndex.normalize(scratch, from, .displayName, into: &out, &unused, starts: &starts)
-                guard !out.isEmpty else { return }
-                if quoted {
-                    words.append(out)
-                } else {
-                    words.append(contentsOf: out.split(separator: 0x20).map(Array.init))
+                SearchIndex.withNormalized(UnsafeBufferPointer(rebasing: bytes[start..<end]), .displayName, base: 0, starts: &starts) {
+                    out, _ in
+                    guard !out.isEmpty else { return }
+                    if quoted {
+                        words.append(Array(out))
+                    } else {
+                        words.append(contentsOf: out.split(separator: 0x20).map(Array.init))
+                    }
                 }
             }
             for i in 0..<bytes.count where bytes[i] == 0x22 {
