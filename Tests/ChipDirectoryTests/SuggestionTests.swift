@@ -324,15 +324,19 @@ struct SuggestionTests {
 /// origins. Every ASCII byte is in the alphabet of half the cases.
 @Suite("ASCII fields")
 struct ASCIIFieldTests {
+    /// Up to `maxLength` bytes from `alphabet`, or any ASCII when nil.
+    static func randomASCII(_ rng: inout SplitMix64, _ alphabet: [UInt8]?, maxLength: Int) -> [UInt8] {
+        (0..<Int(rng.next() % UInt64(maxLength + 1))).map { _ in
+            alphabet.map { $0[Int(rng.next() % UInt64($0.count))] } ?? UInt8(rng.next() % 128)
+        }
+    }
+
     @Test(arguments: [41, 42, 43] as [UInt64])
     func asciiFoldsAsTheTablesFoldIt(_ seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         let common = Array("aZb9.-_+ ,'x0Q(".utf8)
         for n in 0..<3000 {
-            let length = Int(rng.next() % 16)
-            let bytes: [UInt8] = (0..<length).map { _ in
-                n % 2 == 0 ? common[Int(rng.next() % UInt64(common.count))] : UInt8(rng.next() % 128)
-            }
+            let bytes = ASCIIFieldTests.randomASCII(&rng, n % 2 == 0 ? common : nil, maxLength: 15)
             var folded: [UInt8] = [0x7A], from: [Int32] = [0]
             var fast: [UInt8] = [0x7A], fastFrom: [Int32] = [0]
             bytes.withUnsafeBufferPointer {
@@ -353,10 +357,7 @@ struct ASCIIFieldTests {
         var rng = SplitMix64(seed: seed)
         let common = Array("aZb9.-_+ \t,'x0Q(@".utf8)
         for n in 0..<3000 {
-            let length = Int(rng.next() % 14)
-            let bytes: [UInt8] = (0..<length).map { _ in
-                n % 2 == 0 ? common[Int(rng.next() % UInt64(common.count))] : UInt8(rng.next() % 128)
-            }
+            let bytes = ASCIIFieldTests.randomASCII(&rng, n % 2 == 0 ? common : nil, maxLength: 13)
             guard !bytes.contains(0x22) else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             let shown = bytes.map { String($0, radix: 16) }.joined(separator: " ")
