@@ -297,6 +297,9 @@ public struct ChipField: Sendable {
                     // knows what the copy learned about its separators.
                     provisional = nil
                     text.scanner.separators = shadow.separators
+                    // The words typed after the comma can no longer be a
+                    // held `Last` of their own (`Lee, Ann, Bob <b@x>`).
+                    text.scanner.neverHoldInOpenChip()
                 case true?:
                     // `Last, First <…>`: reopen the chip, as one change.
                     provisional = nil

@@ -119,6 +119,11 @@ public struct ListScanner: Sendable, Hashable {
     /// The chip so far is only words and white space (no `@`, quote,
     /// comment, bracket or colon): it may be an Outlook `Last` name.
     var phraseOnly = false
+    /// The open chip's words follow a `,` that was held and then split, as
+    /// an editor learned from its copy of the scanner
+    /// (``neverHoldInOpenChip()``): a `,` after them ends the chip, as the
+    /// second `,` after held words does in a list read whole.
+    var holdForbidden = false
     /// What the list has shown about its separators (kept across chips).
     package var separators = Separators()
 
@@ -199,6 +204,15 @@ public struct ListScanner: Sendable, Hashable {
     /// a copy of the scanner to learn whether they join what follows.
     package var heldChipWithNothingAfter: Range<Int>? {
         heldCommaEnd >= 0 && afterCommaStart < 0 && tokenStart >= 0 ? tokenStart..<heldCommaEnd : nil
+    }
+
+    /// Tells the scanner that the open chip's words came after a `,` that
+    /// was held and then split (an editor that showed the held words as a
+    /// chip at once learns this from its copy of the scanner): a `,` after
+    /// them ends the chip rather than being held, as in the list read
+    /// whole, where that `,` is the second after the held words.
+    package mutating func neverHoldInOpenChip() {
+        if tokenStart >= 0 { holdForbidden = true }
     }
 
     /// Ends the held words as a chip now, as a comma after them would in a
@@ -291,6 +305,7 @@ public struct ListScanner: Sendable, Hashable {
         }
         tokenStart = -1
         tokenEnd = -1
+        holdForbidden = false
         atCount = 0
         lastSignificant = 0
         afterAngle = false
@@ -623,7 +638,7 @@ public struct ListScanner: Sendable, Hashable {
                     splitAtHeldComma(emit)
                     endChip(emit)
                     separators.comma = true
-                } else if tokenStart >= 0 && phraseOnly && !inGroup && separators.holdsComma {
+                } else if tokenStart >= 0 && phraseOnly && !inGroup && separators.holdsComma && !holdForbidden {
                     heldCommaEnd = tokenEnd
                     afterCommaStart = -1
                     head = 0

@@ -159,6 +159,24 @@ struct PastedListsTests {
         }
     }
 
+    /// In a list that used `;`, a second `,` after held words splits both
+    /// commas: the words between them are a chip of their own and cannot
+    /// be held in turn. A field typed key by key shows the held words at
+    /// once and learns from its copy of the scanner that they stand alone;
+    /// the words after them must not then join the next name (found by
+    /// the fuzzer as `-;\0,\xBC,0<>`).
+    @Test(arguments: [
+        "x@y.org; Lee, Ann, Bob <b@x.org>", "x@y.org; Lee, Ann, Bob <b@x.org>;", "-;\0,\u{BC},0<>",
+        "x@y.org; Lee, Ann, Bob, Ray <r@x.org>",
+    ])
+    func wordsAfterASplitHeldCommaAreNotHeld(_ text: String) {
+        let chips = AddressList.parse(text)
+        #expect(!chips.contains { $0.raw.starts(with: Array("Ann,".utf8)) }, "\(text)")
+        for policy in [ValidationPolicy.strict, .standard, .lenient] {
+            #expect(InvariantVerifier(policy: policy).violations(of: Array(text.utf8)) == [], "\(text)")
+        }
+    }
+
     /// Recognition of one chip the scanner made from an Outlook list: a
     /// comma between words of a name is read, one at either end is not.
     @Test(arguments: [
