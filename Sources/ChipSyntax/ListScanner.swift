@@ -119,10 +119,10 @@ public struct ListScanner: Sendable, Hashable {
     /// The chip so far is only words and white space (no `@`, quote,
     /// comment, bracket or colon): it may be an Outlook `Last` name.
     var phraseOnly = false
-    /// The open chip's words follow a `,` that was held and then split, as
-    /// an editor learned from its copy of the scanner
-    /// (``neverHoldInOpenChip()``): a `,` after them ends the chip, as the
-    /// second `,` after held words does in a list read whole.
+    /// The open chip's words (or, before any, the next chip's) follow a `,`
+    /// that was held and then split, as an editor learned from its copy of
+    /// the scanner (``neverHoldInOpenChip()``): a `,` after them ends the
+    /// chip, as the second `,` after held words does in a list read whole.
     var holdForbidden = false
     /// What the list has shown about its separators (kept across chips).
     package var separators = Separators()
@@ -206,13 +206,15 @@ public struct ListScanner: Sendable, Hashable {
         heldCommaEnd >= 0 && afterCommaStart < 0 && tokenStart >= 0 ? tokenStart..<heldCommaEnd : nil
     }
 
-    /// Tells the scanner that the open chip's words came after a `,` that
-    /// was held and then split (an editor that showed the held words as a
-    /// chip at once learns this from its copy of the scanner): a `,` after
-    /// them ends the chip rather than being held, as in the list read
-    /// whole, where that `,` is the second after the held words.
+    /// Tells the scanner that the words it has seen or will see up to the
+    /// end of the next chip came after a `,` that was held and then split
+    /// (an editor that showed the held words as a chip at once learns this
+    /// from its copy of the scanner, before or after it feeds the words
+    /// that follow): a `,` after them ends the chip rather than being held,
+    /// as in the list read whole, where that `,` is the second after the
+    /// held words.
     package mutating func neverHoldInOpenChip() {
-        if tokenStart >= 0 { holdForbidden = true }
+        holdForbidden = true
     }
 
     /// Ends the held words as a chip now, as a comma after them would in a

@@ -177,6 +177,29 @@ struct PastedListsTests {
         }
     }
 
+    /// The same list typed in pieces where the words after the held comma
+    /// and the `,` that splits it come in one piece: the field learns they
+    /// stand alone before it has read them, and must not hold their comma
+    /// either (found by the fuzzer as `-;\0,\xB8,\00 <mail6>`).
+    @Test(arguments: [
+        ["x@y.org; Lee,", " Ann,", " Bob <b@x.org>;"],
+        ["x@y.org; Lee,", " Ann, Bob", " <b@x.org>;"],
+        ["x@y.org; Lee,", " ", "Ann, Bob <b@x.org>;"],
+        ["x@y.org; Lee, ", "Ann,", " Bob, Ray <r@x.org>;"],
+        ["x@y.org; Lee,", "\nAnn,", " Bob <b@x.org>;"],
+    ])
+    func wordsAfterASplitHeldCommaInOnePieceAreNotHeld(_ pieces: [String]) {
+        var field = ChipField(name: "to")
+        for piece in pieces { field.insert(piece) }
+        field.commit()
+        let whole = AddressList.parse(pieces.joined())
+        #expect(field.chips.map(\.content.raw) == whole.map(\.raw), "\(pieces)")
+        // After a line break, `Ann, Bob <…>` is a new `Last, First <…>`.
+        if !pieces.joined().contains("\n") {
+            #expect(!field.chips.contains { $0.content.raw.starts(with: Array("Ann,".utf8)) }, "\(pieces)")
+        }
+    }
+
     /// Recognition of one chip the scanner made from an Outlook list: a
     /// comma between words of a name is read, one at either end is not.
     @Test(arguments: [
