@@ -150,12 +150,24 @@ struct RankedEntries: Sendable {
     }
 }
 
-/// A binary min-heap of packed items: rank << 32 | isEntry << 31 | node
-/// or entry index.
+/// A binary min-heap of packed items (for the ranked streams: rank << 32
+/// | isEntry << 31 | node or entry index).
 struct RankHeap {
     var items: [UInt64] = []
 
     init() { items.reserveCapacity(64) }
+
+    /// A heap of `items`, in any order.
+    ///
+    /// - Complexity: O(*n*).
+    init(heapifying items: [UInt64]) {
+        self.items = items
+        var i = items.count / 2
+        while i > 0 {
+            i -= 1
+            siftDown(i)
+        }
+    }
 
     mutating func push(_ item: UInt64) {
         items.append(item)
@@ -173,18 +185,22 @@ struct RankHeap {
         guard !items.isEmpty else { return last }
         let top = items[0]
         items[0] = last
-        var i = 0
+        siftDown(0)
+        return top
+    }
+
+    mutating func siftDown(_ start: Int) {
+        var i = start
         let n = items.count
         while true {
             let l = 2 * i + 1, r = l + 1
             var m = i
             if l < n && items[l] < items[m] { m = l }
             if r < n && items[r] < items[m] { m = r }
-            if m == i { break }
+            if m == i { return }
             items.swapAt(i, m)
             i = m
         }
-        return top
     }
 }
 
@@ -199,9 +215,12 @@ extension SearchIndex {
     /// `isHidden` rejects are not matches.
     ///
     /// - Complexity: O((*k* + log *m*) · log *m*) for *k* rows visited of
-    ///   *m* postings in the range; a query of several words visits its
-    ///   rarest word's rows in rank order, each folded again, until enough
-    ///   match every word.
+    ///   *m* postings in the range. A query of several words costs
+    ///   O(*p* + *w* · *r* / 64 + *h* log *h*) for the *p* postings of its
+    ///   *w* words, *r* rows and *h* rows that match every word
+    ///   (``wordsHits(_:ranges:_:isHidden:isUsable:)``); one with a quoted
+    ///   phrase visits its rarest word's rows in rank order, each folded
+    ///   again, until enough match every word.
     func rankedHits(
         _ q: SearchQuery, ranges: [Range<Int>], wanted: Int,
         isHidden: (Int32) -> Bool, isUsable: (Int32, UInt32) -> Bool
@@ -225,7 +244,11 @@ extension SearchIndex {
             }
             return taken.hits
         }
-        // Several words (or a phrase): rows whose display name starts
+        if !q.words.contains(where: { $0.contains(0x20) }) {
+            wordsHits(q, ranges: ranges, &taken, isHidden: isHidden, isUsable: isUsable)
+            return taken.hits
+        }
+        // A quoted phrase among the words: rows whose display name starts
         // with the phrase, then the rarest word's rows that match every
         // word, each row's text folded again to check. The first stream
         // holds every row whose display name starts with the phrase's

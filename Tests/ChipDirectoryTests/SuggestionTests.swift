@@ -48,6 +48,33 @@ struct SuggestionTests {
         #expect(SuggestionTests.book.suggestions(for: "jo qq").isEmpty)
     }
 
+    /// A query of several words is answered from the words' postings:
+    /// a word found in one address of a contact matches that row only, a
+    /// display name starts with the words only when the first is its whole
+    /// first word, and the classes are what the rows' text says.
+    @Test(arguments: [
+        ("le e", [("1", "le@x.org", MatchClass.fullNamePrefix), ("1", "evan@y.org", .fullNamePrefix),
+                  ("2", "lee@x.org", .firstWord), ("3", "anna.e@z.org", .otherWord)]),
+        ("e le", [("2", "lee@x.org", .firstWord), ("1", "le@x.org", .firstWord), ("1", "evan@y.org", .firstWord),
+                  ("3", "anna.e@z.org", .otherWord)]),
+        ("le evans x", [("1", "le@x.org", .firstWord)]),
+        ("le evans", [("1", "le@x.org", .fullNamePrefix), ("1", "evan@y.org", .fullNamePrefix)]),
+        ("ann e", [("3", "anna.e@z.org", .firstWord)]),
+        ("z ann", [("3", "anna.e@z.org", .firstWord)]),
+        ("q le", [("3", "other@q.org", .otherWord)]),
+    ])
+    func wordsMatchRowsByTheirPostings(_ query: String, _ expected: [(String, String, MatchClass)]) {
+        let book = ContactDirectory([
+            person("1", "Le Evans", ["le@x.org", "evan@y.org"], uses: 3, last: 10),
+            person("2", "Lee Ellis", ["lee@x.org"], uses: 5, last: 10),
+            person("3", "Anna Le", ["anna.e@z.org", "other@q.org"]),
+        ])
+        let s = book.suggestions(for: query)
+        #expect(s.map { [$0.contact.rawValue, $0.address ?? ""] } == expected.map { [$0.0, $0.1] }, "\(query)")
+        #expect(s.map(\.matchClass) == expected.map(\.2), "\(query)")
+        #expect(s == book.suggestionsByScanning(for: query), "\(query)")
+    }
+
     @Test func anExactAddressComesFirst() {
         let s = SuggestionTests.book.suggestions(for: "bob@y.org")
         #expect(s.first?.address == "bob@y.org")
