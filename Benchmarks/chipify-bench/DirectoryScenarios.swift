@@ -56,7 +56,8 @@ func directoryBuildScenario(count: Int, samples: Int) -> [Result] {
 
 /// One keystroke's query, 1 to 3 letters (prefixes of the contacts' own
 /// names, as people type them), against `count` contacts: through the
-/// index, and through a scan of every contact (the baseline).
+/// index, and through a scan of every contact (the baseline); and queries
+/// of two words.
 func suggestScenario(count: Int, samples: Int, scanSamples: Int) -> [Result] {
     let contacts = importedContacts(count: count, seed: 7)
     let directory = ContactDirectory(contacts)
@@ -69,10 +70,27 @@ func suggestScenario(count: Int, samples: Int, scanSamples: Int) -> [Result] {
         let word = words[Int(rng.next() % UInt64(words.count))]
         queries.append(String(word.prefix(Int(rng.next() % 3) + 1)))
     }
+    // Two words, as people type a name to narrow it (`jo sm`, `sm j`):
+    // two letters of one word of a contact's name and one or two of
+    // another, in either order.
+    var wordQueries: [String] = []
+    while wordQueries.count < 1000 {
+        let c = contacts[Int(rng.next() % UInt64(contacts.count))]
+        guard let name = c.displayName else { continue }
+        let words = name.split(separator: " ")
+        guard words.count >= 2 else { continue }
+        let a = String(words[0].prefix(2)), b = String(words[1].prefix(1 + Int(rng.next() % 2)))
+        wordQueries.append(rng.next() % 2 == 0 ? a + " " + b : b + " " + a)
+    }
     var k = 0
     let (stats, checksum) = sampleOperations(samples: samples, warmups: 100) {
         k += 1
         return UInt64(directory.suggestions(for: queries[k % queries.count]).count)
+    }
+    var kw = 0
+    let (wordStats, wordChecksum) = sampleOperations(samples: max(1, samples / 5), warmups: 20) {
+        kw += 1
+        return UInt64(directory.suggestions(for: wordQueries[kw % wordQueries.count]).count)
     }
     var j = 0
     let (scan, scanChecksum) = sampleOperations(samples: scanSamples, warmups: 1) {
@@ -96,6 +114,7 @@ func suggestScenario(count: Int, samples: Int, scanSamples: Int) -> [Result] {
     return [
         Result(name: "suggest/\(count)", unit: "ns/query", stats: stats, bytes: 0, checksum: checksum),
         Result(name: "suggest-warm/\(count)", unit: "ns/query", stats: Stats(warm), bytes: 0, checksum: warmChecksum),
+        Result(name: "suggest-words/\(count)", unit: "ns/query", stats: wordStats, bytes: 0, checksum: wordChecksum),
         Result(name: "suggest-scan/\(count)", unit: "ns/query", stats: scan, bytes: 0, checksum: scanChecksum),
     ]
 }

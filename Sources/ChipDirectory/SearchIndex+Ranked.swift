@@ -244,18 +244,44 @@ extension SearchIndex {
             }
             return taken.hits
         }
-        if !q.words.contains(where: { $0.contains(0x20) }) {
+        guard q.words.contains(where: { $0.contains(0x20) }) else {
+            // Words that often meet (`j s`) find their rows among the
+            // rarest word's first few, each folded to check: tried first,
+            // with a budget. Words that seldom meet would fold thousands:
+            // their postings are intersected instead.
+            var attempt = taken
+            attempt.budget = SearchIndex.foldedRowsBudget
+            let hits = foldedHits(q, ranges: ranges, &attempt, isHidden: isHidden, isUsable: isUsable)
+            if attempt.budget > 0 { return hits }
             wordsHits(q, ranges: ranges, &taken, isHidden: isHidden, isUsable: isUsable)
             return taken.hits
         }
-        // A quoted phrase among the words: rows whose display name starts
-        // with the phrase, then the rarest word's rows that match every
-        // word, each row's text folded again to check. The first stream
-        // holds every row whose display name starts with the phrase's
-        // first word, and takes only those the whole phrase starts: a row
-        // of a later class it passes comes again in the second, in order.
+        return foldedHits(q, ranges: ranges, &taken, isHidden: isHidden, isUsable: isUsable)
+    }
+
+    /// How many rows a query of several words folds to check before it
+    /// intersects its words' postings instead.
+    static let foldedRowsBudget = 48
+
+    /// The hits of a query of several words or a quoted phrase, after
+    /// `taken` holds its exact rows: rows whose display name starts with
+    /// the phrase, then the rarest word's rows that match every word, in
+    /// rank order, each row's text folded again to check, until `taken`
+    /// is full or its ``TakenRows/budget`` of folded rows is spent. The
+    /// first stream holds every row whose display name starts with the
+    /// phrase's first word, and takes only those the whole phrase starts:
+    /// a row of a later class it passes comes again in the second, in
+    /// order.
+    ///
+    /// - Complexity: O(*k* · *b*) for *k* rows folded of *b* bytes each,
+    ///   plus the streams' O(log *m*) per posting.
+    func foldedHits(
+        _ q: SearchQuery, ranges: [Range<Int>], _ taken: inout TakenRows,
+        isHidden: (Int32) -> Bool, isUsable: (Int32, UInt32) -> Bool
+    ) -> [Hit] {
         var t = RowText()
         stream(range(of: q.phrase, within: ranges[0]), tree: 1, &taken, isHidden) { r, taken in
+            taken.budget -= 1
             if let c = classify(r, q, &t), c == .fullNamePrefix { taken.take(self, r, c, isUsable) }
         }
         guard !taken.isFull, let rarest = ranges.min(by: { postings($0).count < postings($1).count }) else {
@@ -263,6 +289,7 @@ extension SearchIndex {
         }
         var others: [Hit] = []
         stream(rarest, tree: 0, &taken, isHidden) { r, taken in
+            taken.budget -= 1
             guard let c = classify(r, q, &t) else { return }
             if c == .otherWord { others.append(Hit(row: r, matchClass: c)) } else { taken.take(self, r, c, isUsable) }
         }
@@ -304,6 +331,9 @@ struct TakenRows {
     var shown: [(key: UInt32, row: Int32)] = []
     var usable = 0
     let wanted: Int
+    /// How many more rows may be folded to check them; none left counts
+    /// as full, so that the streams stop.
+    var budget = Int.max
 
     init(wanted: Int) {
         self.wanted = wanted
@@ -311,7 +341,7 @@ struct TakenRows {
         shown.reserveCapacity(wanted + 8)
     }
 
-    var isFull: Bool { usable >= wanted }
+    var isFull: Bool { usable >= wanted || budget <= 0 }
 
     mutating func take(_ index: SearchIndex, _ row: Int32, _ c: MatchClass, _ isUsable: (Int32, UInt32) -> Bool) {
         let key = index.addressKey(of: row)

@@ -73,6 +73,15 @@ struct SuggestionTests {
         #expect(s.map { [$0.contact.rawValue, $0.address ?? ""] } == expected.map { [$0.0, $0.1] }, "\(query)")
         #expect(s.map(\.matchClass) == expected.map(\.2), "\(query)")
         #expect(s == book.suggestionsByScanning(for: query), "\(query)")
+        // The intersection of postings on its own (a book this small
+        // takes the folded rows' path, within its budget).
+        let index = book.base
+        let q = SearchQuery(query)
+        var taken = TakenRows(wanted: 8)
+        index.wordsHits(q, ranges: index.ranges(q, after: nil), &taken, isHidden: { _ in false }, isUsable: { _, _ in true })
+        #expect(taken.hits.map { [index.contacts[Int(index.rows[Int($0.row)].contact)].id.rawValue, index.address(of: $0.row)] }
+                == expected.map { [$0.0, $0.1] }, "\(query)")
+        #expect(taken.hits.map(\.matchClass) == expected.map(\.2), "\(query)")
     }
 
     @Test func anExactAddressComesFirst() {
