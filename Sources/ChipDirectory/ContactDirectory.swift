@@ -259,7 +259,7 @@ public struct ContactDirectory: Sendable {
             chosen.append(l)
             if chosen.count == limit { break }
         }
-        var scratch = FoldScratch()
+        var scratch = SuggestionScratch()
         touch(chosen, &scratch)
         var out: [Suggestion] = []
         out.reserveCapacity(chosen.count)
@@ -272,7 +272,7 @@ public struct ContactDirectory: Sendable {
     /// at a time for all of them: the reads of one level do not wait for
     /// each other, so a query whose rows are not in cache waits about
     /// once per level rather than once per block.
-    func touch(_ chosen: [Located], _ scratch: inout FoldScratch) {
+    func touch(_ chosen: [Located], _ scratch: inout SuggestionScratch) {
         var sum = 0
         for l in chosen {
             let idx = index(l)
@@ -367,12 +367,10 @@ struct ExcludedAddresses: Sendable {
     }
 }
 
-/// A shown field folded again, with where each byte came from: kept
-/// between the suggestions of one query so that its arrays are allocated
-/// once.
-struct FoldScratch {
-    var folded: [UInt8] = []
-    var from: [Int32] = []
+/// What the suggestions of one query share: the last name matched (a
+/// contact's next row shows it again) and what the reads before them
+/// read.
+struct SuggestionScratch {
     /// What ``ContactDirectory/touch(_:_:)`` read, kept so that its reads
     /// are not left out.
     var touched = 0
@@ -407,7 +405,7 @@ extension SearchIndex {
     /// matched in the name and the address. A field of ASCII only is
     /// matched on its own bytes; another is folded again, with where each
     /// byte came from.
-    func suggestion(_ hit: Hit, _ q: SearchQuery, _ scratch: inout FoldScratch) -> Suggestion {
+    func suggestion(_ hit: Hit, _ q: SearchQuery, _ scratch: inout SuggestionScratch) -> Suggestion {
         let row = rows[Int(hit.row)]
         let c = Int(row.contact)
         let name = contacts[c].displayName
@@ -419,7 +417,7 @@ extension SearchIndex {
             // is often shown again right after: its matches are the same.
             nameMatches = last.matches
         } else if var name {
-            name.withUTF8 { SearchIndex.matches(of: q.words, in: $0, .displayName, base: 0, &scratch, into: &nameMatches) }
+            name.withUTF8 { SearchIndex.matches(of: q.words, in: $0, .displayName, base: 0, into: &nameMatches) }
             nameMatches = merged(nameMatches)
             scratch.lastName = (self, row.contact, nameMatches)
         }
@@ -427,11 +425,11 @@ extension SearchIndex {
             address.withUTF8 { bytes in
                 let at = bytes.lastIndex(of: UInt8(ascii: "@")) ?? bytes.count
                 SearchIndex.matches(
-                    of: q.words, in: UnsafeBufferPointer(rebasing: bytes[..<at]), .localPart, base: 0, &scratch,
+                    of: q.words, in: UnsafeBufferPointer(rebasing: bytes[..<at]), .localPart, base: 0,
                     into: &addressMatches)
                 if at < bytes.count {
                     SearchIndex.matches(
-                        of: q.words, in: UnsafeBufferPointer(rebasing: bytes[(at + 1)...]), .domain, base: at + 1, &scratch,
+                        of: q.words, in: UnsafeBufferPointer(rebasing: bytes[(at + 1)...]), .domain, base: at + 1,
                         into: &addressMatches)
                 }
             }
@@ -449,7 +447,7 @@ extension SearchIndex {
     ///   starts and *q* bytes of words.
     static func matches(
         of words: [[UInt8]], in field: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int,
-        _ scratch: inout FoldScratch, into out: inout [Range<Int>]
+        into out: inout [Range<Int>]
     ) {
         guard field.count > 0 else { return }
         if isASCII(field) {
@@ -468,26 +466,7 @@ extension SearchIndex {
             let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
             out.append((first + base)..<(min(field.count, end) + base))
         }
-        // Folded on the stack when it fits (a name or an address nearly
-        // always does), else into the scratch arrays.
-        let capacity = SearchFold.foldCapacity(field.count)
-        let done: Bool = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { folded in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { from in
-                guard let n = SearchFold.fold(field, into: folded.baseAddress!, origins: from.baseAddress!, capacity: capacity)
-                else { return false }
-                foldedMatches(
-                    of: words, in: UnsafeBufferPointer(rebasing: folded[..<n]), UnsafeBufferPointer(rebasing: from[..<n]),
-                    kind, found)
-                return true
-            }
-        }
-        guard !done else { return }
-        scratch.folded.removeAll(keepingCapacity: true)
-        scratch.from.removeAll(keepingCapacity: true)
-        fold(field, into: &scratch.folded, origins: &scratch.from)
-        scratch.folded.withUnsafeBufferPointer { folded in
-            scratch.from.withUnsafeBufferPointer { from in foldedMatches(of: words, in: folded, from, kind, found) }
-        }
+        SearchFold.withFolded(field) { folded, from in foldedMatches(of: words, in: folded, from, kind, found) }
     }
 
     /// The walk of ``normalize(_:_:_:into:_:starts:)`` over a folded field,
@@ -556,7 +535,7 @@ extension SearchIndex {
         }
     }
 
-    /// ``matches(of:in:_:base:_:into:)`` of a field of ASCII only, whose
+    /// ``matches(of:in:_:base:into:)`` of a field of ASCII only, whose
     /// normalized text is its bytes in lower case with each run of
     /// separators one space: word starts and comparisons walk the bytes.
     static func asciiMatches(

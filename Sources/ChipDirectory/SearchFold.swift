@@ -118,6 +118,30 @@ extension SearchFold {
         return state.next == text.count ? written : nil
     }
 
+    /// Calls `body` with `text` folded and the origin of each folded byte,
+    /// as ``fold(_:into:origins:)`` makes them: on the stack when folding
+    /// at most quadruples the text (a name or an address nearly always),
+    /// else in arrays.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    package static func withFolded(
+        _ text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int32>) -> Void
+    ) {
+        let capacity = foldCapacity(text.count)
+        let done: Bool = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { origins in
+                guard let n = fold(text, into: out.baseAddress!, origins: origins.baseAddress!, capacity: capacity)
+                else { return false }
+                body(UnsafeBufferPointer(rebasing: out[..<n]), UnsafeBufferPointer(rebasing: origins[..<n]))
+                return true
+            }
+        }
+        guard !done else { return }
+        var out: [UInt8] = [], origins: [Int32] = []
+        fold(text, into: &out, origins: &origins)
+        out.withUnsafeBufferPointer { o in origins.withUnsafeBufferPointer { body(o, $0) } }
+    }
+
     /// Folds all of `text`, writing straight into `out`'s (and `origins`')
     /// spare capacity in rounds. A round reserves the input's remaining
     /// length plus ``roundSlack`` and stops while a scalar's longest output

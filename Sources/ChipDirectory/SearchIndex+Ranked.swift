@@ -124,14 +124,12 @@ struct RankedEntries: Sendable {
     /// heads of the runs.
     @inline(__always)
     func pushRunHeads(_ entries: Range<Int>, _ tree: Int, _ heap: inout RankHeap) {
-        var last = UInt32.max
-        var first = true
+        var last = UInt32.max  // above every rank
         for i in entries {
             let key = keys[i]
             guard tree == 0 || Int(key >> 30) == tree else { continue }
             let rank = key & RankedEntries.rankMask
-            if first || rank < last { pushEntry(i, tree, &heap) }
-            first = false
+            if rank < last { pushEntry(i, tree, &heap) }
             last = rank
         }
     }

@@ -16,7 +16,8 @@
 ///    word flagged ``RankedEntries/contactFlag`` has rank `r`; of
 ///    ``rowAny`` when some posting without the flag has rank `r`.
 /// 2. ``contactFirst`` and ``rowFirst`` hold the same for postings of
-///    class 1 or 2, ``contactName`` for name postings of class 1.
+///    class 1 or 2; ``contactName`` holds the name postings of class 1
+///    among those it was given (a word's whole token, for the first word).
 struct WordMarks {
     static let contactAny = 0
     static let contactFirst = 1
@@ -100,6 +101,7 @@ extension SearchIndex {
         else { return }
         var seen = [UInt64](repeating: 0, count: marks[0].stride)
         var found: [UInt64] = []  // class << 32 | row
+        var starts: [Int32] = []  // scratch for the display names read
         let before = taken.hits.count
         for i in postings(ranges[rarest]) {
             let key = ranked.keys[i]
@@ -128,7 +130,7 @@ extension SearchIndex {
                 }
                 guard all, !isHidden(row), !taken.hits[..<before].contains(where: { $0.row == row }) else { continue }
                 var c: MatchClass = anyFirst ? .firstWord : .otherWord
-                if marks[0].has(WordMarks.contactName, first), displayNameStarts(row, with: q.phrase) {
+                if marks[0].has(WordMarks.contactName, first), displayNameStarts(row, with: q.phrase, &starts) {
                     c = .fullNamePrefix
                 }
                 found.append(UInt64(c.rawValue) << 32 | UInt64(row))
@@ -148,9 +150,9 @@ extension SearchIndex {
     /// field is the display name).
     ///
     /// - Complexity: O(*n*) for a display name of *n* bytes.
-    func displayNameStarts(_ row: Int32, with phrase: [UInt8]) -> Bool {
+    func displayNameStarts(_ row: Int32, with phrase: [UInt8], _ starts: inout [Int32]) -> Bool {
         guard var name = contacts[Int(rows[Int(row)].contact)].displayName else { return false }
-        var starts: [Int32] = []
+        starts.removeAll(keepingCapacity: true)
         var result = false
         name.withUTF8 { bytes in
             SearchIndex.withNormalized(bytes, .displayName, base: 0, starts: &starts) { text, _ in

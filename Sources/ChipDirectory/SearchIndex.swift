@@ -335,28 +335,10 @@ final class SearchIndex: Sendable {
         SearchIndex.foldedEqual(address(of: row), other.address(of: otherRow))
     }
 
-    /// Whether two texts fold to the same bytes; ASCII without a copy.
+    /// Whether two texts fold to the same bytes.
     ///
     /// - Complexity: O(*n*) for *n* bytes.
-    static func foldedEqual(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                if isASCII(x) && isASCII(y) {
-                    guard x.count == y.count else { return false }
-                    for i in 0..<x.count {
-                        let p = x[i], q = y[i]
-                        if (p &- 0x41 < 26 ? p | 0x20 : p) != (q &- 0x41 < 26 ? q | 0x20 : q) { return false }
-                    }
-                    return true
-                }
-                var f: [UInt8] = [], g: [UInt8] = []
-                SearchFold.fold(x, into: &f)
-                SearchFold.fold(y, into: &g)
-                return f == g
-            }
-        }
-    }
+    static func foldedEqual(_ a: String, _ b: String) -> Bool { folds(a, to: SearchFold.fold(b)) }
 }
 
 extension SearchIndex {
@@ -632,27 +614,18 @@ extension SearchIndex {
         _ bytes: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int, starts: inout [Int32],
         _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int32>) -> Void
     ) {
-        let capacity = SearchFold.foldCapacity(bytes.count)
-        let done: Bool = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * capacity) { buffer in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) { originBuffer in
-                let f = buffer.baseAddress!, g = originBuffer.baseAddress!
-                guard let n = SearchFold.fold(bytes, into: f, origins: g, capacity: capacity) else { return false }
-                // The normalized text is never longer than the folded.
-                let m = normalizeScalars(
-                    UnsafeBufferPointer(start: f, count: n), g, kind, f + capacity, g + capacity, base: base,
-                    starts: &starts)
-                body(UnsafeBufferPointer(start: f + capacity, count: m), UnsafeBufferPointer(start: g + capacity, count: m))
-                return true
+        SearchFold.withFolded(bytes) { folded, from in
+            // The normalized text is never longer than the folded.
+            let room = max(1, folded.count)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { text in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: room) { origins in
+                    let m = folded.isEmpty ? 0 : normalizeScalars(
+                        folded, from.baseAddress!, kind, text.baseAddress!, origins.baseAddress!, base: base,
+                        starts: &starts)
+                    body(UnsafeBufferPointer(rebasing: text[..<m]), UnsafeBufferPointer(rebasing: origins[..<m]))
+                }
             }
         }
-        guard !done else { return }
-        var folded: [UInt8] = [], from: [Int32] = [], text: [UInt8] = [], origins: [Int32] = []
-        fold(bytes, into: &folded, origins: &from)
-        let firstStart = starts.count
-        normalize(folded, from, kind, into: &text, &origins, starts: &starts)
-        // Those word starts are offsets in `text`, which began empty.
-        for k in firstStart..<starts.count { starts[k] += Int32(base) }
-        text.withUnsafeBufferPointer { t in origins.withUnsafeBufferPointer { o in body(t, o) } }
     }
 
     /// Reserves `count` more bytes of text and origins (a field's

@@ -460,7 +460,6 @@ struct ASCIIFieldTests {
                 "\u{1100}", "\u{1161}", "\u{11A8}", "\u{FDFA}"]
         let wordAlphabet: [String] = ascii ? "ab9x0q ".map(String.init) : ["a", "e", "s", "ss", "李", "明", "ω", "i", "x", "9", "fi", "o", " "]
         var t = RowText()
-        var scratch = FoldScratch()
         for _ in 0..<3000 {
             let text = (0..<Int(rng.next() % 10)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined()
             let bytes = Array(text.utf8)
@@ -475,7 +474,7 @@ struct ASCIIFieldTests {
             }
             var fast: [Range<Int>] = [], general: [Range<Int>] = []
             bytes.withUnsafeBufferPointer { field in
-                SearchIndex.matches(of: words, in: field, kind, base: 3, &scratch, into: &fast)
+                SearchIndex.matches(of: words, in: field, kind, base: 3, into: &fast)
                 t.removeAll()
                 t.add(field, kind)
                 for k in t.starts.indices {
