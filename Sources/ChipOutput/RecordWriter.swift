@@ -242,6 +242,45 @@ public struct ChipRecordWriter: Sendable {
         }
     }
 
+    /// Writes one valid chip of the simple lane
+    /// (``ListRecognizer/handleSimple(_:_:offset:)``), exactly as
+    /// ``write(_:)-(ChipRecord)`` writes the chip the general path makes
+    /// of the same text: `p` holds the ranges of `item`, `raw` is the
+    /// chip's text, `start`/`end` its offsets in the record, `suggestion`
+    /// the domain a `likely-typo` warning names.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    @inline(__always)
+    package mutating func write(
+        simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?
+    ) {
+        if summarize {
+            summary.count(error: nil, warnings: item.warnings)
+            return
+        }
+        name.removeAll(keepingCapacity: true)
+        address.removeAll(keepingCapacity: true)
+        var warnings = item.warnings
+        if let n = item.nameRange { warnings.formUnion(names.appendPhrase(p, n, into: &name)) }
+        address.append(contentsOf: UnsafeBufferPointer(rebasing: p[item.addressRange]))
+        if summaryWidth != nil && format == .text {
+            labels.append(ChipText.label(name: name, address: address, raw: raw))
+            currentRecord = record
+            return
+        }
+        let fields = Fields(
+            record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: nil, raw: raw,
+            truncated: false, start: start, end: end, warnings: warnings, suggestion: suggestion)
+        switch format {
+        case .jsonl: writeJSON(fields)
+        case .tsv: writeTSV(fields)
+        case .text: writeText(fields)
+        case .header:
+            writeHeaderChip(kind: .mailbox, error: nil, group: nil, start: start, end: end, warnings: warnings)
+        }
+    }
+
     /// Ends a record: for `header`, its value is finished and written,
     /// with a line break.
     ///

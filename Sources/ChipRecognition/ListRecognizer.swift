@@ -43,7 +43,7 @@ public struct ListRecognizer: Sendable {
     var lookalikes: Lookalikes
     /// Bytes handed to the recognizer so far: a measure of work, for tests
     /// that bound it by the input's length.
-    package private(set) var bytesRecognized = 0
+    package internal(set) var bytesRecognized = 0
     /// Whether this recognizer adds the look-alike warnings itself. An
     /// editor turns it off and checks with a ``Lookalikes`` it keeps apart,
     /// so that the copies of this value it saves for undo hold no cache.

@@ -122,12 +122,26 @@ package struct Lookalikes: Sendable {
             }
         }
         guard p[domainRange.lowerBound] != UInt8(ascii: "[") else { return }
+        let (warnings, typo) = judgeDomain(p, domainRange)
+        r.warnings.formUnion(warnings)
+        if typo >= 0 { r.suggestedDomain = commonDomain(typo) }
+    }
+
+    /// The warnings a domain (not a literal) earns, `mixed-script` and
+    /// `likely-typo`, and with the latter the index of the common domain
+    /// meant (``commonDomain(_:)``), -1 otherwise.
+    @inline(__always)
+    package mutating func judgeDomain(_ p: UnsafeBufferPointer<UInt8>, _ domainRange: Range<Int>) -> (ChipWarnings, Int32) {
         let verdict = domainVerdict(UnsafeBufferPointer(rebasing: p[domainRange]))
-        if verdict.mixed { r.warnings.insert(.mixedScript) }
-        if verdict.typo >= 0 {
-            r.warnings.insert(.likelyTypo)
-            r.suggestedDomain = String(decoding: entries[Int(verdict.typo)].domain, as: UTF8.self)
-        }
+        var warnings: ChipWarnings = []
+        if verdict.mixed { warnings.insert(.mixedScript) }
+        if verdict.typo >= 0 { warnings.insert(.likelyTypo) }
+        return (warnings, verdict.typo)
+    }
+
+    /// The common domain of index `typo` (from ``judgeDomain(_:_:)``).
+    package func commonDomain(_ typo: Int32) -> String {
+        String(decoding: entries[Int(typo)].domain, as: UTF8.self)
     }
 
     /// The verdict on a domain, from the cache or worked out: the domain is

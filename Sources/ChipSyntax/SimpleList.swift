@@ -17,17 +17,46 @@ package enum SimpleList {
     /// lists are so long.
     static let maxBytes = 4_096
 
+    /// One chip of a simple list, with what stage 2 learned of it: where
+    /// its `<` and its last `@` stand, so that recognition need not look
+    /// for them again.
+    package struct Chip: Sendable, Hashable {
+        /// Offsets from the record's first byte: the chip's text, without
+        /// the spaces around it.
+        package var lo: Int32
+        package var hi: Int32
+        /// The `<` of `Name <…>` (or of a bare `<…>`), -1 for a bare address.
+        package var open: Int32
+        /// The last `@` of the address (inside the brackets for `<…>`),
+        /// -1 when there is none there.
+        package var at: Int32
+        /// How many `@` the address holds (inside the brackets for `<…>`).
+        package var ats: Int32
+
+        package var range: Range<Int> { Int(lo)..<Int(hi) }
+    }
+
     /// Appends the chip segments of `record` (offsets from its first byte)
     /// to `segments` and returns true, or returns false and appends nothing.
     ///
     /// - Complexity: O(*n*) in the record's length, 64 bytes per step of
     ///   stage 1 and one step of stage 2 per `,` `<` `>` `@`.
     package static func segments(_ record: UnsafeBufferPointer<UInt8>, into segments: inout [Segment]) -> Bool {
+        var found: [Chip] = []
+        guard chips(record, into: &found) else { return false }
+        for c in found { segments.append(Segment(.chip, c.range)) }
+        return true
+    }
+
+    /// The same chips as ``segments(_:into:)``, with their `<` and `@`.
+    ///
+    /// - Complexity: O(*n*) in the record's length.
+    package static func chips(_ record: UnsafeBufferPointer<UInt8>, into chips: inout [Chip]) -> Bool {
         guard let base = record.baseAddress else { return true }
         let n = record.count
         guard n <= maxBytes else { return false }
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64) { spaces in
-            let first = segments.count
+            let first = chips.count
             var piece = Piece(spaces: UnsafeBufferPointer(spaces))
             // Block by block: stage 1 classifies it, stage 2 walks its
             // special bytes (a piece ends at a comma, so it never needs a
@@ -52,15 +81,15 @@ package enum SimpleList {
                 while bits != 0 {
                     let i = at + bits.trailingZeroBitCount
                     bits &= bits &- 1
-                    if !piece.step(record[i], at: i, segments: &segments) {
-                        segments.removeSubrange(first...)
+                    if !piece.step(record[i], at: i, chips: &chips) {
+                        chips.removeSubrange(first...)
                         return false
                     }
                 }
                 at += 64
             }
-            if !piece.end(at: n, segments: &segments) {
-                segments.removeSubrange(first...)
+            if !piece.end(at: n, chips: &chips) {
+                chips.removeSubrange(first...)
                 return false
             }
             return true
@@ -129,6 +158,9 @@ package enum SimpleList {
         var open = -1
         var close = -1
         var atOutside = 0
+        /// The last `@` and the count of them inside the brackets.
+        var lastAt = -1
+        var atInside = 0
 
         init(spaces: UnsafeBufferPointer<UInt64>) {
             self.spaces = spaces
@@ -138,11 +170,11 @@ package enum SimpleList {
         func isSpace(_ i: Int) -> Bool { spaces[i >> 6] >> UInt64(i & 63) & 1 != 0 }
 
         @inline(__always)
-        mutating func step(_ b: UInt8, at i: Int, segments: inout [Segment]) -> Bool {
+        mutating func step(_ b: UInt8, at i: Int, chips: inout [Chip]) -> Bool {
             switch b {
             case 0x2C:
                 if open >= 0 && close < 0 { return false }  // a `,` inside `<…>`
-                return end(at: i, segments: &segments)
+                return end(at: i, chips: &chips)
             case 0x3C:
                 if open >= 0 { return false }
                 open = i
@@ -152,7 +184,13 @@ package enum SimpleList {
                 close = i
                 return true
             case 0x40:
-                if open < 0 || close >= 0 { atOutside += 1 }
+                if open < 0 || close >= 0 {
+                    atOutside += 1
+                    if open < 0 { lastAt = i }
+                } else {
+                    atInside += 1
+                    lastAt = i
+                }
                 return true
             default:
                 return false
@@ -163,12 +201,14 @@ package enum SimpleList {
         /// is a chip when it is `Name <…>` (no `@` outside the brackets,
         /// nothing but spaces after them) or one bare address with no space
         /// inside; an empty piece is two separators side by side.
-        mutating func end(at stop: Int, segments: inout [Segment]) -> Bool {
+        mutating func end(at stop: Int, chips: inout [Chip]) -> Bool {
             defer {
                 from = stop + 1
                 open = -1
                 close = -1
                 atOutside = 0
+                lastAt = -1
+                atInside = 0
             }
             var lo = from, hi = stop
             while lo < hi && isSpace(lo) { lo += 1 }
@@ -180,7 +220,9 @@ package enum SimpleList {
                 guard atOutside >= 1 else { return false }
                 for k in lo..<hi where isSpace(k) { return false }
             }
-            segments.append(Segment(.chip, lo..<hi))
+            chips.append(Chip(
+                lo: Int32(lo), hi: Int32(hi), open: Int32(open), at: Int32(lastAt),
+                ats: Int32(open >= 0 ? atInside : atOutside)))
             return true
         }
     }

@@ -79,6 +79,7 @@ public struct InvariantVerifier: Sendable {
         var simple: [Segment] = []
         if bytes.withUnsafeBufferPointer({ SimpleList.segments($0, into: &simple) }) {
             check(simple == whole, "the structural index's segments differ from the scanner's")
+            for problem in Self.simpleLaneDifferences([bytes], policy: policy) { check(false, problem) }
         }
 
         // 2. Lossless.
@@ -216,6 +217,74 @@ public struct InvariantVerifier: Sendable {
         c.byteRange = 0..<chip.raw.count
         if let offset = c.errorOffset { c.errorOffset = offset - start }
         return c
+    }
+
+    /// How the simple lane (``SimpleList`` chips recognized by
+    /// ``ListRecognizer/handleSimple(_:_:offset:)`` and written by
+    /// ``ChipRecordWriter/write(simple:record:index:_:raw:start:end:suggestion:)``)
+    /// differs from the general path on `records`, each one list: each
+    /// chip's verdict, and the bytes every format writes. Empty when the
+    /// two agree (records the index declines are skipped).
+    public static func simpleLaneDifferences(_ records: [[UInt8]], policy: ValidationPolicy) -> [String] {
+        var problems: [String] = []
+        var lane = ListRecognizer(policy: policy)
+        var general = ListRecognizer(policy: policy)
+        let formats: [(OutputFormat, Bool)] = [(.jsonl, false), (.tsv, false), (.text, false), (.header, false), (.jsonl, true)]
+        var laneWriters = formats.map { ChipRecordWriter(format: $0.0, policy: policy, summarize: $0.1, capacity: 512) }
+        var generalWriters = laneWriters
+        var chips: [SimpleList.Chip] = []
+        for (number, record) in records.enumerated() {
+            record.withUnsafeBufferPointer { p in
+                chips.removeAll(keepingCapacity: true)
+                guard SimpleList.chips(p, into: &chips) else { return }
+                lane.reset()
+                general.reset()
+                let text = String(decoding: record, as: UTF8.self).debugDescription
+                for (index, c) in chips.enumerated() {
+                    let segment = Segment(.chip, c.range)
+                    let simple = lane.handleSimple(c, p, offset: 0)
+                    guard let expected = general.handle(segment, p, base: 0) else {
+                        if simple != nil { problems.append("\(text) \(c.range): the simple lane made a chip of only comments") }
+                        if lane.handle(segment, p, base: 0) != nil { problems.append("\(text) \(c.range): the lists went apart") }
+                        continue
+                    }
+                    let chip = ChipRecord(
+                        record: number + 1, index: index, item: expected, source: p,
+                        raw: UnsafeBufferPointer(rebasing: p[c.range]), truncated: false,
+                        sourceStart: c.range.lowerBound, start: c.range.lowerBound, end: c.range.upperBound)
+                    for k in generalWriters.indices { generalWriters[k].write(chip) }
+                    guard let simple else {
+                        _ = lane.handle(segment, p, base: 0)
+                        for k in laneWriters.indices { laneWriters[k].write(chip) }
+                        continue
+                    }
+                    let r = expected.recognition
+                    if r.error != nil || r.nameRange != simple.nameRange || r.nameIsComment || !r.addressIsVerbatim
+                        || r.localPartRange != simple.localPartRange || r.domainRange != simple.domainRange
+                        || r.warnings != simple.warnings || r.decodedAddress != nil
+                        || r.suggestedDomain != (simple.typo >= 0 ? lane.commonDomain(simple.typo) : nil) {
+                        problems.append("\(text) \(c.range): the simple lane's \(simple) differs from the general path's \(r)")
+                    }
+                    for k in laneWriters.indices {
+                        laneWriters[k].write(
+                            simple: simple, record: number + 1, index: index, p, raw: UnsafeBufferPointer(rebasing: p[c.range]),
+                            start: c.range.lowerBound, end: c.range.upperBound,
+                            suggestion: simple.typo >= 0 ? lane.commonDomain(simple.typo) : nil)
+                    }
+                }
+                for k in laneWriters.indices {
+                    laneWriters[k].endRecord()
+                    generalWriters[k].endRecord()
+                    if laneWriters[k].output.bytes != generalWriters[k].output.bytes
+                        || laneWriters[k].summary != generalWriters[k].summary {
+                        problems.append("\(text): the simple lane writes \(formats[k].0.rawValue)\(formats[k].1 ? " summary" : "") differently")
+                    }
+                    laneWriters[k].output.removeAll()
+                    generalWriters[k].output.removeAll()
+                }
+            }
+        }
+        return problems
     }
 
     static func isSeparator(_ b: UInt8) -> Bool {

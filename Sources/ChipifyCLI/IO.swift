@@ -96,6 +96,16 @@ struct ChipWriter {
         if records.output.count >= 1 << 19 { moveOutput() }
     }
 
+    /// Writes a chip of the simple lane (see ``ChipRecordWriter``).
+    @inline(__always)
+    mutating func write(
+        simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?
+    ) {
+        records.write(simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion)
+        if records.output.count >= 1 << 19 { moveOutput() }
+    }
+
     mutating func endRecord() {
         records.endRecord()
         if records.output.count >= 1 << 19 { moveOutput() }

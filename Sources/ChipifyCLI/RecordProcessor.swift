@@ -121,6 +121,8 @@ struct StreamState {
     var scanner = ListScanner()
     var list: ListRecognizer
     var segments: [Segment] = []
+    /// The chips of a simple record, as the structural index found them.
+    var simpleChips: [SimpleList.Chip] = []
     var record: Int
     var index = 0
     var errors = 0
@@ -154,15 +156,23 @@ struct StreamState {
     /// record is a simple list (``SimpleList``), by the scanner otherwise.
     mutating func scanRecord(_ range: Range<Int>, writer: inout ChipWriter) {
         if scanner.offset == 0 {
-            var found = segments
-            segments = []
-            found.removeAll(keepingCapacity: true)
-            let simple = SimpleList.segments(UnsafeBufferPointer(rebasing: buffer[range]), into: &found)
-            if simple {
-                for segment in found { handle(segment, writer: &writer) }
+            simpleChips.removeAll(keepingCapacity: true)
+            if SimpleList.chips(UnsafeBufferPointer(rebasing: buffer[range]), into: &simpleChips) {
+                let p = UnsafeBufferPointer(buffer)
+                for c in simpleChips {
+                    guard let item = list.handleSimple(c, p, offset: range.lowerBound) else {
+                        handle(Segment(.chip, c.range), writer: &writer)
+                        continue
+                    }
+                    chips += 1
+                    writer.write(
+                        simple: item, record: record, index: index, p,
+                        raw: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + Int(c.lo))..<(range.lowerBound + Int(c.hi))]),
+                        start: Int(c.lo), end: Int(c.hi), suggestion: item.typo >= 0 ? list.commonDomain(item.typo) : nil)
+                    index += 1
+                }
+                return
             }
-            segments = found
-            if simple { return }
         }
         scan(range, writer: &writer)
     }

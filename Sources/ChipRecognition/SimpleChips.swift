@@ -1,0 +1,103 @@
+import ChipSyntax
+
+/// A valid chip of a simple list (``SimpleList``), recognized as plain
+/// data: ranges into the caller's buffer and the warnings, nothing to
+/// retain or release, so a stream of them moves at the cost of its words.
+///
+/// What ``ListRecognizer/handleSimple(_:_:offset:)`` gives where the
+/// general path (``ListRecognizer/handle(_:_:base:)``) would give a valid
+/// mailbox with these ranges, these warnings and, with `likely-typo`, the
+/// common domain ``typo`` names.
+package struct SimpleItem: Sendable, Hashable {
+    /// The display name's bytes (an unquoted phrase), or nil.
+    package var nameRange: Range<Int>?
+    package var localPartRange: Range<Int>
+    package var domainRange: Range<Int>
+    package var warnings: ChipWarnings
+    /// With `likely-typo`: the index of the common domain meant
+    /// (``ListRecognizer/commonDomain(_:)``); -1 otherwise.
+    package var typo: Int32
+
+    /// The address, `local@domain`, as typed.
+    package var addressRange: Range<Int> { localPartRange.lowerBound..<domainRange.upperBound }
+}
+
+extension ListRecognizer {
+    /// The simple lane: recognizes a chip of a simple list from what the
+    /// structural index found (its `<` and `@`), when it is a valid
+    /// mailbox the fast grammar reads (`local@domain`, `Name Words
+    /// <local@domain>`) with a name that needs no decoding. Then it does
+    /// all ``handle(_:_:base:)`` would (duplicates, look-alikes, invisible
+    /// characters) and returns the same verdict as plain data.
+    ///
+    /// Returns nil, having changed nothing, for any other chip: the caller
+    /// hands it to ``handle(_:_:base:)``. `offset` is the index in `p` of
+    /// the record's first byte (the chip's offsets count from there).
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    @inline(__always)
+    package mutating func handleSimple(
+        _ chip: SimpleList.Chip, _ p: UnsafeBufferPointer<UInt8>, offset: Int
+    ) -> SimpleItem? {
+        let lo = offset + Int(chip.lo), hi = offset + Int(chip.hi)
+        guard chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return nil }
+        let t = FastPath.classes
+        var warnings: ChipWarnings = []
+        var nameRange: Range<Int>?
+        let local: Range<Int>, domain: Range<Int>
+        if chip.open < 0 {
+            guard let (l, d) = FastPath.addrSpec(p, lo..<hi, t) else { return nil }
+            local = l
+            domain = d
+        } else {
+            // `Name <…>`: the index saw one `<`, and the `>` ends the chip.
+            let open = offset + Int(chip.open)
+            guard let (l, d) = FastPath.addrSpec(p, (open + 1)..<(hi - 1), t) else { return nil }
+            local = l
+            domain = d
+            var nameEnd = open
+            while nameEnd > lo && p[nameEnd - 1] == ASCII.space { nameEnd -= 1 }
+            if nameEnd > lo {
+                switch FastPath.phrase(p, lo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax) {
+                case .simple: break
+                case .dotted: warnings.insert(.obsoleteSyntax)
+                case .other: return nil
+                }
+                nameRange = lo..<nameEnd
+            } else if open != lo {
+                return nil
+            }
+        }
+        var nameHasNonASCII = false
+        if let name = nameRange {
+            let facts = SWAR.scanName(p, name)
+            // Names to decode, or that may spoof an address, take the
+            // general path.
+            if facts.hasEncodedWord || facts.hasAt { return nil }
+            if facts.hasNonASCII {
+                nameHasNonASCII = true
+                warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, name)))
+            }
+        }
+        // From here on the chip is this lane's: the list's state changes.
+        bytesRecognized &+= hi - lo
+        let hash = AddressKey.hash(
+            UnsafeBufferPointer(rebasing: p[local.lowerBound..<domain.upperBound]),
+            exactLocalPart: exactLocalPart, lastAt: domain.lowerBound - 1 - local.lowerBound)
+        if !seen.insert(hash, limit: maxTrackedAddresses) { warnings.insert(.duplicate) }
+        var typo: Int32 = -1
+        if checksLookalikes {
+            if nameHasNonASCII, let name = nameRange, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[name])) {
+                warnings.insert(.mixedScript)
+            }
+            let (found, index) = lookalikes.judgeDomain(p, domain)
+            warnings.formUnion(found)
+            typo = index
+        }
+        if groupOpenStart >= 0 { groupMembers += 1 }
+        return SimpleItem(nameRange: nameRange, localPartRange: local, domainRange: domain, warnings: warnings, typo: typo)
+    }
+
+    /// The common domain a `likely-typo` warning of the simple lane names.
+    package func commonDomain(_ typo: Int32) -> String { lookalikes.commonDomain(typo) }
+}

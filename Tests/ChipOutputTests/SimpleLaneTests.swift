@@ -1,0 +1,84 @@
+import Testing
+@testable import ChipOutput
+@testable import ChipRecognition
+import ChipSyntax
+import ChipTestSupport
+
+/// The simple lane (the structural index's chips recognized as plain data
+/// and written without a ``ChipRecord``) is a shortcut, never a second
+/// opinion: where it answers, every chip's verdict and every format's
+/// bytes are the general path's.
+@Suite("Simple lane: plain data for simple lists")
+struct SimpleLaneTests {
+    static let policies: [ValidationPolicy] = {
+        var small = ValidationPolicy.standard
+        small.maxChipBytes = 24
+        var exact = ValidationPolicy.standard
+        exact.comparesLocalPartsExactly = true
+        var quiet = ValidationPolicy.standard
+        quiet.checksLookalikes = false
+        return [.strict, .standard, .lenient, small, exact, quiet]
+    }()
+
+    /// Lists that walk each rule of the lane: names it reads or declines,
+    /// duplicates by case, look-alikes, invisible characters, typos, the
+    /// size limit and the fast grammar's edges.
+    @Test(arguments: [
+        "a@x.org", "Ann Lee <ann@x.org>, ANN@X.ORG, ann@x.org", "Ann <A@x.org>, a@X.org",
+        "Aaron M. Ucko <ucko@debian.org>", "J. Doe <j@x.org>", ".Ann <a@x.org>",
+        "José Müller <j@x.de>, Jоhn <john@x.org>", "Ann\u{200B}Lee <a@x.org>", "Ann\u{202E}eeL <a@x.org>",
+        "bob@gmial.com, b@gmai.com, c@yaho.com", "a@раураl.com, b@xn--pypal-4ve.com",
+        "=?utf-8?q?Ann?= <a@x.org>", "Ann@x.org <b@y.org>", "a@b@c.org", "<a@x.org>", "A <a@x>", "a@1.2.3.4",
+        "a..b@x.org", "a.@x.org", "a@-x.org", "a@x-.org", "a@xn--ab.org", "a@ab--cd.org", "ab@x.123",
+        "averyveryverylongname@example.org, Short <s@x.org>", String(repeating: "u@example.org, ", count: 30),
+        "Ann Lee <ann@x.org> , <b@y.org>,,c@z.org", "Ann <ann@x.org>, Ann <ann@x.org>", "\u{00C0}nn <a@x.org>",
+        "Ann <a@x.org>, ann@x.org.", "a@x.org, a@x.org.", "Ann  Lee <a@x.org>", "Ann <a@" + String(repeating: "x", count: 64) + ".org>",
+    ])
+    func agreesOnEachRule(_ text: String) {
+        for policy in Self.policies {
+            let problems = InvariantVerifier.simpleLaneDifferences([Array(text.utf8)], policy: policy)
+            #expect(problems.isEmpty, "\(policy.name) \(text.debugDescription): \(problems)")
+        }
+    }
+
+    /// Every real record and seeded random and mutated lists, under every
+    /// policy; and the lane takes nearly every chip of the real lists.
+    @Test func agreesOnTheCorpusAndRandomLists() throws {
+        let corpus = try #require(readFile(packageRoot() + "/Corpus/real/debian-maintainers.txt"))
+        var records = corpus.split(separator: 0x0A).map(Array.init)
+        let realCount = records.count
+        var rng = SplitMix64(seed: 47)
+        for _ in 0..<1_000 { records.append(randomList(&rng, pieces: rng.between(1...8))) }
+        let shapes = ["Ann Lee <ann@x.org>", "b.c@y.org", "<d@z.org>", "José <j@x.de>", "M. Ucko <u@gmial.com>"]
+        for _ in 0..<2_000 {
+            var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: rng.pick([", ", ","])).utf8)
+            let at = rng.below(bytes.count)
+            bytes[at] = rng.pick(Array(" ,<>@.-_=?aA0".utf8) + [0xD0, 0x80, 0xC3, 0xE2])
+            records.append(bytes)
+        }
+        for policy in [ValidationPolicy.strict, .standard, .lenient] {
+            let problems = InvariantVerifier.simpleLaneDifferences(records, policy: policy)
+            #expect(problems.isEmpty, "\(policy.name): \(problems.prefix(10))")
+        }
+        // How much of the real corpus the lane takes.
+        var chips = 0, taken = 0
+        var list = ListRecognizer(policy: .standard)
+        for record in records.prefix(realCount) {
+            record.withUnsafeBufferPointer { p in
+                var found: [SimpleList.Chip] = []
+                guard SimpleList.chips(p, into: &found) else { return }
+                list.reset()
+                for c in found {
+                    chips += 1
+                    if list.handleSimple(c, p, offset: 0) != nil {
+                        taken += 1
+                    } else {
+                        _ = list.handle(Segment(.chip, c.range), p, base: 0)
+                    }
+                }
+            }
+        }
+        print("simple lane: \(taken) of \(chips) chips of simple real records")
+        #expect(taken * 100 >= chips * 90, "the lane took \(taken) of \(chips)")
+    }
+}
