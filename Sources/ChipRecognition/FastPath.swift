@@ -10,13 +10,15 @@ import ChipSyntax
 enum FastPath {
     /// Per byte: bit 0 ASCII atext, bit 1 LDH (letter, digit, hyphen),
     /// bit 2 digit, bit 3 plain quoted-string text (printable ASCII but
-    /// `"` and `\`).
+    /// `"` and `\`), bit 4 ASCII atext but `=` (which may start an
+    /// encoded word).
     static let classes = ByteTable { b in
         var c: UInt8 = 0
         if b < 0x80 && ByteClass.atext[UInt8(b)] != 0 { c |= 1 }
         if b < 0x80 && (ByteClass.isLetterOrDigit(UInt8(b)) || b == ASCII.hyphen) { c |= 2 }
         if b >= 0x30 && b <= 0x39 { c |= 4 }
         if b >= 0x20 && b < 0x7F && b != ASCII.quote && b != ASCII.backslash { c |= 8 }
+        if b < 0x80 && ByteClass.atext[UInt8(b)] != 0 && b != UInt8(ascii: "=") { c |= 16 }
         return c
     }
 
@@ -57,7 +59,8 @@ enum FastPath {
         if nameEnd == range.lowerBound {
             return open == range.lowerBound ? r : nil
         }
-        switch phrase(p, range.lowerBound..<nameEnd, t, allowsDots: allowsObsolete) {
+        var facts = PhraseFacts()
+        switch phrase(p, range.lowerBound..<nameEnd, t, allowsDots: allowsObsolete, facts: &facts) {
         case .simple: break
         case .dotted: r.warnings.insert(.obsoleteSyntax)
         case .other: return nil
@@ -68,12 +71,22 @@ enum FastPath {
 
     enum Phrase { case simple, dotted, other }
 
+    /// What ``phrase(_:_:_:allowsDots:facts:)`` saw on its way.
+    struct PhraseFacts {
+        /// A byte of 0x80 or more.
+        var nonASCII = false
+        /// `=?`, which may start an RFC 2047 encoded word.
+        var encodedWord = false
+    }
+
     /// A phrase of unquoted words separated by white space, or one quoted
     /// string of printable text; UTF-8 must be well-formed. With
     /// `allowsDots`, dots may stand in the unquoted words anywhere but
     /// first (`obs-phrase`): the phrase is then `dotted`.
     @inline(__always)
-    static func phrase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, allowsDots: Bool) -> Phrase {
+    static func phrase(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, allowsDots: Bool, facts: inout PhraseFacts
+    ) -> Phrase {
         var i = range.lowerBound
         let end = range.upperBound
         if p[i] == UInt8(ascii: "\"") {
@@ -81,10 +94,15 @@ enum FastPath {
             i += 1
             while i < end - 1 {
                 let b = p[i]
-                if t[b] & 8 != 0 { i += 1; continue }
+                if t[b] & 8 != 0 {
+                    if b == UInt8(ascii: "=") && p[i + 1] == UInt8(ascii: "?") { facts.encodedWord = true }
+                    i += 1
+                    continue
+                }
                 guard b >= 0x80 else { return .other }
                 let n = UTF8Bytes.sequenceLength(p, at: i, end: end - 1)
                 if n == 0 { return .other }
+                facts.nonASCII = true
                 i += n
             }
             return .simple
@@ -93,16 +111,21 @@ enum FastPath {
         var dotted = false
         while i < end {
             let b = p[i]
-            if t[b] & 1 != 0 {
+            if t[b] & 16 != 0 {
                 previousSpace = false
                 i += 1
             } else if b == ASCII.space || b == ASCII.tab {
                 if previousSpace { return .other }
                 previousSpace = true
                 i += 1
+            } else if b == UInt8(ascii: "=") {
+                if i + 1 < end && p[i + 1] == UInt8(ascii: "?") { facts.encodedWord = true }
+                previousSpace = false
+                i += 1
             } else if b >= 0x80 {
                 let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
                 if n == 0 { return .other }
+                facts.nonASCII = true
                 previousSpace = false
                 i += n
             } else if b == UInt8(ascii: "."), allowsDots, i > range.lowerBound {

@@ -275,9 +275,9 @@ package enum AddressKey {
         } else {
             while at >= 0 && address[at] != UInt8(ascii: "@") { at -= 1 }
         }
-        var h: UInt64 = 0x243F_6A88_85A3_08D3
-        guard let base = address.baseAddress else { return h }
+        guard let base = address.baseAddress else { return localSeed }
         let localEnd = max(at, 0)
+        let domain = at >= 0 ? domainHash(base + at + 1, n - at - 1) : domainSeed
         if localEnd >= 2 && address[0] == UInt8(ascii: "\"") && address[localEnd - 1] == UInt8(ascii: "\"") {
             // A quoted local part compares by its content, escapes resolved.
             var unquoted: [UInt8] = []
@@ -287,12 +287,31 @@ package enum AddressKey {
                 unquoted.append(address[i])
                 i += 1
             }
-            h = unquoted.withUnsafeBufferPointer { mixWords($0.baseAddress, $0.count, h, lowercase: !exactLocalPart) }
-        } else {
-            h = mixWords(base, localEnd, h, lowercase: !exactLocalPart)
+            return unquoted.withUnsafeBufferPointer {
+                hash(local: $0.baseAddress, $0.count, domain: domain, exactLocalPart: exactLocalPart)
+            }
         }
+        return hash(local: base, localEnd, domain: domain, exactLocalPart: exactLocalPart)
+    }
+
+    static let localSeed: UInt64 = 0x243F_6A88_85A3_08D3
+    static let domainSeed: UInt64 = 0x1319_8A2E_0370_7344
+
+    /// The hash of a domain's bytes, ASCII case ignored: the half of an
+    /// address's key that stands for its domain, and the key of the
+    /// look-alike verdicts (``Lookalikes``), so a chip hashes its domain once.
+    @inline(__always)
+    package static func domainHash(_ p: UnsafePointer<UInt8>?, _ count: Int) -> UInt64 {
+        mixWords(p, count, domainSeed, lowercase: true)
+    }
+
+    /// The key of a plain (unquoted) local part and a domain's
+    /// ``domainHash(_:_:)``.
+    @inline(__always)
+    package static func hash(local p: UnsafePointer<UInt8>?, _ count: Int, domain: UInt64, exactLocalPart: Bool) -> UInt64 {
+        var h = mixWords(p, count, localSeed, lowercase: !exactLocalPart)
         h = mix(h, 0x40)  // the `@`
-        if at >= 0 { h = mixWords(base + at + 1, n - at - 1, h, lowercase: true) }
+        h = mix(h, domain)
         // Final avalanche (SplitMix64's), so nearby keys spread in the table.
         h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
         h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB

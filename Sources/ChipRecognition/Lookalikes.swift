@@ -130,9 +130,13 @@ package struct Lookalikes: Sendable {
     /// The warnings a domain (not a literal) earns, `mixed-script` and
     /// `likely-typo`, and with the latter the index of the common domain
     /// meant (``commonDomain(_:)``), -1 otherwise.
+    /// `key`, when the caller has it: the domain's ``AddressKey/domainHash(_:_:)``
+    /// (a domain without white space).
     @inline(__always)
-    package mutating func judgeDomain(_ p: UnsafeBufferPointer<UInt8>, _ domainRange: Range<Int>) -> (ChipWarnings, Int32) {
-        let verdict = domainVerdict(UnsafeBufferPointer(rebasing: p[domainRange]))
+    package mutating func judgeDomain(
+        _ p: UnsafeBufferPointer<UInt8>, _ domainRange: Range<Int>, key: UInt64? = nil
+    ) -> (ChipWarnings, Int32) {
+        let verdict = domainVerdict(UnsafeBufferPointer(rebasing: p[domainRange]), key: key)
         var warnings: ChipWarnings = []
         if verdict.mixed { warnings.insert(.mixedScript) }
         if verdict.typo >= 0 { warnings.insert(.likelyTypo) }
@@ -145,35 +149,44 @@ package struct Lookalikes: Sendable {
     }
 
     /// The verdict on a domain, from the cache or worked out: the domain is
-    /// lower-cased, without obsolete white space, into a buffer on the
-    /// stack, hashed eight bytes at a time, and judged without allocating
-    /// unless it is international.
-    mutating func domainVerdict(_ raw: UnsafeBufferPointer<UInt8>) -> Verdict {
+    /// hashed eight bytes at a time, case ignored (or its hash is given),
+    /// and only when the cache does not hold it lower-cased, without
+    /// obsolete white space, into a buffer on the stack, and judged
+    /// without allocating unless it is international.
+    mutating func domainVerdict(_ raw: UnsafeBufferPointer<UInt8>, key given: UInt64? = nil) -> Verdict {
+        let h: UInt64
+        if let given {
+            h = given
+        } else {
+            h = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 8) { scratch in
+                let count = Lookalikes.lowerWithoutSpace(raw, into: scratch)
+                return AddressKey.domainHash(scratch.baseAddress, count)
+            }
+        }
+        let key = h | 1
+        // Two ways: a domain is in one of two neighbouring slots, the
+        // newer in the first, so two domains that share a slot do not
+        // drive each other out.
+        let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - 2)
+        if cache[slot].key == key { return cache[slot] }
+        if cache[slot + 1].key == key {
+            cache.swapAt(slot, slot + 1)
+            return cache[slot]
+        }
+        var verdict = Verdict(key: key)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 8) { scratch in
             let count = Lookalikes.lowerWithoutSpace(raw, into: scratch)
             let domain = UnsafeBufferPointer(rebasing: scratch[0..<count])
-            let h = SWAR.hash(domain, seed: UInt64(raw.count))
-            let key = h | 1
-            // Two ways: a domain is in one of two neighbouring slots, the
-            // newer in the first, so two domains that share a slot do not
-            // drive each other out.
-            let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - 2)
-            if cache[slot].key == key { return cache[slot] }
-            if cache[slot + 1].key == key {
-                cache.swapAt(slot, slot + 1)
-                return cache[slot]
-            }
-            var verdict = Verdict(key: key)
             if SWAR.hasNonASCII(domain) || Lookalikes.holdsALabel(domain) {
                 let text = String(decoding: domain, as: UTF8.self)
                 let unicode = (try? IDNA.toUnicode(text)) ?? text
                 verdict.mixed = Lookalikes.mixesScripts(Array(unicode.utf8)[...])
             }
             if let typo = likelyTypo(domain) { verdict.typo = Int32(typo) }
-            cache[slot + 1] = cache[slot]
-            cache[slot] = verdict
-            return verdict
         }
+        cache[slot + 1] = cache[slot]
+        cache[slot] = verdict
+        return verdict
     }
 
     /// Copies `raw` lower-cased (ASCII letters) without spaces, tabs and

@@ -44,6 +44,7 @@ extension ListRecognizer {
         let t = FastPath.classes
         var warnings: ChipWarnings = []
         var nameRange: Range<Int>?
+        var facts = FastPath.PhraseFacts()
         let local: Range<Int>, domain: Range<Int>
         if chip.open < 0 {
             guard let (l, d) = FastPath.addrSpec(p, lo..<hi, t) else { return nil }
@@ -58,39 +59,32 @@ extension ListRecognizer {
             var nameEnd = open
             while nameEnd > lo && p[nameEnd - 1] == ASCII.space { nameEnd -= 1 }
             if nameEnd > lo {
-                switch FastPath.phrase(p, lo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax) {
+                // An unquoted phrase holds no `@` (not atext), so it cannot
+                // spoof an address; a name to decode takes the general path.
+                switch FastPath.phrase(p, lo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
                 case .simple: break
                 case .dotted: warnings.insert(.obsoleteSyntax)
                 case .other: return nil
                 }
+                if facts.encodedWord { return nil }
                 nameRange = lo..<nameEnd
+                if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
             } else if open != lo {
                 return nil
             }
         }
-        var nameHasNonASCII = false
-        if let name = nameRange {
-            let facts = SWAR.scanName(p, name)
-            // Names to decode, or that may spoof an address, take the
-            // general path.
-            if facts.hasEncodedWord || facts.hasAt { return nil }
-            if facts.hasNonASCII {
-                nameHasNonASCII = true
-                warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, name)))
-            }
-        }
         // From here on the chip is this lane's: the list's state changes.
         bytesRecognized &+= hi - lo
-        let hash = AddressKey.hash(
-            UnsafeBufferPointer(rebasing: p[local.lowerBound..<domain.upperBound]),
-            exactLocalPart: exactLocalPart, lastAt: domain.lowerBound - 1 - local.lowerBound)
+        let base = p.baseAddress!
+        let domainKey = AddressKey.domainHash(base + domain.lowerBound, domain.count)
+        let hash = AddressKey.hash(local: base + local.lowerBound, local.count, domain: domainKey, exactLocalPart: exactLocalPart)
         if !seen.insert(hash, limit: maxTrackedAddresses) { warnings.insert(.duplicate) }
         var typo: Int32 = -1
         if checksLookalikes {
-            if nameHasNonASCII, let name = nameRange, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[name])) {
+            if facts.nonASCII, let name = nameRange, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[name])) {
                 warnings.insert(.mixedScript)
             }
-            let (found, index) = lookalikes.judgeDomain(p, domain)
+            let (found, index) = lookalikes.judgeDomain(p, domain, key: domainKey)
             warnings.formUnion(found)
             typo = index
         }

@@ -97,26 +97,4 @@
         }
         return high & highs != 0
     }
-
-    /// A 64-bit hash of the bytes, eight at a time (not FNV: the words
-    /// are mixed by multiplication).
-    package static func hash(_ p: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
-        var i = 0
-        while i + 8 <= p.count {
-            h = (h ^ load(p, i)) &* 0x9E37_79B9_7F4A_7C15
-            h ^= h >> 29
-            i += 8
-        }
-        var word: UInt64 = 0
-        var k: UInt64 = 0
-        while i < p.count {
-            word |= UInt64(p[i]) << (8 * k)
-            k += 1
-            i += 1
-        }
-        h = (h ^ word ^ (k << 59)) &* 0x94D0_49BB_1331_11EB
-        h ^= h >> 31
-        return h
-    }
 }

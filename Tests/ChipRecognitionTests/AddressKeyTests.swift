@@ -119,4 +119,30 @@ struct AddressKeyTests {
             }
         }
     }
+
+    /// A domain's hash (the key of the look-alike verdicts, and half of an
+    /// address's key) reads every byte but ignores ASCII case, and does not
+    /// depend on where the bytes are held.
+    @Test func theDomainHashSeesEveryByteButCase() {
+        var rng = SplitMix64(seed: 9)
+        for count in 0..<40 {
+            let bytes = (0..<count).map { _ in UInt8(rng.below(256)) }
+            let shifted = [0x55] + bytes
+            let h = bytes.withUnsafeBufferPointer { AddressKey.domainHash($0.baseAddress, $0.count) }
+            #expect(shifted.withUnsafeBufferPointer { AddressKey.domainHash($0.baseAddress! + 1, count) } == h)
+            let flipped = bytes.map { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x61 && $0 <= 0x7A ? $0 ^ 0x20 : $0 }
+            #expect(flipped.withUnsafeBufferPointer { AddressKey.domainHash($0.baseAddress, $0.count) } == h)
+            for i in 0..<count {
+                var changed = bytes
+                repeat { changed[i] = UInt8(rng.below(256)) } while changed[i] | 0x20 == bytes[i] | 0x20
+                    && (bytes[i] | 0x20 >= 0x61 && bytes[i] | 0x20 <= 0x7A || changed[i] == bytes[i])
+                #expect(changed.withUnsafeBufferPointer { AddressKey.domainHash($0.baseAddress, $0.count) } != h,
+                        "byte \(i) of \(count)")
+            }
+            if count > 0 {
+                let longer = bytes + [0]
+                #expect(longer.withUnsafeBufferPointer { AddressKey.domainHash($0.baseAddress, $0.count) } != h)
+            }
+        }
+    }
 }
