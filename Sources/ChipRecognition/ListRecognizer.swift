@@ -57,6 +57,10 @@ public struct ListRecognizer: Sendable {
 
     package init(policy: ValidationPolicy, checksLookalikes: Bool) {
         recognizer = Recognizer(policy: policy)
+        // A list recognizer that checks look-alikes reads many chips (an
+        // editor's, copied for its history, does not): it keeps the
+        // verdicts on international labels too.
+        if checksLookalikes { recognizer.labelCache = LabelCache(slots: 256) }
         self.checksLookalikes = checksLookalikes && policy.checksLookalikes
         self.exactLocalPart = policy.comparesLocalPartsExactly
         lookalikes = Lookalikes(commonDomains: self.checksLookalikes ? policy.commonDomains : [], checks: self.checksLookalikes)
@@ -69,6 +73,7 @@ public struct ListRecognizer: Sendable {
     /// for tests that bound what an editor's undo history keeps.
     package var footprint: Int {
         lookalikes.cacheBytes + seen.table.capacity * 8 + keyScratch.capacity
+            + recognizer.labelCache.slots.count * MemoryLayout<LabelCache.Slot>.stride
     }
 
     /// Forgets the list so far (groups and duplicates): call between lists.
@@ -129,7 +134,11 @@ public struct ListRecognizer: Sendable {
             }
             if r.error == nil {
                 if isDuplicate(r, p) { r.warnings.insert(.duplicate) }
-                if checksLookalikes { lookalikes.check(&r, p, &recognizer, nameFacts: facts) }
+                if checksLookalikes {
+                    // An encoded name was decoded above, into `nameScratch`.
+                    lookalikes.check(
+                        &r, p, &recognizer, nameFacts: facts, decodedName: facts?.hasEncodedWord == true ? nameScratch : nil)
+                }
             }
             if groupOpenStart >= 0 { groupMembers += 1 }
             return ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName)

@@ -103,17 +103,23 @@ package struct Lookalikes: Sendable {
     }
 
     /// Adds the warnings of a valid chip to `r`. `nameFacts`: what the
-    /// caller already read of the name's bytes (read here when nil).
+    /// caller already read of the name's bytes (read here when nil);
+    /// `decodedName`: the name decoded, when the caller already did it.
     package mutating func check(
         _ r: inout Recognition, _ p: UnsafeBufferPointer<UInt8>, _ recognizer: inout Recognizer,
-        nameFacts: SWAR.NameFacts? = nil
+        nameFacts: SWAR.NameFacts? = nil, decodedName: [UInt8]? = nil
     ) {
         guard let domainRange = r.domainRange, !cache.isEmpty else { return }
         if let nameRange = r.nameRange {
             let found = nameFacts ?? SWAR.scanName(p, nameRange)
             if found.hasAt || found.hasEncodedWord {
-                var name: [UInt8] = []
-                recognizer.appendDisplayName(r, p, into: &name)
+                var name: [UInt8]
+                if let decodedName {
+                    name = decodedName
+                } else {
+                    name = []
+                    recognizer.appendDisplayName(r, p, into: &name)
+                }
                 if name.contains(UInt8(ascii: "@")) && spoofs(name, r, p) { r.warnings.insert(.displayNameSpoof) }
                 if Lookalikes.mixesScripts(name[...]) { r.warnings.insert(.mixedScript) }
             } else if found.hasNonASCII, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[nameRange])) {

@@ -79,6 +79,9 @@ public struct Recognizer: Sendable {
     public package(set) var policy: ValidationPolicy
     var lexemes: [Lexeme] = []
     var scratch: [Lexeme] = []
+    /// What non-ASCII domain labels came to, when this recognizer keeps
+    /// them (see ``LabelCache``).
+    var labelCache = LabelCache()
 
     public init(policy: ValidationPolicy = .standard) {
         self.policy = policy
@@ -123,7 +126,9 @@ public struct Recognizer: Sendable {
         }
         lexemes.withUnsafeBufferPointer { lx in
             var parser = MailboxParser(p: p, lx: lx, policy: policy, r: r)
+            swap(&parser.labels, &labelCache)  // lent, not copied
             parser.parse(start: range.lowerBound)
+            swap(&parser.labels, &labelCache)
             r = parser.r
         }
         return r
@@ -277,6 +282,8 @@ struct MailboxParser {
     var adjacentWords = false
     /// Labels that ideographic full stops inside a lexeme separated.
     var extraLabels = 0
+    /// The recognizer's cache of non-ASCII labels, lent for one chip.
+    var labels = LabelCache()
     let p: UnsafeBufferPointer<UInt8>
     let lx: UnsafeBufferPointer<Lexeme>
     let policy: ValidationPolicy
@@ -816,18 +823,23 @@ struct MailboxParser {
     mutating func checkLabel(_ l: Lexeme) -> Int {
         var length = l.end - l.start
         if l.flags.contains(.nonASCII) {
-            // UTS #46 maps the full-width forms an input method types to
-            // ASCII, and the ideographic full stops to label separators.
-            let text = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
-            let mapped = IDNA.mapWidth(text)
-            let pieces = mapped.split(separator: ".", omittingEmptySubsequences: false)
-            extraLabels += pieces.count - 1
-            do {
-                var total = pieces.count - 1
-                for piece in pieces { total += try IDNA.asciiLabel(String(piece)).utf8.count }
-                length = total
-            } catch {
-                if policy.requiresHostName { r.fail(.invalidInternationalDomain, at: l.start) }
+            let found = labels.verdict(p, l.range) { text in
+                // UTS #46 maps the full-width forms an input method types
+                // to ASCII, and the ideographic full stops to label separators.
+                let pieces = IDNA.mapWidth(text).split(separator: ".", omittingEmptySubsequences: false)
+                do {
+                    var total = pieces.count - 1
+                    for piece in pieces { total += try IDNA.asciiLabel(String(piece)).utf8.count }
+                    return LabelCache.Verdict(pieces: Int32(pieces.count), asciiLength: Int32(total))
+                } catch {
+                    return LabelCache.Verdict(pieces: Int32(pieces.count), asciiLength: -1)
+                }
+            }
+            extraLabels += Int(found.pieces) - 1
+            if found.asciiLength >= 0 {
+                length = Int(found.asciiLength)
+            } else if policy.requiresHostName {
+                r.fail(.invalidInternationalDomain, at: l.start)
             }
         } else if policy.requiresHostName && length >= 4
                     && p[l.start + 2] == UInt8(ascii: "-") && p[l.start + 3] == UInt8(ascii: "-") {
@@ -884,3 +896,53 @@ enum AddressCleaner {
         range.contains { p[$0] == ASCII.carriageReturn || p[$0] == ASCII.lineFeed }
     }
 }
+
+/// What non-ASCII domain labels came to (how many labels the ideographic
+/// full stops make of one, and the length of its ASCII form, or invalid),
+/// so that a recognizer reading many chips converts each distinct label
+/// once: lists repeat domains, and the conversion works on strings.
+///
+/// Off (empty) unless turned on with ``init(slots:)``: a recognizer that an
+/// editor copies for its history keeps none. A fixed table of slots keyed
+/// by a 64-bit hash of the label's bytes, so memory stays bounded.
+struct LabelCache: Sendable {
+    struct Verdict: Sendable {
+        var pieces: Int32
+        /// The ASCII form's length in bytes, dots between pieces included;
+        /// -1 when a piece is not a valid label.
+        var asciiLength: Int32
+    }
+
+    struct Slot: Sendable {
+        var key: UInt64 = 0
+        var verdict = Verdict(pieces: 0, asciiLength: 0)
+    }
+
+    var slots: [Slot] = []
+
+    init() {}
+
+    /// A cache of `slots` entries (a power of two).
+    init(slots: Int) {
+        self.slots = [Slot](repeating: Slot(), count: slots)
+    }
+
+    /// The verdict on `p[range]`, from the cache or from `work` (given
+    /// the label as text).
+    ///
+    /// - Complexity: O(*n*) in the label's length when cached.
+    @inline(__always)
+    mutating func verdict(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ work: (String) -> Verdict
+    ) -> Verdict {
+        let bytes = UnsafeBufferPointer(rebasing: p[range])
+        guard !slots.isEmpty else { return work(String(decoding: bytes, as: UTF8.self)) }
+        let key = AddressKey.mixWords(bytes.baseAddress, bytes.count, 0x4C41_4245_4C53_2121, lowercase: false) | 1
+        let slot = Int(truncatingIfNeeded: key >> 32) & (slots.count - 1)
+        if slots[slot].key == key { return slots[slot].verdict }
+        let found = work(String(decoding: bytes, as: UTF8.self))
+        slots[slot] = Slot(key: key, verdict: found)
+        return found
+    }
+}
+

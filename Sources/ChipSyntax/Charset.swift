@@ -78,6 +78,10 @@ package enum Charset: Sendable, Hashable, CaseIterable {
         while start < end && Charset.isLabelSpace(label[start]) { start += 1 }
         while end > start && Charset.isLabelSpace(label[end - 1]) { end -= 1 }
         guard end > start, end - start <= Charset.longestLabel else { return nil }
+        if let common = Charset.commonLabel(UnsafeBufferPointer(rebasing: label[start..<end])) {
+            self = common
+            return
+        }
         // At most `longestLabel` bytes: short enough that the lowered copy
         // is usually a small string, stored without allocating.
         let lowered = String(unsafeUninitializedCapacity: end - start, initializingUTF8With: { buffer in
@@ -101,6 +105,26 @@ package enum Charset: Sendable, Hashable, CaseIterable {
     /// two texts cannot be joined before decoding (an escape to ASCII
     /// followed at once by an escape out of it is an error there).
     package var isStateful: Bool { self == .iso2022JP }
+
+    /// The labels mail uses most (`utf-8`, `iso-8859-1`, `us-ascii`,
+    /// `windows-1252`, `iso-8859-15`), matched on their bytes, case
+    /// ignored, before the table's switch over strings; nil for others.
+    static func commonLabel(_ label: UnsafeBufferPointer<UInt8>) -> Charset? {
+        func matches(_ name: StaticString) -> Bool {
+            guard label.count == name.utf8CodeUnitCount else { return false }
+            let bytes = name.utf8Start
+            for i in 0..<label.count where ByteClass.lowercased(label[i]) != bytes[i] { return false }
+            return true
+        }
+        switch label.count {
+        case 5: return matches("utf-8") ? .utf8 : nil
+        case 8: return matches("us-ascii") ? .windows1252 : nil
+        case 10: return matches("iso-8859-1") ? .windows1252 : nil
+        case 11: return matches("iso-8859-15") ? .iso8859_15 : nil
+        case 12: return matches("windows-1252") ? .windows1252 : nil
+        default: return nil
+        }
+    }
 
     static func isLabelSpace(_ b: UInt8) -> Bool {
         b == ASCII.space || b == ASCII.tab || b == ASCII.lineFeed || b == ASCII.carriageReturn || b == 0x0C

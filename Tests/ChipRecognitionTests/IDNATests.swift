@@ -73,4 +73,30 @@ struct IDNATests {
         #expect(Punycode.decode(Array("-".utf8)) == [])              // no code points at all
         #expect(Punycode.decode(Array("bcher-kva".utf8)) == "bücher".unicodeScalars.map(\.value))
     }
+
+    /// A recognizer that keeps its verdicts on international labels (as a
+    /// list recognizer does) recognizes every chip as one that keeps none,
+    /// however often a label comes back and however small its cache (two
+    /// slots here, so labels drive each other out).
+    @Test func cachedLabelVerdictsChangeNothing() {
+        let domains = [
+            "bücher.de", "BÜCHER.de", "例子.广告", "пример.рф", "παράδειγμα.ελ", "bü☃cher.de", "bücher。de",
+            "ｂüｃｈｅｒ.de", "-bücher.de", "bücher-.de", "\u{0301}bücher.de", String(repeating: "ü", count: 70) + ".de",
+            "日本。例え．テスト", "mañana.com", "xn--bcher-kva.de", "xn--bcher-xxx.de",
+        ]
+        for policy in [ValidationPolicy.strict, .standard, .lenient] {
+            var plain = Recognizer(policy: policy)
+            var cached = Recognizer(policy: policy)
+            cached.labelCache = LabelCache(slots: 2)
+            for round in 0..<3 {
+                for domain in domains {
+                    let chip = Array("Ann <ann@\(domain)>".utf8)
+                    let expected = plain.recognize(chip)
+                    #expect(cached.recognize(chip) == expected, "\(policy.name) round \(round): \(domain)")
+                }
+            }
+            #expect(cached.labelCache.slots.contains { $0.key != 0 }, "nothing was cached")
+        }
+    }
 }
+

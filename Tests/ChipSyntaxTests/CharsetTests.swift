@@ -98,6 +98,23 @@ struct CharsetTests {
 
     /// The standard: ASCII-lowercasing an encoding's name yields one of its
     /// labels; and names are distinct.
+    /// The labels matched on bytes before the table agree with the table
+    /// in any case, and their near misses are left to it.
+    @Test func commonLabelsAgreeWithTheTable() {
+        var rng = SplitMix64(seed: 5)
+        for label in ["utf-8", "us-ascii", "iso-8859-1", "iso-8859-15", "windows-1252"] {
+            for _ in 0..<20 {
+                let mixed = String(label.map { rng.below(2) == 0 ? Character($0.uppercased()) : $0 })
+                #expect(Charset(label: mixed) == Charset.byLabel(label), "\(mixed)")
+                #expect(Array(mixed.utf8).withUnsafeBufferPointer { Charset.commonLabel($0) } == Charset.byLabel(label))
+            }
+            var near = Array(label.utf8)
+            near[near.count - 1] ^= 1
+            #expect(near.withUnsafeBufferPointer { Charset.commonLabel($0) } == nil)
+            #expect(Charset(label: String(decoding: near, as: UTF8.self)) == Charset.byLabel(String(decoding: near, as: UTF8.self)))
+        }
+    }
+
     @Test(arguments: Charset.allCases)
     func nameIsALabel(_ charset: Charset) {
         #expect(Charset(label: charset.name) == charset)
