@@ -77,6 +77,8 @@ enum FastPath {
         var nonASCII = false
         /// `=?`, which may start an RFC 2047 encoded word.
         var encodedWord = false
+        /// An `@` (only a quoted string may hold one).
+        var at = false
     }
 
     /// A phrase of unquoted words separated by white space, or one quoted
@@ -94,8 +96,13 @@ enum FastPath {
             i += 1
             while i < end - 1 {
                 let b = p[i]
+                if t[b] & 16 != 0 || b == ASCII.space {
+                    i += 1
+                    continue
+                }
                 if t[b] & 8 != 0 {
                     if b == UInt8(ascii: "=") && p[i + 1] == UInt8(ascii: "?") { facts.encodedWord = true }
+                    if b == UInt8(ascii: "@") { facts.at = true }
                     i += 1
                     continue
                 }

@@ -9,7 +9,8 @@ import ChipSyntax
 /// mailbox with these ranges, these warnings and, with `likely-typo`, the
 /// common domain ``typo`` names.
 package struct SimpleItem: Sendable, Hashable {
-    /// The display name's bytes (an unquoted phrase), or nil.
+    /// The display name's bytes (a phrase, or one quoted string with its
+    /// quotes), or nil.
     package var nameRange: Range<Int>?
     package var localPartRange: Range<Int>
     package var domainRange: Range<Int>
@@ -26,7 +27,8 @@ extension ListRecognizer {
     /// The simple lane: recognizes a chip of a simple list from what the
     /// structural index found (its `<` and `@`), when it is a valid
     /// mailbox the fast grammar reads (`local@domain`, `Name Words
-    /// <local@domain>`) with a name that needs no decoding. Then it does
+    /// <local@domain>`, `"Quoted Name" <local@domain>`) with a name that
+    /// needs no decoding and holds no `@`. Then it does
     /// all ``handle(_:_:base:)`` would (duplicates, look-alikes, invisible
     /// characters) and returns the same verdict as plain data.
     ///
@@ -59,14 +61,14 @@ extension ListRecognizer {
             var nameEnd = open
             while nameEnd > lo && p[nameEnd - 1] == ASCII.space { nameEnd -= 1 }
             if nameEnd > lo {
-                // An unquoted phrase holds no `@` (not atext), so it cannot
-                // spoof an address; a name to decode takes the general path.
+                // A name to decode, or holding an `@` (a quoted one), which
+                // may spoof an address, takes the general path.
                 switch FastPath.phrase(p, lo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
                 case .simple: break
                 case .dotted: warnings.insert(.obsoleteSyntax)
                 case .other: return nil
                 }
-                if facts.encodedWord { return nil }
+                if facts.encodedWord || facts.at { return nil }
                 nameRange = lo..<nameEnd
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
             } else if open != lo {

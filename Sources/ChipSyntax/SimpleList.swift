@@ -1,16 +1,20 @@
 /// The chips of a whole record in one pass over a structural index, for
-/// the lists most records are: mailboxes `local@domain` or
-/// `Name <local@domain>` separated by commas and spaces.
+/// the lists most records are: mailboxes `local@domain`, `Name <local@domain>`
+/// or `"Quoted, Name" <local@domain>` separated by commas or semicolons
+/// and spaces.
 ///
-/// Stage 1 classifies 64 bytes at a time with vector compares into one
-/// bitmask of the bytes that matter here (`,` `<` `>` `@` space, and those
-/// that make a record not simple); stage 2 walks only the set bits. A
-/// record with anything else (quotes, comments, groups, `;`, line breaks,
-/// tabs, a `0xEF` lead byte, a name before a bare address, words without
-/// an address, text after `>`, a `,` inside `<…>`) is refused, and the
-/// caller scans it with ``ListScanner``, which stays the reference: where
-/// this answers, its segments are exactly the scanner's (tested on the
-/// corpora, the RFC tables and random lists).
+/// Stage 1 classifies 64 bytes at a time with vector compares into
+/// bitmasks of the bytes that matter here (`,` `;` `<` `>` `@` `"` space,
+/// and those that make a record not simple); quoted strings are found by
+/// a prefix XOR of the quotes' mask (carried from block to block), and
+/// what they hold is masked out; stage 2 walks only the set bits. A record
+/// with anything else (a backslash, comments, groups, domain literals,
+/// line breaks, tabs, a `0xEF` lead byte, a quote that is not a name
+/// before `<…>` or is never closed, a name before a bare address, words
+/// without an address, text after `>`, a separator inside `<…>`) is
+/// refused, and the caller scans it with ``ListScanner``, which stays the
+/// reference: where this answers, its segments are exactly the scanner's
+/// (tested on the corpora, the RFC tables and random lists).
 package enum SimpleList {
     /// Records longer than this are left to the scanner: the record's
     /// spaces are kept as one bit per byte in a small stack buffer. Few
@@ -63,6 +67,8 @@ package enum SimpleList {
             // block not yet classified), and the first byte that makes the
             // record not simple stops both.
             var at = 0
+            // All ones while a quoted string is open at a block's end.
+            var inQuote: UInt64 = 0
             while at < n {
                 var m: Masks
                 if at + 64 <= n {
@@ -76,6 +82,18 @@ package enum SimpleList {
                         return classify(UnsafeRawPointer(raw.baseAddress!))
                     }
                 }
+                if m.refused != 0 {
+                    chips.removeSubrange(first...)
+                    return false
+                }
+                if m.quotes | inQuote != 0 {
+                    // From an opening quote up to its closing one: what a
+                    // quoted string holds is text, its quotes stay.
+                    let inside = prefixXor(m.quotes) ^ inQuote
+                    m.special &= ~inside | m.quotes
+                    m.spaces &= ~inside
+                    inQuote = 0 &- (inside >> 63)
+                }
                 spaces[at >> 6] = m.spaces
                 var bits = m.special
                 while bits != 0 {
@@ -88,7 +106,7 @@ package enum SimpleList {
                 }
                 at += 64
             }
-            if !piece.end(at: n, chips: &chips) {
+            if inQuote != 0 || !piece.end(at: n, chips: &chips) {
                 chips.removeSubrange(first...)
                 return false
             }
@@ -99,35 +117,68 @@ package enum SimpleList {
     struct Masks {
         var special: UInt64 = 0
         var spaces: UInt64 = 0
+        var quotes: UInt64 = 0
+        var refused: UInt64 = 0
     }
 
     /// Stage 1 for 64 bytes: bit *k* of `special` is set when byte *k* is
-    /// `,` `<` `>` `@` or one that makes the record not simple (`"` `(`
-    /// `[` `:` `;` CR LF tab 0xEF); of `spaces`, when it is a space.
+    /// `,` `;` `<` `>` `@` `"` or one that makes the record not simple
+    /// outside quotes (`(` `[` `:`); of `quotes`, when it is `"`; of
+    /// `spaces`, when it is a space. `refused` is not zero when some byte
+    /// makes the record not simple anywhere (CR LF tab `\` 0xEF). Masks
+    /// that are seldom needed are gathered into bits only when some lane
+    /// is set: gathering costs more than comparing.
     @inline(__always)
     static func classify(_ p: UnsafeRawPointer) -> Masks {
         var masks = Masks()
+        var refused = SIMDMask<SIMD16<Int8>>(repeating: false)
         for k in 0..<4 {
             let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
             // One compare per byte value, the masks or-ed (written apart:
             // one long expression is too much for the type checker).
+            let quote = v .== SIMD16<UInt8>(repeating: 0x22)
             var m = v .== SIMD16<UInt8>(repeating: 0x2C)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3C)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3E)
             m .|= v .== SIMD16<UInt8>(repeating: 0x40)
-            m .|= v .== SIMD16<UInt8>(repeating: 0x22)
+            m .|= quote
             m .|= v .== SIMD16<UInt8>(repeating: 0x28)
             m .|= v .== SIMD16<UInt8>(repeating: 0x5B)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3A)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3B)
-            m .|= v .== SIMD16<UInt8>(repeating: 0x0D)
-            m .|= v .== SIMD16<UInt8>(repeating: 0x0A)
-            m .|= v .== SIMD16<UInt8>(repeating: 0x09)
-            m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
-            masks.special |= movemask(m) << (16 * UInt64(k))
-            masks.spaces |= movemask(v .== SIMD16<UInt8>(repeating: 0x20)) << (16 * UInt64(k))
+            refused .|= v .== SIMD16<UInt8>(repeating: 0x0D)
+            refused .|= v .== SIMD16<UInt8>(repeating: 0x0A)
+            refused .|= v .== SIMD16<UInt8>(repeating: 0x09)
+            refused .|= v .== SIMD16<UInt8>(repeating: 0x5C)
+            refused .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+            let shift = 16 * UInt64(k)
+            masks.special |= movemask(m) << shift
+            if isAnySet(quote) { masks.quotes |= movemask(quote) << shift }
+            masks.spaces |= movemask(v .== SIMD16<UInt8>(repeating: 0x20)) << shift
         }
+        if isAnySet(refused) { masks.refused = 1 }
         return masks
+    }
+
+    /// Whether some lane of a mask is set.
+    @inline(__always)
+    static func isAnySet(_ m: SIMDMask<SIMD16<Int8>>) -> Bool {
+        let words = unsafeBitCast(m, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
+    /// Bit *k* set when an odd number of bits of `x` are set at or below
+    /// *k*: from each opening quote up to (not including) its closing one.
+    @inline(__always)
+    static func prefixXor(_ x: UInt64) -> UInt64 {
+        var y = x
+        y ^= y << 1
+        y ^= y << 2
+        y ^= y << 4
+        y ^= y << 8
+        y ^= y << 16
+        y ^= y << 32
+        return y
     }
 
     /// The lanes of a mask as 16 bits, lane 0 lowest. There is no public
@@ -139,25 +190,25 @@ package enum SimpleList {
         return gather(words[0]) | gather(words[1]) << 8
     }
 
-    /// Bit *j* of the result: the low bit of byte *j* of `w`.
+    /// Bit *j* of the result: the low bit of byte *j* of `w`, gathered by
+    /// one multiply (each bit lands on its own place in the top byte, and
+    /// no two products meet, so nothing carries).
     @inline(__always)
     static func gather(_ w: UInt64) -> UInt64 {
-        var x = w & 0x0101_0101_0101_0101
-        x |= x >> 7
-        x |= x >> 14
-        x |= x >> 28
-        return x & 0xFF
+        ((w & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
     }
 
-    /// Stage 2: the piece of the record since the last comma.
+    /// Stage 2: the piece of the record since the last separator.
     struct Piece {
         /// One word per 64 bytes of the record: a bit for each space.
         let spaces: UnsafeBufferPointer<UInt64>
-        /// Where the piece begins: just after the last comma.
+        /// Where the piece begins: just after the last separator.
         var from = 0
         var open = -1
         var close = -1
         var atOutside = 0
+        /// A quoted string stood before any `<`.
+        var quoted = false
         /// The last `@` and the count of them inside the brackets.
         var lastAt = -1
         var atInside = 0
@@ -172,9 +223,13 @@ package enum SimpleList {
         @inline(__always)
         mutating func step(_ b: UInt8, at i: Int, chips: inout [Chip]) -> Bool {
             switch b {
-            case 0x2C:
-                if open >= 0 && close < 0 { return false }  // a `,` inside `<…>`
+            case 0x2C, 0x3B:
+                if open >= 0 && close < 0 { return false }  // a separator inside `<…>`
                 return end(at: i, chips: &chips)
+            case 0x22:
+                if open >= 0 { return false }  // a quote inside or after `<…>`
+                quoted = true
+                return true
             case 0x3C:
                 if open >= 0 { return false }
                 open = i
@@ -197,10 +252,11 @@ package enum SimpleList {
             }
         }
 
-        /// Ends the piece at `stop` (a comma or the record's end). A piece
-        /// is a chip when it is `Name <…>` (no `@` outside the brackets,
-        /// nothing but spaces after them) or one bare address with no space
-        /// inside; an empty piece is two separators side by side.
+        /// Ends the piece at `stop` (a `,` or `;`, or the record's end). A
+        /// piece is a chip when it is `Name <…>` (no `@` outside the
+        /// brackets or quotes, nothing but spaces after the brackets) or
+        /// one bare address with no space or quote inside; an empty piece
+        /// is two separators side by side.
         mutating func end(at stop: Int, chips: inout [Chip]) -> Bool {
             defer {
                 from = stop + 1
@@ -209,6 +265,7 @@ package enum SimpleList {
                 atOutside = 0
                 lastAt = -1
                 atInside = 0
+                quoted = false
             }
             var lo = from, hi = stop
             while lo < hi && isSpace(lo) { lo += 1 }
@@ -217,7 +274,7 @@ package enum SimpleList {
             if open >= 0 {
                 guard close >= 0, close + 1 == hi, atOutside == 0 else { return false }
             } else {
-                guard atOutside >= 1 else { return false }
+                guard atOutside >= 1, !quoted else { return false }
                 for k in lo..<hi where isSpace(k) { return false }
             }
             chips.append(Chip(
