@@ -259,6 +259,19 @@ public struct ChipRecordWriter: Sendable {
             summary.count(error: nil, warnings: item.warnings)
             return
         }
+        if format == .jsonl, summaryWidth == nil, item.nameRange.map({ p[$0.lowerBound] != ASCII.quote }) ?? true {
+            // An unquoted name of the lane is its own decoding (plain
+            // words, single spaces), and the address is as typed: both are
+            // written from the chip's bytes.
+            let fields = Fields(
+                record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: nil, raw: raw,
+                truncated: false, start: start, end: end, warnings: item.warnings, suggestion: suggestion)
+            let name = item.nameRange.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            Self.writeJSON(
+                fields, name: name, address: UnsafeBufferPointer(rebasing: p[item.addressRange]), recordNumbers: recordNumbers,
+                to: output.uniqueStorage)
+            return
+        }
         name.removeAll(keepingCapacity: true)
         address.removeAll(keepingCapacity: true)
         var warnings = item.warnings
@@ -364,6 +377,20 @@ public struct ChipRecordWriter: Sendable {
 
     mutating func writeJSON(_ c: Fields) {
         let out = output.uniqueStorage
+        let numbers = recordNumbers
+        name.withUnsafeBufferPointer { name in
+            address.withUnsafeBufferPointer { address in
+                Self.writeJSON(c, name: name, address: address, recordNumbers: numbers, to: out)
+            }
+        }
+    }
+
+    /// One chip's JSON line, its decoded name and address given as bytes
+    /// (empty: `null`).
+    static func writeJSON(
+        _ c: Fields, name: UnsafeBufferPointer<UInt8>, address: UnsafeBufferPointer<UInt8>, recordNumbers: Bool,
+        to out: ByteBuffer.Storage
+    ) {
         if recordNumbers {
             out.append("{\"record\":")
             out.appendDecimal(c.record)
