@@ -145,7 +145,8 @@ public struct ChipField: Sendable {
         self.limits = limits
         self.names = Recognizer(policy: policy)
         self.lookalikes = Lookalikes(
-            commonDomains: policy.checksLookalikes ? policy.commonDomains : [], checks: policy.checksLookalikes)
+            commonDomains: policy.checksLookalikes ? policy.commonDomains : [], checks: policy.checksLookalikes,
+            cacheSlots: 1024)
         self.idPrefix = ChipID.prefix(field: idPrefix)
         self.text = TextState(policy: policy)
         // The composer applies the duplicate policy across fields; the

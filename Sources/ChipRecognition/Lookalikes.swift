@@ -32,7 +32,11 @@ package struct Lookalikes: Sendable {
     /// Made only by a checker that checks, so a recognizer that never does
     /// (the copies an editor keeps for undo) holds none.
     var cache: [Verdict]
-    static let cacheSize = 4096
+    /// Slots by default, in sets of ``cacheWays`` (most recent first):
+    /// 2,048 sets, so the thousands of domains of a large corpus seldom
+    /// crowd one set.
+    static let cacheSize = 8192
+    static let cacheWays = 4
 
     /// The bytes the verdict cache holds.
     package var cacheBytes: Int { cache.count * MemoryLayout<Verdict>.stride }
@@ -89,8 +93,11 @@ package struct Lookalikes: Sendable {
 
     /// `checks`: whether this value will check chips (and so needs its
     /// table of verdicts).
-    package init(commonDomains: [String], checks: Bool = true) {
-        cache = checks ? [Verdict](repeating: Verdict(), count: Lookalikes.cacheSize) : []
+    /// `cacheSlots`: the verdicts kept (a power of two, at least
+    /// ``cacheWays``): the default suits a run over a large corpus; a field
+    /// a person types into needs far fewer.
+    package init(commonDomains: [String], checks: Bool = true, cacheSlots: Int = Lookalikes.cacheSize) {
+        cache = checks ? [Verdict](repeating: Verdict(), count: max(cacheSlots, Lookalikes.cacheWays)) : []
         tables = Tables(commonDomains: commonDomains)
     }
 
@@ -170,14 +177,17 @@ package struct Lookalikes: Sendable {
             }
         }
         let key = h | 1
-        // Two ways: a domain is in one of two neighbouring slots, the
-        // newer in the first, so two domains that share a slot do not
-        // drive each other out.
-        let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - 2)
+        // Four ways: a domain is in one of four neighbouring slots, the
+        // most recently used first, so a few domains that share a set do
+        // not drive each other out.
+        let ways = Lookalikes.cacheWays
+        let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - ways)
         if cache[slot].key == key { return cache[slot] }
-        if cache[slot + 1].key == key {
-            cache.swapAt(slot, slot + 1)
-            return cache[slot]
+        for k in 1..<ways where cache[slot + k].key == key {
+            let found = cache[slot + k]
+            for j in stride(from: k, to: 0, by: -1) { cache[slot + j] = cache[slot + j - 1] }
+            cache[slot] = found
+            return found
         }
         var verdict = Verdict(key: key)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 8) { scratch in
@@ -190,7 +200,7 @@ package struct Lookalikes: Sendable {
             }
             if let typo = likelyTypo(domain) { verdict.typo = Int32(typo) }
         }
-        cache[slot + 1] = cache[slot]
+        for j in stride(from: ways - 1, to: 0, by: -1) { cache[slot + j] = cache[slot + j - 1] }
         cache[slot] = verdict
         return verdict
     }
@@ -300,6 +310,49 @@ package struct Lookalikes: Sendable {
                 return false
             }
         }
+    }
+
+    /// ``mixesScripts(_:)`` for well-formed UTF-8 (a name the fast
+    /// grammar read), decoded by hand: ASCII bytes cost a compare or two.
+    ///
+    /// - Complexity: O(*n*) in the bytes.
+    static func mixesScripts(wellFormed p: UnsafeBufferPointer<UInt8>) -> Bool {
+        var seen: UInt8 = 0
+        var i = 0
+        let n = p.count
+        while i < n {
+            let b = p[i]
+            if b < 0x80 {
+                i += 1
+                if b == ASCII.space || b == UInt8(ascii: ".") || b == ASCII.tab {
+                    seen = 0
+                } else if b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z") {
+                    seen |= 1
+                    if seen != 1 { return true }
+                }
+                continue
+            }
+            var v: UInt32
+            if b < 0xE0 {
+                v = UInt32(b & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F)
+                i += 2
+            } else if b < 0xF0 {
+                v = UInt32(b & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F)
+                i += 3
+            } else {
+                v = UInt32(b & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12 | UInt32(p[i + 2] & 0x3F) << 6
+                v |= UInt32(p[i + 3] & 0x3F)
+                i += 4
+            }
+            switch script(Unicode.Scalar(v) ?? "\u{FFFD}") {
+            case .latin: seen |= 1
+            case .greek: seen |= 2
+            case .cyrillic: seen |= 4
+            case .other: break
+            }
+            if seen.nonzeroBitCount > 1 { return true }
+        }
+        return false
     }
 
     /// The index of the common domain this one is likely a typo of, if any.

@@ -83,7 +83,7 @@ extension ListRecognizer {
         if !seen.insert(hash, limit: maxTrackedAddresses) { warnings.insert(.duplicate) }
         var typo: Int32 = -1
         if checksLookalikes {
-            if facts.nonASCII, let name = nameRange, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[name])) {
+            if facts.nonASCII, let name = nameRange, Lookalikes.mixesScripts(wellFormed: UnsafeBufferPointer(rebasing: p[name])) {
                 warnings.insert(.mixedScript)
             }
             let (found, index) = lookalikes.judgeDomain(p, domain, key: domainKey)

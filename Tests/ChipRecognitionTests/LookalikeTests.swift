@@ -78,4 +78,37 @@ struct LookalikeTests {
     func editDistance(_ a: String, _ b: String, _ d: Int) {
         #expect(Lookalikes.editDistance(Array(a.utf8), Array(b.utf8), limit: 5) == d)
     }
+
+    /// The script check for well-formed names (the simple lane's) agrees
+    /// with the general one on random words mixing Latin, Greek, Cyrillic,
+    /// other scripts, digits and separators.
+    @Test func theWellFormedScriptCheckAgreesWithTheGeneralOne() {
+        let pieces = ["a", "Z", "é", "ł", "ǅ", "ḁ", "α", "Ω", "ῼ", "д", "Я", "ӿ", "ꙁ", "ᲀ", "中", "😀", "1", " ", ".", "\t", "-", "'"]
+        var rng = SplitMix64(seed: 23)
+        for _ in 0..<20_000 {
+            let text = (0..<rng.between(1...8)).map { _ in rng.pick(pieces) }.joined()
+            let bytes = Array(text.utf8)
+            let fast = bytes.withUnsafeBufferPointer { Lookalikes.mixesScripts(wellFormed: $0) }
+            #expect(fast == Lookalikes.mixesScripts(bytes[...]), "\(text.debugDescription)")
+        }
+    }
+
+    /// However small the verdict cache (one set of four slots here, so
+    /// domains drive each other out), every verdict is the one worked out
+    /// afresh.
+    @Test func aCrowdedVerdictCacheChangesNoVerdict() {
+        let domains = ["gmial.com", "gmail.com", "yaho.com", "x.org", "раураl.com", "xn--pypal-4ve.com", "hotmial.com",
+                       "outlok.com", "example.org", "gmai.com", "debian.org", "gmx.dee"]
+        var small = Lookalikes(commonDomains: ValidationPolicy.defaultCommonDomains, cacheSlots: 4)
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<500 {
+            let domain = Array(rng.pick(domains).utf8)
+            var fresh = Lookalikes(commonDomains: ValidationPolicy.defaultCommonDomains, cacheSlots: 4)
+            let expected = domain.withUnsafeBufferPointer { fresh.domainVerdict($0) }
+            let got = domain.withUnsafeBufferPointer { small.domainVerdict($0) }
+            #expect(got.typo == expected.typo && got.mixed == expected.mixed && got.key == expected.key,
+                    "\(String(decoding: domain, as: UTF8.self))")
+        }
+    }
 }
+
