@@ -156,9 +156,10 @@ struct ParallelProcessor: Sendable {
         return failure
     }
 
-    /// Pieces per thread in a batch: several, dealt out in turn, so that
-    /// pieces of unequal cost even out before the batch's end, where
-    /// every thread waits for the last.
+    /// Pieces per thread in a batch: several, each taken by the first
+    /// thread free, so that pieces of unequal cost (and threads the
+    /// machine slows) even out before the batch's end, where every thread
+    /// waits for the last.
     static let piecesPerJob = 4
 
     /// A batch the worker threads recognize while the caller goes on.
@@ -208,9 +209,9 @@ struct ParallelProcessor: Sendable {
         return Pieces(pieces: pieces, records: records)
     }
 
-    /// Starts recognizing a batch's pieces on `jobs` threads (thread *w*
-    /// takes pieces *w*, *w* + `jobs`, … with its own long-lived
-    /// recognizer); their results land in `slots`. The batch's first
+    /// Starts recognizing a batch's pieces on `jobs` threads (each takes
+    /// the next piece not yet taken, and recognizes it with its own
+    /// long-lived recognizer); their results land in `slots`. The batch's first
     /// record is record `firstRecord` + 1.
     ///
     /// - Complexity: O(*n*) in the batch's length, on the worker threads.
@@ -239,8 +240,13 @@ struct ParallelProcessor: Sendable {
             records += batch.records[k]
         }
         let starts = firstRecord
+        // Each thread takes the next piece not yet taken: a thread slowed
+        // down (by the machine, or by harder pieces) takes fewer.
+        let next = PieceCounter()
         let run: @Sendable (Int) -> Void = { [self] w in
-            for k in stride(from: w, to: pieceCount, by: threads) {
+            while true {
+                let k = next.take()
+                guard k < pieceCount else { break }
                 var pieceTotals = RunTotals()
                 pieceTotals.records = starts[k]
                 var pieceWriter = results.slots[k].writer
@@ -315,6 +321,24 @@ struct WorkerSlots: @unchecked Sendable {
             self[k].deinitialize(count: 1)
         }
         base.deallocate()
+    }
+}
+
+/// The next piece of a batch to take, shared by its threads.
+///
+/// `@unchecked Sendable` is safe: `next` is read and written only while
+/// holding `lock` (a semaphore of one, from Dispatch, which every platform
+/// the package builds on has; a batch takes it a few times).
+final class PieceCounter: @unchecked Sendable {
+    private var next = 0
+    private let lock = DispatchSemaphore(value: 1)
+
+    /// The index of a piece no other thread has taken.
+    func take() -> Int {
+        lock.wait()
+        defer { lock.signal() }
+        next += 1
+        return next - 1
     }
 }
 
