@@ -52,20 +52,38 @@ package enum SimpleList {
         return true
     }
 
-    /// The same chips as ``segments(_:into:)``, with their `<` and `@`.
+    /// The same chips as ``segments(_:into:)``, with their `<` and `@`,
+    /// appended to `chips`.
     ///
     /// - Complexity: O(*n*) in the record's length.
     package static func chips(_ record: UnsafeBufferPointer<UInt8>, into chips: inout [Chip]) -> Bool {
-        guard let base = record.baseAddress else { return true }
+        withUnsafeTemporaryAllocation(of: Chip.self, capacity: maxChips) { buffer in
+            guard let count = self.chips(record, into: buffer.baseAddress!) else { return false }
+            chips.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+            return true
+        }
+    }
+
+    /// The most chips a record the index reads can hold: each needs a
+    /// byte and a separator.
+    package static let maxChips = maxBytes / 2 + 1
+
+    /// The chips of `record` written to `out` (room for ``maxChips``):
+    /// their count, or nil when the record is not simple. The caller keeps
+    /// one buffer for every record, so no array is cleared or grown.
+    ///
+    /// - Complexity: O(*n*) in the record's length, 64 bytes per step of
+    ///   stage 1 and one step of stage 2 per structural byte.
+    package static func chips(_ record: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<Chip>) -> Int? {
+        guard let base = record.baseAddress else { return 0 }
         let n = record.count
-        guard n <= maxBytes else { return false }
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64) { spaces in
-            let first = chips.count
-            var piece = Piece(spaces: UnsafeBufferPointer(spaces))
+        guard n <= maxBytes else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64) { spaces -> Int? in
+            var piece = Piece(spaces: UnsafeBufferPointer(spaces), out: out)
             // Block by block: stage 1 classifies it, stage 2 walks its
-            // special bytes (a piece ends at a comma, so it never needs a
-            // block not yet classified), and the first byte that makes the
-            // record not simple stops both.
+            // special bytes (a piece ends at a separator, so it never
+            // needs a block not yet classified), and the first byte that
+            // makes the record not simple stops both.
             var at = 0
             // All ones while a quoted string is open at a block's end.
             var inQuote: UInt64 = 0
@@ -82,10 +100,7 @@ package enum SimpleList {
                         return classify(UnsafeRawPointer(raw.baseAddress!))
                     }
                 }
-                if m.refused != 0 {
-                    chips.removeSubrange(first...)
-                    return false
-                }
+                if m.refused != 0 { return nil }
                 if m.quotes | inQuote != 0 {
                     // From an opening quote up to its closing one: what a
                     // quoted string holds is text, its quotes stay.
@@ -99,18 +114,12 @@ package enum SimpleList {
                 while bits != 0 {
                     let i = at + bits.trailingZeroBitCount
                     bits &= bits &- 1
-                    if !piece.step(record[i], at: i, chips: &chips) {
-                        chips.removeSubrange(first...)
-                        return false
-                    }
+                    if !piece.step(record[i], at: i) { return nil }
                 }
                 at += 64
             }
-            if inQuote != 0 || !piece.end(at: n, chips: &chips) {
-                chips.removeSubrange(first...)
-                return false
-            }
-            return true
+            if inQuote != 0 || !piece.end(at: n) { return nil }
+            return piece.count
         }
     }
 
@@ -202,6 +211,9 @@ package enum SimpleList {
     struct Piece {
         /// One word per 64 bytes of the record: a bit for each space.
         let spaces: UnsafeBufferPointer<UInt64>
+        /// Where the chips go, and how many there are.
+        let out: UnsafeMutablePointer<Chip>
+        var count = 0
         /// Where the piece begins: just after the last separator.
         var from = 0
         var open = -1
@@ -213,19 +225,20 @@ package enum SimpleList {
         var lastAt = -1
         var atInside = 0
 
-        init(spaces: UnsafeBufferPointer<UInt64>) {
+        init(spaces: UnsafeBufferPointer<UInt64>, out: UnsafeMutablePointer<Chip>) {
             self.spaces = spaces
+            self.out = out
         }
 
         @inline(__always)
         func isSpace(_ i: Int) -> Bool { spaces[i >> 6] >> UInt64(i & 63) & 1 != 0 }
 
         @inline(__always)
-        mutating func step(_ b: UInt8, at i: Int, chips: inout [Chip]) -> Bool {
+        mutating func step(_ b: UInt8, at i: Int) -> Bool {
             switch b {
             case 0x2C, 0x3B:
                 if open >= 0 && close < 0 { return false }  // a separator inside `<…>`
-                return end(at: i, chips: &chips)
+                return end(at: i)
             case 0x22:
                 if open >= 0 { return false }  // a quote inside or after `<…>`
                 quoted = true
@@ -257,7 +270,7 @@ package enum SimpleList {
         /// brackets or quotes, nothing but spaces after the brackets) or
         /// one bare address with no space or quote inside; an empty piece
         /// is two separators side by side.
-        mutating func end(at stop: Int, chips: inout [Chip]) -> Bool {
+        mutating func end(at stop: Int) -> Bool {
             defer {
                 from = stop + 1
                 open = -1
@@ -277,9 +290,10 @@ package enum SimpleList {
                 guard atOutside >= 1, !quoted else { return false }
                 for k in lo..<hi where isSpace(k) { return false }
             }
-            chips.append(Chip(
+            out[count] = Chip(
                 lo: Int32(lo), hi: Int32(hi), open: Int32(open), at: Int32(lastAt),
-                ats: Int32(open >= 0 ? atInside : atOutside)))
+                ats: Int32(open >= 0 ? atInside : atOutside))
+            count += 1
             return true
         }
     }

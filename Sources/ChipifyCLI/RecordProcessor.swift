@@ -121,8 +121,12 @@ struct StreamState {
     var scanner = ListScanner()
     var list: ListRecognizer
     var segments: [Segment] = []
-    /// The chips of a simple record, as the structural index found them.
-    var simpleChips: [SimpleList.Chip] = []
+    /// The chips of a simple record, as the structural index found them
+    /// (room for `SimpleList.maxChips`, kept for every record).
+    let simpleChips: UnsafeMutablePointer<SimpleList.Chip>
+    /// Whether the scanner has read bytes of the current record (a simple
+    /// record is read by the index alone).
+    var scanned = false
     var record: Int
     var index = 0
     var errors = 0
@@ -131,6 +135,7 @@ struct StreamState {
     init(capacity: Int, maxChip: Int, policy: ValidationPolicy, firstRecord: Int) {
         buffer = .allocate(capacity: capacity)
         prefix = .allocate(capacity: maxChip)
+        simpleChips = .allocate(capacity: SimpleList.maxChips)
         self.maxChip = maxChip
         list = ListRecognizer(policy: policy)
         record = firstRecord
@@ -139,10 +144,12 @@ struct StreamState {
     func deallocate() {
         buffer.deallocate()
         prefix.deallocate()
+        simpleChips.deallocate()
     }
 
     /// Scans `buffer[range]`, the next bytes of the current record.
     mutating func scan(_ range: Range<Int>, writer: inout ChipWriter) {
+        scanned = true
         var found = segments
         segments = []
         found.removeAll(keepingCapacity: true)
@@ -156,10 +163,9 @@ struct StreamState {
     /// record is a simple list (``SimpleList``), by the scanner otherwise.
     mutating func scanRecord(_ range: Range<Int>, writer: inout ChipWriter) {
         if scanner.offset == 0 {
-            simpleChips.removeAll(keepingCapacity: true)
-            if SimpleList.chips(UnsafeBufferPointer(rebasing: buffer[range]), into: &simpleChips) {
+            if let count = SimpleList.chips(UnsafeBufferPointer(rebasing: buffer[range]), into: simpleChips) {
                 let p = UnsafeBufferPointer(buffer)
-                for c in simpleChips {
+                for c in UnsafeBufferPointer(start: simpleChips, count: count) {
                     guard let item = list.handleSimple(c, p, offset: range.lowerBound) else {
                         handle(Segment(.chip, c.range), writer: &writer)
                         continue
@@ -178,15 +184,18 @@ struct StreamState {
     }
 
     mutating func endRecord(writer: inout ChipWriter) {
-        var found = segments
-        segments = []
-        found.removeAll(keepingCapacity: true)
-        scanner.finish { found.append($0) }
-        for segment in found { handle(segment, writer: &writer) }
-        segments = found
+        if scanned {
+            var found = segments
+            segments = []
+            found.removeAll(keepingCapacity: true)
+            scanner.finish { found.append($0) }
+            for segment in found { handle(segment, writer: &writer) }
+            segments = found
+            scanner = ListScanner()
+            scanned = false
+        }
         writer.records.currentRecord = record
         writer.endRecord()
-        scanner = ListScanner()
         list.reset()
         record += 1
         index = 0
