@@ -57,10 +57,6 @@ public struct ListRecognizer: Sendable {
 
     package init(policy: ValidationPolicy, checksLookalikes: Bool) {
         recognizer = Recognizer(policy: policy)
-        // A list recognizer that checks look-alikes reads many chips (an
-        // editor's, copied for its history, does not): it keeps the
-        // verdicts on international labels too.
-        if checksLookalikes { recognizer.labelCache = LabelCache(slots: 256) }
         self.checksLookalikes = checksLookalikes && policy.checksLookalikes
         self.exactLocalPart = policy.comparesLocalPartsExactly
         lookalikes = Lookalikes(commonDomains: self.checksLookalikes ? policy.commonDomains : [], checks: self.checksLookalikes)
@@ -73,7 +69,6 @@ public struct ListRecognizer: Sendable {
     /// for tests that bound what an editor's undo history keeps.
     package var footprint: Int {
         lookalikes.cacheBytes + seen.table.capacity * 8 + keyScratch.capacity
-            + recognizer.labelCache.slots.count * MemoryLayout<LabelCache.Slot>.stride
     }
 
     /// Forgets the list so far (groups and duplicates): call between lists.
@@ -107,7 +102,11 @@ public struct ListRecognizer: Sendable {
                 r.fail(.tooLong, at: local.lowerBound)
             } else {
                 bytesRecognized &+= local.count
-                r = recognizer.recognize(p, local)
+                // The look-alike checker lends its slots for the verdicts
+                // on international labels (none in an editor's).
+                var labels = lookalikes.lendLabels()
+                r = recognizer.recognize(p, local, labels: &labels)
+                lookalikes.returnLabels(&labels)
             }
             if r.isOnlyComments { return nil }  // text between addresses, not a chip
             // Decoding a name can add a warning (`undecoded-encoded-word`):

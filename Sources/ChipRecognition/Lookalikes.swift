@@ -27,6 +27,9 @@ package struct Lookalikes: Sendable {
         var key: UInt64 = 0
         var typo: Int32 = -1
         var mixed = false
+        /// In a slot of the label verdicts (``LabelCache``): how many
+        /// labels the text makes; `typo` is then its ASCII length.
+        var pieces: Int16 = 0
     }
 
     /// Made only by a checker that checks, so a recognizer that never does
@@ -37,6 +40,28 @@ package struct Lookalikes: Sendable {
     /// crowd one set.
     static let cacheSize = 8192
     static let cacheWays = 4
+    /// Slots for international labels' verdicts, after the domains'.
+    static let labelSlots = 256
+    /// How many of `cache`'s slots hold domains' verdicts.
+    let verdictSlots: Int
+
+    /// Lends the label slots to a recognizer for one chip (the array is
+    /// moved, not copied); ``returnLabels(_:)`` takes them back.
+    @inline(__always)
+    package mutating func lendLabels() -> LabelCache {
+        var lent = LabelCache()
+        guard !cache.isEmpty else { return lent }
+        swap(&lent.slots, &cache)
+        lent.base = verdictSlots
+        lent.count = Lookalikes.labelSlots
+        return lent
+    }
+
+    @inline(__always)
+    package mutating func returnLabels(_ lent: inout LabelCache) {
+        guard lent.count > 0 else { return }
+        swap(&lent.slots, &cache)
+    }
 
     /// The bytes the verdict cache holds.
     package var cacheBytes: Int { cache.count * MemoryLayout<Verdict>.stride }
@@ -97,7 +122,11 @@ package struct Lookalikes: Sendable {
     /// ``cacheWays``): the default suits a run over a large corpus; a field
     /// a person types into needs far fewer.
     package init(commonDomains: [String], checks: Bool = true, cacheSlots: Int = Lookalikes.cacheSize) {
-        cache = checks ? [Verdict](repeating: Verdict(), count: max(cacheSlots, Lookalikes.cacheWays)) : []
+        verdictSlots = max(cacheSlots, Lookalikes.cacheWays)
+        // The international labels' verdicts (``LabelCache``) follow the
+        // domains': one array, so a copy of this value (an editor's
+        // history holds many) retains no more than before.
+        cache = checks ? [Verdict](repeating: Verdict(), count: verdictSlots + Lookalikes.labelSlots) : []
         tables = Tables(commonDomains: commonDomains)
     }
 
@@ -181,7 +210,7 @@ package struct Lookalikes: Sendable {
         // most recently used first, so a few domains that share a set do
         // not drive each other out.
         let ways = Lookalikes.cacheWays
-        let slot = Int(truncatingIfNeeded: h >> 40) & (cache.count - ways)
+        let slot = Int(truncatingIfNeeded: h >> 40) & (verdictSlots - ways)
         if cache[slot].key == key { return cache[slot] }
         for k in 1..<ways where cache[slot + k].key == key {
             let found = cache[slot + k]

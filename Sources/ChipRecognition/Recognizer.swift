@@ -79,9 +79,6 @@ public struct Recognizer: Sendable {
     public package(set) var policy: ValidationPolicy
     var lexemes: [Lexeme] = []
     var scratch: [Lexeme] = []
-    /// What non-ASCII domain labels came to, when this recognizer keeps
-    /// them (see ``LabelCache``).
-    var labelCache = LabelCache()
 
     public init(policy: ValidationPolicy = .standard) {
         self.policy = policy
@@ -102,9 +99,33 @@ public struct Recognizer: Sendable {
         return recognizeInGeneral(p, range)
     }
 
+    /// ``recognize(_:_:)`` keeping what international labels came to in
+    /// `labels` (a list recognizer lends its slots), so that each distinct
+    /// label is converted once.
+    ///
+    /// - Complexity: O(*n*) in the range's length.
+    package mutating func recognize(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, labels: inout LabelCache
+    ) -> Recognition {
+        if range.count > policy.maxChipBytes {
+            var r = Recognition()
+            r.fail(.tooLong, at: range.lowerBound)
+            return r
+        }
+        if let simple = FastPath.recognize(p, range, allowsObsolete: policy.allowsObsoleteSyntax) { return simple }
+        return recognizeInGeneral(p, range, labels: &labels)
+    }
+
     /// The full grammar, for any chip within the size limit.
     mutating func recognizeInGeneral(
         _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, decodesPercent: Bool = true
+    ) -> Recognition {
+        var none = LabelCache()
+        return recognizeInGeneral(p, range, decodesPercent: decodesPercent, labels: &none)
+    }
+
+    mutating func recognizeInGeneral(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, decodesPercent: Bool = true, labels: inout LabelCache
     ) -> Recognition {
         let link = Recognizer.mailtoColon(p, range)
         if decodesPercent, let link, let span = Recognizer.percentEncodedMailto(p, range, colon: link.0) {
@@ -126,9 +147,9 @@ public struct Recognizer: Sendable {
         }
         lexemes.withUnsafeBufferPointer { lx in
             var parser = MailboxParser(p: p, lx: lx, policy: policy, r: r)
-            swap(&parser.labels, &labelCache)  // lent, not copied
+            swap(&parser.labels, &labels)  // lent, not copied
             parser.parse(start: range.lowerBound)
-            swap(&parser.labels, &labelCache)
+            swap(&parser.labels, &labels)
             r = parser.r
         }
         return r
@@ -902,10 +923,12 @@ enum AddressCleaner {
 /// so that a recognizer reading many chips converts each distinct label
 /// once: lists repeat domains, and the conversion works on strings.
 ///
-/// Off (empty) unless turned on with ``init(slots:)``: a recognizer that an
-/// editor copies for its history keeps none. A fixed table of slots keyed
-/// by a 64-bit hash of the label's bytes, so memory stays bounded.
-struct LabelCache: Sendable {
+/// Slots `base ..< base + count` of `slots`, keyed by a 64-bit hash of the
+/// label's bytes: a list recognizer lends the slots after its look-alike
+/// verdicts (``Lookalikes/lendLabels()``), so memory stays bounded and a
+/// copy of it holds no extra array; an editor's, which keeps no verdicts,
+/// lends none (`count` 0: nothing is kept).
+package struct LabelCache: Sendable {
     struct Verdict: Sendable {
         var pieces: Int32
         /// The ASCII form's length in bytes, dots between pieces included;
@@ -913,18 +936,17 @@ struct LabelCache: Sendable {
         var asciiLength: Int32
     }
 
-    struct Slot: Sendable {
-        var key: UInt64 = 0
-        var verdict = Verdict(pieces: 0, asciiLength: 0)
-    }
+    var slots: [Lookalikes.Verdict] = []
+    var base = 0
+    /// A power of two, or 0.
+    var count = 0
 
-    var slots: [Slot] = []
+    package init() {}
 
-    init() {}
-
-    /// A cache of `slots` entries (a power of two).
+    /// A cache of its own, of `slots` entries (a power of two).
     init(slots: Int) {
-        self.slots = [Slot](repeating: Slot(), count: slots)
+        self.slots = [Lookalikes.Verdict](repeating: Lookalikes.Verdict(), count: slots)
+        count = slots
     }
 
     /// The verdict on `p[range]`, from the cache or from `work` (given
@@ -936,13 +958,12 @@ struct LabelCache: Sendable {
         _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ work: (String) -> Verdict
     ) -> Verdict {
         let bytes = UnsafeBufferPointer(rebasing: p[range])
-        guard !slots.isEmpty else { return work(String(decoding: bytes, as: UTF8.self)) }
+        guard count > 0 else { return work(String(decoding: bytes, as: UTF8.self)) }
         let key = AddressKey.mixWords(bytes.baseAddress, bytes.count, 0x4C41_4245_4C53_2121, lowercase: false) | 1
-        let slot = Int(truncatingIfNeeded: key >> 32) & (slots.count - 1)
-        if slots[slot].key == key { return slots[slot].verdict }
+        let slot = base + Int(truncatingIfNeeded: key >> 32) & (count - 1)
+        if slots[slot].key == key { return Verdict(pieces: Int32(slots[slot].pieces), asciiLength: slots[slot].typo) }
         let found = work(String(decoding: bytes, as: UTF8.self))
-        slots[slot] = Slot(key: key, verdict: found)
+        slots[slot] = Lookalikes.Verdict(key: key, typo: found.asciiLength, mixed: false, pieces: Int16(clamping: found.pieces))
         return found
     }
 }
-

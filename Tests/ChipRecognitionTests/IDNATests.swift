@@ -87,15 +87,16 @@ struct IDNATests {
         for policy in [ValidationPolicy.strict, .standard, .lenient] {
             var plain = Recognizer(policy: policy)
             var cached = Recognizer(policy: policy)
-            cached.labelCache = LabelCache(slots: 2)
+            var labels = LabelCache(slots: 2)
             for round in 0..<3 {
                 for domain in domains {
                     let chip = Array("Ann <ann@\(domain)>".utf8)
                     let expected = plain.recognize(chip)
-                    #expect(cached.recognize(chip) == expected, "\(policy.name) round \(round): \(domain)")
+                    let got = chip.withUnsafeBufferPointer { cached.recognize($0, 0..<$0.count, labels: &labels) }
+                    #expect(got == expected, "\(policy.name) round \(round): \(domain)")
                 }
             }
-            #expect(cached.labelCache.slots.contains { $0.key != 0 }, "nothing was cached")
+            #expect(labels.slots.contains { $0.key != 0 }, "nothing was cached")
         }
     }
 }
