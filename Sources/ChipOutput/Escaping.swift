@@ -10,6 +10,41 @@ package enum JSON {
         b >= 0x20 && b < 0x7F && b != ASCII.quote && b != ASCII.backslash ? 1 : 0
     }
 
+    /// Whether every byte needs no escape and is ASCII (printable, not `"`
+    /// or `\`): eight bytes a step. A string of such bytes, and any part
+    /// of it, is written by ``appendPlainString(_:to:)``.
+    ///
+    /// - Complexity: O(*n*).
+    package static func isPlain(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = p.count
+        var i = 0
+        var bad: UInt64 = 0
+        while i + 8 <= n {
+            let w = SWAR.load(p, i)
+            bad |= (w &- 0x2020_2020_2020_2020) & ~w | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote)
+                | SWAR.byte(w, ASCII.backslash)
+            i += 8
+        }
+        if bad & 0x8080_8080_8080_8080 != 0 { return false }
+        while i < n {
+            if plain[p[i]] == 0 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Writes bytes ``isPlain(_:)`` approved (or a part of them) as a JSON
+    /// string: in quotes, copied whole.
+    @inline(__always)
+    package static func appendPlainString(_ p: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
+        out.reserve(p.count + 2)
+        out.base[out.count] = ASCII.quote
+        out.count += 1
+        out.append(p)
+        out.base[out.count] = ASCII.quote
+        out.count += 1
+    }
+
     package static func appendString(_ a: [UInt8], to out: inout ByteBuffer) {
         appendString(a, to: out.uniqueStorage)
     }

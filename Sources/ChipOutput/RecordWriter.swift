@@ -267,9 +267,11 @@ public struct ChipRecordWriter: Sendable {
                 record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: nil, raw: raw,
                 truncated: false, start: start, end: end, warnings: item.warnings, suggestion: suggestion)
             let name = item.nameRange.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            // The name and address are parts of the raw text: when it needs
+            // no escape, neither do they.
             Self.writeJSON(
                 fields, name: name, address: UnsafeBufferPointer(rebasing: p[item.addressRange]), recordNumbers: recordNumbers,
-                to: output.uniqueStorage)
+                to: output.uniqueStorage, plain: JSON.isPlain(raw))
             return
         }
         name.removeAll(keepingCapacity: true)
@@ -386,10 +388,12 @@ public struct ChipRecordWriter: Sendable {
     }
 
     /// One chip's JSON line, its decoded name and address given as bytes
-    /// (empty: `null`).
+    /// (empty: `null`). `plain`: the caller found the raw text
+    /// ``JSON/isPlain(_:)`` and the name and address parts of it, so all
+    /// three are copied without looking for bytes to escape.
     static func writeJSON(
         _ c: Fields, name: UnsafeBufferPointer<UInt8>, address: UnsafeBufferPointer<UInt8>, recordNumbers: Bool,
-        to out: ByteBuffer.Storage
+        to out: ByteBuffer.Storage, plain: Bool = false
     ) {
         if recordNumbers {
             out.append("{\"record\":")
@@ -402,15 +406,27 @@ public struct ChipRecordWriter: Sendable {
         out.append(",\"kind\":\"")
         out.append(c.kindName)
         out.append(c.error == nil ? "\",\"state\":\"valid\",\"name\":" : "\",\"state\":\"error\",\"name\":")
-        if name.isEmpty { out.append("null") } else { JSON.appendString(name, to: out) }
+        if name.isEmpty {
+            out.append("null")
+        } else if plain {
+            JSON.appendPlainString(name, to: out)
+        } else {
+            JSON.appendString(name, to: out)
+        }
         out.append(",\"address\":")
-        if address.isEmpty { out.append("null") } else { JSON.appendString(address, to: out) }
+        if address.isEmpty {
+            out.append("null")
+        } else if plain {
+            JSON.appendPlainString(address, to: out)
+        } else {
+            JSON.appendString(address, to: out)
+        }
         if let group = c.group {
             out.append(",\"group\":")
             JSON.appendString(group, to: out)
         }
         out.append(",\"raw\":")
-        JSON.appendString(c.raw, to: out)
+        if plain { JSON.appendPlainString(c.raw, to: out) } else { JSON.appendString(c.raw, to: out) }
         if c.truncated { out.append(",\"truncated\":true") }
         out.append(",\"start\":")
         out.appendDecimal(c.start)

@@ -102,4 +102,26 @@ struct ByteWritingTests {
 
 private extension String {
     func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
+
+    /// A string is "plain" exactly when escaping leaves it as it is and it
+    /// is ASCII; then copying it whole writes what escaping writes. Every
+    /// byte value in every lane of strings of every short length.
+    @Test func plainStringsAreThoseEscapingLeavesAlone() {
+        var rng = SplitMix64(seed: 17)
+        for length in 0..<40 {
+            for _ in 0..<60 {
+                var bytes = (0..<length).map { _ in UInt8(0x20 + rng.below(0x5F)) }
+                if length > 0 && rng.below(2) == 0 { bytes[rng.below(length)] = UInt8(rng.below(256)) }
+                let expected = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+                let plain = bytes.withUnsafeBufferPointer { JSON.isPlain($0) }
+                #expect(plain == expected, "\(bytes)")
+                if plain {
+                    var copied = ByteBuffer(capacity: 8)
+                    bytes.withUnsafeBufferPointer { JSON.appendPlainString($0, to: copied.uniqueStorage) }
+                    #expect(copied.bytes == ByteWritingTests.plainJSON(bytes), "\(bytes)")
+                }
+            }
+        }
+    }
 }
+
