@@ -96,7 +96,48 @@ public struct ByteBuffer: @unchecked Sendable {
             a.withUnsafeBufferPointer { append($0.baseAddress, count: $0.count) }
         }
 
+        /// Appends `value` in decimal. One digit is written here; longer
+        /// numbers by ``appendLongDecimal(_:)``.
+        @inline(__always)
         func appendDecimal(_ value: Int) {
+            if UInt(bitPattern: value) < 10 {
+                reserve(1)
+                base[count] = UInt8(truncatingIfNeeded: value) + 0x30
+                count += 1
+                return
+            }
+            appendLongDecimal(value)
+        }
+
+        /// Up to four digits by the pairs' table, without counting them.
+        @inline(__always)
+        func storeShortDecimal(_ value: Int, _ pairs: UnsafeBufferPointer<UInt8>) {
+            let d = base + count
+            if value < 10 {
+                d[0] = UInt8(truncatingIfNeeded: value) + 0x30
+                count += 1
+            } else if value < 100 {
+                d[0] = pairs[value * 2]
+                d[1] = pairs[value * 2 + 1]
+                count += 2
+            } else {
+                let high = value / 100, low = (value - high * 100) * 2
+                if high < 10 {
+                    d[0] = UInt8(truncatingIfNeeded: high) + 0x30
+                    d[1] = pairs[low]
+                    d[2] = pairs[low + 1]
+                    count += 3
+                } else {
+                    d[0] = pairs[high * 2]
+                    d[1] = pairs[high * 2 + 1]
+                    d[2] = pairs[low]
+                    d[3] = pairs[low + 1]
+                    count += 4
+                }
+            }
+        }
+
+        func appendLongDecimal(_ value: Int) {
             if value < 0 {
                 append(UInt8(ascii: "-"))
                 if value == .min {
@@ -106,8 +147,25 @@ public struct ByteBuffer: @unchecked Sendable {
                 appendDecimal(-value)
                 return
             }
-            if value < 10 {
-                append(UInt8(truncatingIfNeeded: value) + 0x30)
+            if value < 100_000_000 {
+                // The numbers of a chip's line are short: at most eight
+                // digits, as a high part and four more.
+                reserve(8)
+                Storage.digitPairs.withUTF8Buffer { pairs in
+                    if value < 10_000 {
+                        storeShortDecimal(value, pairs)
+                        return
+                    }
+                    let high = value / 10_000, low = value - high * 10_000
+                    storeShortDecimal(high, pairs)
+                    let a = low / 100 * 2, b = low % 100 * 2
+                    let d = base + count
+                    d[0] = pairs[a]
+                    d[1] = pairs[a + 1]
+                    d[2] = pairs[b]
+                    d[3] = pairs[b + 1]
+                    count += 4
+                }
                 return
             }
             // Digits counted first, then written from the end two at a time.
