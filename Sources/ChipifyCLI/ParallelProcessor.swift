@@ -115,7 +115,9 @@ struct ParallelProcessor: Sendable {
                 var served = 0
                 let pending = Array(buffer[0..<len])
                 writer.summary.bytes -= len
-                let processor = RecordProcessor(terminator: terminator, policy: policy)
+                // It reads at most a batch at a time, so what it reads past
+                // the record (`leftover`) fits the batch's buffer.
+                let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: capacity)
                 let error = processor.run(read: { p, count in
                     if served < pending.count {
                         let n = min(count, pending.count - served)

@@ -347,6 +347,26 @@ struct ParallelTests {
         }
     }
 
+    /// A record longer than a batch is streamed alone, and what was read
+    /// past it goes back into the batch's buffer: with reads larger than a
+    /// batch (a host's `readSize`), that must still fit.
+    @Test(arguments: [(2, 64, 400), (2, 64, 1 << 20), (3, 100, 5_000)])
+    func readsLargerThanABatchAfterALongRecord(jobs: Int, pieceSize: Int, readSize: Int) throws {
+        var input = Array((String(repeating: "x", count: 300) + "@long.org\n").utf8)
+        var k = 0
+        while input.count < 130_000 {
+            input += Array("Ann \(k) <a\(k)@x.org>, b\(k)@y.org\n".utf8)
+            k += 1
+        }
+        var one = try CLI.parse(["--format", "jsonl"])
+        one.jobs = 1
+        var many = one
+        many.jobs = jobs
+        let expected = CLI.render(input, options: one)
+        #expect(CLI.render(input, options: many, readSize: readSize, pieceSize: pieceSize) == expected,
+                "-j \(jobs), pieces of \(pieceSize), reads of \(readSize)")
+    }
+
     @Test func summaryCountsEqualTheChips() throws {
         let input = Self.mixedInput(seed: 99)
         let chips = jsonLines(CLI.render(input, options: try CLI.parse(["--format", "jsonl", "-j", "1"])))
