@@ -406,21 +406,19 @@ public struct ChipRecordWriter: Sendable {
         out.append(",\"kind\":\"")
         out.append(c.kindName)
         out.append(c.error == nil ? "\",\"state\":\"valid\",\"name\":" : "\",\"state\":\"error\",\"name\":")
-        if name.isEmpty {
-            out.append("null")
-        } else if plain {
-            JSON.appendPlainString(name, to: out)
-        } else {
-            JSON.appendString(name, to: out)
+        // A string, `null` when empty; copied whole when `plain`.
+        @inline(__always) func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+            if text.isEmpty {
+                out.append("null")
+            } else if plain {
+                JSON.appendPlainString(text, to: out)
+            } else {
+                JSON.appendString(text, to: out)
+            }
         }
+        appendText(name)
         out.append(",\"address\":")
-        if address.isEmpty {
-            out.append("null")
-        } else if plain {
-            JSON.appendPlainString(address, to: out)
-        } else {
-            JSON.appendString(address, to: out)
-        }
+        appendText(address)
         if let group = c.group {
             out.append(",\"group\":")
             JSON.appendString(group, to: out)

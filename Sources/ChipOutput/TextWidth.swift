@@ -1,3 +1,5 @@
+import ChipSyntax
+
 /// How wide text is drawn on one line: terminal columns, or a font's
 /// measure given by a host.
 ///
@@ -105,18 +107,8 @@ public struct TerminalWidth: TextWidthMeasure, Hashable {
                 openFlag = false
                 continue
             }
-            var scalar: UInt32
-            if b0 < 0xE0 {
-                scalar = UInt32(b0 & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
-                i += 2
-            } else if b0 < 0xF0 {
-                scalar = UInt32(b0 & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
-                i += 3
-            } else {
-                scalar = UInt32(b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12
-                    | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F)
-                i += 4
-            }
+            let (scalar, length) = UTF8Bytes.decodeWellFormed(bytes, at: i)
+            i += length
             if scalar == 0x200D {  // ZERO WIDTH JOINER
                 afterJoiner = true
                 openFlag = false

@@ -361,18 +361,8 @@ package struct Lookalikes: Sendable {
                 }
                 continue
             }
-            var v: UInt32
-            if b < 0xE0 {
-                v = UInt32(b & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F)
-                i += 2
-            } else if b < 0xF0 {
-                v = UInt32(b & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F)
-                i += 3
-            } else {
-                v = UInt32(b & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12 | UInt32(p[i + 2] & 0x3F) << 6
-                v |= UInt32(p[i + 3] & 0x3F)
-                i += 4
-            }
+            let (v, length) = UTF8Bytes.decodeWellFormed(p, at: i)
+            i += length
             switch script(Unicode.Scalar(v) ?? "\u{FFFD}") {
             case .latin: seen |= 1
             case .greek: seen |= 2

@@ -157,4 +157,17 @@ package enum ScanStop {
         }
         return 0
     }
+
+    /// The scalar of a multi-byte sequence (its lead byte 0xC0 or above)
+    /// in bytes known to be well-formed UTF-8, and its length.
+    @inlinable @inline(__always)
+    package static func decodeWellFormed(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: UInt32, length: Int) {
+        let b0 = p[i]
+        if b0 < 0xE0 { return (UInt32(b0 & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F), 2) }
+        if b0 < 0xF0 {
+            return (UInt32(b0 & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F), 3)
+        }
+        let high = UInt32(b0 & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12
+        return (high | UInt32(p[i + 2] & 0x3F) << 6 | UInt32(p[i + 3] & 0x3F), 4)
+    }
 }
