@@ -230,10 +230,12 @@ public struct ContactDirectory: Sendable {
     ) -> [Suggestion] {
         let ordered: [Located]
         if let first = hits.first, hits.allSatisfy({ $0.inOverlay == first.inOverlay }) {
-            // One index: by class, then rank (the row).
-            ordered = hits.sorted { a, b in
+            // One index: by class, then rank (the row). The ranked streams
+            // give them so nearly always.
+            func precedes(_ a: Located, _ b: Located) -> Bool {
                 a.hit.matchClass != b.hit.matchClass ? a.hit.matchClass < b.hit.matchClass : a.hit.row < b.hit.row
             }
+            ordered = zip(hits, hits.dropFirst()).allSatisfy { precedes($0, $1) } ? hits : hits.sorted(by: precedes)
         } else {
             ordered = hits.sorted { a, b in
                 if a.hit.matchClass != b.hit.matchClass { return a.hit.matchClass < b.hit.matchClass }
@@ -327,9 +329,12 @@ public struct SuggestionSearch: Sendable {
         }
         let d = directory
         let baseRanges = d.base.ranges(q, after: previous.map { ($0.query, $0.base) })
-        let overlayRanges = d.overlay.ranges(q, after: previous.map { ($0.query, $0.overlay) })
+        // A directory not changed since its build has an empty overlay:
+        // nothing to search there.
+        let overlayRanges = d.overlay.rows.isEmpty ? [] : d.overlay.ranges(q, after: previous.map { ($0.query, $0.overlay) })
         previous = (q, baseRanges, overlayRanges)
-        var hits: [ContactDirectory.Located] = d.overlay.allHits(q, ranges: overlayRanges).map { .init(true, $0) }
+        var hits: [ContactDirectory.Located] =
+            overlayRanges.isEmpty ? [] : d.overlay.allHits(q, ranges: overlayRanges).map { .init(true, $0) }
         // Each overlay row can hide at most one base row that shares its
         // address, so the base supplies that many more.
         let excluded = self.excluded
@@ -337,7 +342,7 @@ public struct SuggestionSearch: Sendable {
         let base = d.base
         hits += base.rankedHits(
             q, ranges: baseRanges, wanted: limit + hits.count,
-            isHidden: { d.hidden.contains(base.rows[Int($0)].contact) },
+            isHidden: { !d.hidden.isEmpty && d.hidden.contains(base.rows[Int($0)].contact) },
             isUsable: { row, key in
                 key == 0 || (!excluded.contains(key, base, row) && excludes?(base.address(of: row)) != true)
             }
@@ -442,22 +447,18 @@ extension SearchIndex {
 
     /// Appends, shifted by `base`, the byte ranges of `field` where a word
     /// starts whose text (to the field's end) starts with one of `words`.
+    /// The ranges come word by word; ``merged(_:)`` puts them in order.
     ///
-    /// - Complexity: O(*b* + *s* · *q*) for a field of *b* bytes, *s* word
-    ///   starts and *q* bytes of words.
+    /// - Complexity: O(*b* · *w* + *c* · *q*) for a field of *b* bytes,
+    ///   *w* words, *c* places where a word's first byte stands and *q*
+    ///   bytes of words.
     static func matches(
         of words: [[UInt8]], in field: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int,
         into out: inout [Range<Int>]
     ) {
         guard field.count > 0 else { return }
         if isASCII(field) {
-            // Saves folding and the general walk: about 13,000 instructions a query.
-            // A word matches only where its first byte stands: most shown
-            // fields hold none, and a scan for it costs less than the walk.
-            guard words.contains(where: { word in
-                guard let first = word.first else { return true }
-                return field.contains { ($0 &- 0x41 < 26 ? $0 | 0x20 : $0) == first }
-            }) else { return }
+            // Saves folding: about 13,000 instructions a query.
             asciiMatches(of: words, in: field, kind, base: base, into: &out)
             return
         }
@@ -469,17 +470,25 @@ extension SearchIndex {
         SearchFold.withFolded(field) { folded, from in foldedMatches(of: words, in: folded, from, kind, found) }
     }
 
-    /// The walk of ``normalize(_:_:_:into:_:starts:)`` over a folded field,
-    /// without writing its text: at each word start, each word that the
-    /// text from there starts with (a space in a word stands for a run of
-    /// separators) is reported with the origins of its first and last
-    /// bytes.
+    /// What the walk of ``normalize(_:_:_:into:_:starts:)`` over a folded
+    /// field finds, without writing its text: each place where a word
+    /// starts and a query word (a space in it stands for a run of
+    /// separators) matches the text from there, reported with the origins
+    /// of its first and last bytes.
+    ///
+    /// A word can match only where its first byte stands, so only those
+    /// places are examined: a word starts there when the scalar before is
+    /// a separator (or there is none), when the scalar is of a script
+    /// written without spaces, or, in a local part, where digits and
+    /// letters meet. The first byte of a word is a scalar's lead byte,
+    /// never a continuation byte, so every place found is a scalar's start.
     static func foldedMatches(
         of words: [[UInt8]], in folded: UnsafeBufferPointer<UInt8>, _ from: UnsafeBufferPointer<Int32>,
         _ kind: FieldKind, _ found: (_ first: Int, _ last: Int) -> Void
     ) {
         let tables = foldingTables
         let separators = asciiSeparators
+        let n = folded.count
         /// The class of the scalar at `i` and its length.
         func scalar(_ i: Int) -> (separator: Bool, spaceless: Bool, digit: Bool, length: Int) {
             let lead = folded[i]
@@ -492,71 +501,74 @@ extension SearchIndex {
             let wordClass = FoldingTables.wordClass(of: tables.entry(value))
             return (wordClass == .separator, wordClass == .spaceless, false, length)
         }
+        /// Whether a word starts at `j`, a scalar's start.
+        func startsWord(_ j: Int) -> Bool {
+            let c = scalar(j)
+            guard !c.separator else { return false }
+            guard j > 0, !c.spaceless else { return true }
+            var p = j - 1
+            while p > 0 && folded[p] & 0xC0 == 0x80 { p -= 1 }  // folded text is well-formed
+            let before = scalar(p)
+            return before.separator || (kind == .localPart && before.digit != c.digit)
+        }
         /// Where `word` ends in the folded text when matched from byte `j`.
         func match(_ word: [UInt8], from j: Int) -> Int? {
             var j = j
             var w = 0
             while w < word.count {
                 if word[w] == 0x20 {
-                    guard j < folded.count, scalar(j).separator else { return nil }
-                    while j < folded.count && scalar(j).separator { j += scalar(j).length }
-                    guard j < folded.count else { return nil }
+                    guard j < n, scalar(j).separator else { return nil }
+                    while j < n && scalar(j).separator { j += scalar(j).length }
+                    guard j < n else { return nil }
                     w += 1
                 } else {
                     // Bytes of a word are whole scalars that separate
                     // nothing, so equal bytes from a scalar's start are
                     // equal scalars.
-                    guard j < folded.count, folded[j] == word[w] else { return nil }
+                    guard j < n, folded[j] == word[w] else { return nil }
                     j += 1
                     w += 1
                 }
             }
             return j
         }
-        var atStart = true
-        var previousDigit: Bool?
-        var i = 0
-        while i < folded.count {
-            let c = scalar(i)
-            defer { i += c.length }
-            if c.separator {
-                atStart = true
-                previousDigit = nil
-                continue
-            }
-            var begins = atStart || c.spaceless
-            if kind == .localPart, let previousDigit, previousDigit != c.digit { begins = true }
-            atStart = false
-            previousDigit = c.digit
-            guard begins else { continue }
-            for word in words {
-                if let end = match(word, from: i) { found(Int(from[i]), Int(from[end - 1])) }
+        for word in words {
+            guard let first = word.first else { continue }
+            var j = 0
+            while j < n {
+                if folded[j] == first, startsWord(j), let end = match(word, from: j) {
+                    found(Int(from[j]), Int(from[end - 1]))
+                }
+                j += 1
             }
         }
     }
 
     /// ``matches(of:in:_:base:into:)`` of a field of ASCII only, whose
     /// normalized text is its bytes in lower case with each run of
-    /// separators one space: word starts and comparisons walk the bytes.
+    /// separators one space: the places where a word's first byte stands
+    /// are found on the bytes, as ``foldedMatches(of:in:_:_:_:)`` finds them.
     static func asciiMatches(
         of words: [[UInt8]], in field: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int,
         into out: inout [Range<Int>]
     ) {
         let separators = asciiSeparators
+        let n = field.count
         func isSeparator(_ b: UInt8) -> Bool {
             (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1
                 || (kind == .localPart && (b == 0x2B || b == 0x5F || b == 0x2E || b == 0x2D))
         }
+        func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
         /// Where `word` ends in the field when matched from byte `j`.
         func match(_ word: [UInt8], from j: Int) -> Int? {
             var j = j
             for w in word {
                 if w == 0x20 {
-                    guard j < field.count, isSeparator(field[j]) else { return nil }
-                    while j < field.count && isSeparator(field[j]) { j += 1 }
-                    guard j < field.count else { return nil }
+                    guard j < n, isSeparator(field[j]) else { return nil }
+                    while j < n && isSeparator(field[j]) { j += 1 }
+                    guard j < n else { return nil }
                 } else {
-                    guard j < field.count else { return nil }
+                    guard j < n else { return nil }
                     let b = field[j]
                     guard !isSeparator(b), (b &- 0x41 < 26 ? b | 0x20 : b) == w else { return nil }
                     j += 1
@@ -564,22 +576,20 @@ extension SearchIndex {
             }
             return j
         }
-        var atStart = true
-        var previousDigit: Bool?
-        for (i, b) in field.enumerated() {
-            if isSeparator(b) {
-                atStart = true
-                previousDigit = nil
-                continue
-            }
-            let digit = b >= 0x30 && b <= 0x39
-            var begins = atStart
-            if kind == .localPart, let previousDigit, previousDigit != digit { begins = true }
-            atStart = false
-            previousDigit = digit
-            guard begins else { continue }
-            for word in words {
-                if let end = match(word, from: i) { out.append((i + base)..<(end + base)) }
+        for word in words {
+            guard let first = word.first else { continue }
+            // A word's bytes are in lower case: a letter stands in either
+            // case, anything else as it is.
+            let caseBit: UInt8 = first &- 0x61 < 26 ? 0x20 : 0
+            var j = 0
+            while j < n {
+                let b = field[j]
+                if b | caseBit == first, !isSeparator(b) {
+                    let starts = j == 0 || isSeparator(field[j - 1])
+                        || (kind == .localPart && isDigit(field[j - 1]) != isDigit(b))
+                    if starts, let end = match(word, from: j) { out.append((j + base)..<(end + base)) }
+                }
+                j += 1
             }
         }
     }
