@@ -111,6 +111,38 @@ func suggestScenario(count: Int, samples: Int, scanSamples: Int) -> [Result] {
         }
         warm.append(best)
     }
+    // The queries behind the p99: each query's median over five rounds
+    // taken in the benchmark's order (so each round meets the cache the
+    // others left), the slowest twelve named.
+    var times = Array(repeating: [Double](), count: queries.count)
+    var shown = 0
+    for _ in 0..<5 {
+        for (n, q) in queries.enumerated() {
+            let start = nowNanoseconds()
+            shown &+= directory.suggestions(for: q).count
+            times[n].append(Double(nowNanoseconds() - start))
+        }
+    }
+    let medians = times.map { $0.sorted()[2] }
+    let slowest = medians.indices.sorted { medians[$0] > medians[$1] }.prefix(12)
+    say("suggest/\(count): slowest queries (median of 5 rounds): "
+        + slowest.map { "\(queries[$0]) \(formatDouble(medians[$0] / 1000, decimals: 1)) µs" }.joined(separator: ", ")
+        + " (\(shown) suggestions)")
+    // Whether the p99 is slow queries or slow moments: of the rounds'
+    // samples at or above their p99, how many came from queries whose
+    // own median is under half of it (a query met by an interruption,
+    // another process, a cold page).
+    let all = times.flatMap { $0 }.sorted()
+    let p99 = all[all.count * 99 / 100]
+    var atP99 = 0, fromQuickQueries = 0
+    for (n, t) in times.enumerated() {
+        for x in t where x >= p99 {
+            atP99 += 1
+            if medians[n] < p99 / 2 { fromQuickQueries += 1 }
+        }
+    }
+    say("suggest/\(count): the rounds' p99 \(formatDouble(p99 / 1000, decimals: 1)) µs; of the \(atP99) samples at or above it, "
+        + "\(fromQuickQueries) are of queries whose median is under half of it")
     return [
         Result(name: "suggest/\(count)", unit: "ns/query", stats: stats, bytes: 0, checksum: checksum),
         Result(name: "suggest-warm/\(count)", unit: "ns/query", stats: Stats(warm), bytes: 0, checksum: warmChecksum),
