@@ -42,7 +42,8 @@ let help = """
       directory/build/1000000  … of 1,000,000
       suggest/100000    one keystroke's query (1 to 3 letters) against 100,000
                         contacts; also warm (each query repeated, its fastest),
-                        of two words (`jo sm`) and by scanning every contact
+                        of two words (`jo sm`) and by scanning every contact;
+                        names the slowest queries and what makes up the p99
       suggest/1000000   … against 1,000,000
       group/tap/100     one tap in a multi-select chip group of 100 options
       group/tap/10000   … of 10,000 options
