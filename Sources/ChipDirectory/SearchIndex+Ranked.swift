@@ -58,17 +58,12 @@ struct RankedEntries: Sendable {
     /// next of its run, which cannot come before it. Entries come out in
     /// the order they would if all were put in at once.
     ///
-    /// `heap` is the caller's, emptied here, so that the streams of one
-    /// query share its storage.
-    ///
     /// - Complexity: O((*k* + log *m*) · log *m*) for the *k* entries
     ///   visited in a range of *m*, plus ``blockSize`` per block opened.
-    func forEach(
-        in range: Range<Int>, tree: Int, heap: inout RankHeap, _ body: (_ entry: Int, _ rank: Int) -> Bool
-    ) {
+    func forEach(in range: Range<Int>, tree: Int, _ body: (_ entry: Int, _ rank: Int) -> Bool) {
         guard !range.isEmpty else { return }
         let size = RankedEntries.blockSize
-        heap.items.removeAll(keepingCapacity: true)
+        var heap = RankHeap()
         // Blocks wholly inside the range go in as tree nodes, the ends'
         // entries by their runs.
         let firstFull = (range.lowerBound + size - 1) / size
@@ -159,8 +154,6 @@ struct RankHeap {
     var items: [UInt64] = []
 
     init() { items.reserveCapacity(64) }
-
-    init(items: [UInt64]) { self.items = items }
 
     /// A heap of `items`, in any order.
     ///
@@ -314,10 +307,7 @@ extension SearchIndex {
         // in it is below where it has reached.
         let before = taken.hits.count
         var reached: Int32 = 0
-        var heap = taken.heap
-        taken.heap = RankHeap(items: [])  // the stream's own while it runs: one reference, no copy
-        defer { taken.heap = heap }
-        ranked.forEach(in: postings(tokens), tree: tree, heap: &heap) { i, _ in
+        ranked.forEach(in: postings(tokens), tree: tree) { i, _ in
             let span = rows(ofPosting: i)
             var r = max(span.lowerBound, reached)
             reached = max(reached, span.upperBound)
@@ -342,8 +332,6 @@ struct TakenRows {
     /// How many more rows may be folded to check them; none left counts
     /// as full, so that the streams stop.
     var budget = Int.max
-    /// The streams' heap, one for all of them.
-    var heap = RankHeap()
 
     init(wanted: Int) {
         self.wanted = wanted
