@@ -247,13 +247,14 @@ public struct ChipRecordWriter: Sendable {
     /// ``write(_:)-(ChipRecord)`` writes the chip the general path makes
     /// of the same text: `p` holds the ranges of `item`, `raw` is the
     /// chip's text, `start`/`end` its offsets in the record, `suggestion`
-    /// the domain a `likely-typo` warning names.
+    /// the domain a `likely-typo` warning names, `group` the decoded name
+    /// of the group the chip is in (``ListRecognizer/currentGroupName``).
     ///
     /// - Complexity: O(*n*) in the chip's length.
     @inline(__always)
     package mutating func write(
         simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
-        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]? = nil
     ) {
         if summarize {
             summary.count(error: nil, warnings: item.warnings)
@@ -264,7 +265,7 @@ public struct ChipRecordWriter: Sendable {
             // words, single spaces), and the address is as typed: both are
             // written from the chip's bytes.
             let fields = Fields(
-                record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: nil, raw: raw,
+                record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: group, raw: raw,
                 truncated: false, start: start, end: end, warnings: item.warnings, suggestion: suggestion)
             let name = item.nameRange.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
             // The name and address are parts of the raw text: when it needs
@@ -285,14 +286,16 @@ public struct ChipRecordWriter: Sendable {
             return
         }
         let fields = Fields(
-            record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: nil, raw: raw,
+            record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: group, raw: raw,
             truncated: false, start: start, end: end, warnings: warnings, suggestion: suggestion)
         switch format {
         case .jsonl: writeJSON(fields)
         case .tsv: writeTSV(fields)
         case .text: writeText(fields)
         case .header:
-            writeHeaderChip(kind: .mailbox, error: nil, group: nil, start: start, end: end, warnings: warnings)
+            writeHeaderChip(
+                kind: .mailbox, error: nil, group: group.map { String(decoding: $0, as: UTF8.self) },
+                start: start, end: end, warnings: warnings)
         }
     }
 

@@ -34,7 +34,7 @@ public struct ListRecognizer: Sendable {
     /// duplicates; later ones are not checked.
     public var maxTrackedAddresses = 100_000
 
-    var groupName: [UInt8]?
+    @usableFromInline var groupName: [UInt8]?
     var groupOpenStart = -1
     var groupMembers = 0
     var seen = AddressSeenSet()

@@ -28,7 +28,7 @@ extension ListRecognizer {
     /// structural index found (its `<` and `@`), when it is a valid
     /// mailbox the fast grammar reads (`local@domain`, `Name Words
     /// <local@domain>`, `"Quoted Name" <local@domain>`) with a name that
-    /// needs no decoding and holds no `@`. Then it does
+    /// needs no decoding and holds no `@`, and no comment. Then it does
     /// all ``handle(_:_:base:)`` would (duplicates, look-alikes, invisible
     /// characters) and returns the same verdict as plain data.
     ///
@@ -42,7 +42,7 @@ extension ListRecognizer {
         _ chip: SimpleList.Chip, _ p: UnsafeBufferPointer<UInt8>, offset: Int
     ) -> SimpleItem? {
         let lo = offset + Int(chip.lo), hi = offset + Int(chip.hi)
-        guard chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return nil }
+        guard chip.kind == .chip, !chip.commented, chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return nil }
         let t = FastPath.classes
         var warnings: ChipWarnings = []
         var nameRange: Range<Int>?
@@ -93,6 +93,10 @@ extension ListRecognizer {
         if groupOpenStart >= 0 { groupMembers += 1 }
         return SimpleItem(nameRange: nameRange, localPartRange: local, domainRange: domain, warnings: warnings, typo: typo)
     }
+
+    /// The decoded name of the open group, as UTF-8 (what a chip of the
+    /// group carries as ``ListItem/group``), nil outside a group.
+    @inlinable package var currentGroupName: [UInt8]? { groupName }
 
     /// The common domain a `likely-typo` warning of the simple lane names.
     package func commonDomain(_ typo: Int32) -> String { lookalikes.commonDomain(typo) }

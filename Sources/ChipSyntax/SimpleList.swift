@@ -1,32 +1,39 @@
 /// The chips of a whole record in one pass over a structural index, for
 /// the lists most records are: mailboxes `local@domain`, `Name <local@domain>`
 /// or `"Quoted, Name" <local@domain>` separated by commas or semicolons
-/// and spaces.
+/// and spaces, with comments (`a@x.org (Ann)`, `Ann (work) <a@x.org>`),
+/// groups (`Team: a@x.org, b@y.org;`) and escapes in quoted strings.
 ///
 /// Stage 1 classifies 64 bytes at a time with vector compares into
-/// bitmasks of the bytes that matter here (`,` `;` `<` `>` `@` `"` space,
-/// and those that make a record not simple); quoted strings are found by
-/// a prefix XOR of the quotes' mask (carried from block to block), and
-/// what they hold is masked out; stage 2 walks only the set bits. A record
-/// with anything else (a backslash, comments, groups, domain literals,
-/// line breaks, tabs, a `0xEF` lead byte, a quote that is not a name
-/// before `<…>` or is never closed, a name before a bare address, words
-/// without an address, text after `>`, a separator inside `<…>`) is
-/// refused, and the caller scans it with ``ListScanner``, which stays the
-/// reference: where this answers, its segments are exactly the scanner's
-/// (tested on the corpora, the RFC tables and random lists).
+/// bitmasks of the bytes that matter here (`,` `;` `<` `>` `@` `"` `(` `)`
+/// `:` `\` space, and those that make a record not simple); backslashes
+/// escape the byte after them (a run of them escapes by its parity, carried
+/// from block to block), quoted strings are found by a prefix XOR of the
+/// unescaped quotes' mask (carried from block to block), and what they hold
+/// is masked out; stage 2 walks only the set bits, keeping a comment's
+/// depth. A record with anything else (a backslash outside a quoted string,
+/// a quote or backslash in a comment, a comment inside `<…>`, a domain
+/// literal, line breaks, tabs, a `0xEF` lead byte, a quote that is not a
+/// name before `<…>` or is never closed, a name before a bare address,
+/// words without an address, text after `>` or after a comment, a separator
+/// inside `<…>`, a `:` that does not open a group) is refused, and the
+/// caller scans it with ``ListScanner``, which stays the reference: where
+/// this answers, its segments are exactly the scanner's (tested on the
+/// corpora, the RFC tables and random lists).
 package enum SimpleList {
     /// Records longer than this are left to the scanner: the record's
     /// spaces are kept as one bit per byte in a small stack buffer. Few
     /// lists are so long.
     static let maxBytes = 4_096
 
-    /// One chip of a simple list, with what stage 2 learned of it: where
+    /// One entry of a simple list, with what stage 2 learned of it: where
     /// its `<` and its last `@` stand, so that recognition need not look
-    /// for them again.
+    /// for them again. Most entries are chips; a group's `name:` and its
+    /// end are entries of their own, as the scanner reports them.
     package struct Chip: Sendable, Hashable {
         /// Offsets from the record's first byte: the chip's text, without
-        /// the spaces around it.
+        /// the spaces around it (a group's `name:` with its colon, its
+        /// closing `;`, or an empty range at the record's end).
         package var lo: Int32
         package var hi: Int32
         /// The `<` of `Name <…>` (or of a bare `<…>`), -1 for a bare address.
@@ -36,8 +43,27 @@ package enum SimpleList {
         package var at: Int32
         /// How many `@` the address holds (inside the brackets for `<…>`).
         package var ats: Int32
+        /// A chip, or a group's opening or closing.
+        package var kind: Segment.Kind
+        /// The chip holds a comment, which recognition may read as its
+        /// name: the simple lane leaves it to the general path.
+        package var commented: Bool
+
+        package init(
+            lo: Int, hi: Int, open: Int = -1, at: Int = -1, ats: Int = 0,
+            kind: Segment.Kind = .chip, commented: Bool = false
+        ) {
+            self.lo = Int32(lo)
+            self.hi = Int32(hi)
+            self.open = Int32(open)
+            self.at = Int32(at)
+            self.ats = Int32(ats)
+            self.kind = kind
+            self.commented = commented
+        }
 
         package var range: Range<Int> { Int(lo)..<Int(hi) }
+        package var segment: Segment { Segment(kind, range) }
     }
 
     /// Appends the chip segments of `record` (offsets from its first byte)
@@ -48,7 +74,7 @@ package enum SimpleList {
     package static func segments(_ record: UnsafeBufferPointer<UInt8>, into segments: inout [Segment]) -> Bool {
         var found: [Chip] = []
         guard chips(record, into: &found) else { return false }
-        for c in found { segments.append(Segment(.chip, c.range)) }
+        for c in found { segments.append(c.segment) }
         return true
     }
 
@@ -64,11 +90,11 @@ package enum SimpleList {
         }
     }
 
-    /// The most chips a record the index reads can hold: each needs a
-    /// byte and a separator.
-    package static let maxChips = maxBytes / 2 + 1
+    /// The most entries a record the index reads can hold: a chip needs
+    /// a byte and a separator, and `x:@;` makes three entries of four bytes.
+    package static let maxChips = maxBytes * 3 / 4 + 2
 
-    /// The chips of `record` written to `out` (room for ``maxChips``):
+    /// The entries of `record` written to `out` (room for ``maxChips``):
     /// their count, or nil when the record is not simple. The caller keeps
     /// one buffer for every record, so no array is cleared or grown.
     ///
@@ -79,7 +105,7 @@ package enum SimpleList {
         let n = record.count
         guard n <= maxBytes else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64) { spaces -> Int? in
-            var piece = Piece(spaces: UnsafeBufferPointer(spaces), out: out)
+            var piece = Piece(spaces: UnsafeBufferPointer(spaces), record: base, out: out)
             // Block by block: stage 1 classifies it, stage 2 walks its
             // special bytes (a piece ends at a separator, so it never
             // needs a block not yet classified), and the first byte that
@@ -87,6 +113,9 @@ package enum SimpleList {
             var at = 0
             // All ones while a quoted string is open at a block's end.
             var inQuote: UInt64 = 0
+            // 1 when the block's first byte is escaped by a backslash at
+            // the end of the block before.
+            var escapeCarry: UInt64 = 0
             while at < n {
                 var m: Masks
                 if at + 64 <= n {
@@ -101,14 +130,35 @@ package enum SimpleList {
                     }
                 }
                 if m.refused != 0 { return nil }
+                if m.backslashes | escapeCarry != 0 {
+                    // Each backslash not itself escaped escapes the byte
+                    // after it; an escaped quote opens or closes nothing.
+                    var escaped = escapeCarry
+                    var active: UInt64 = 0
+                    escapeCarry = 0
+                    var bits = m.backslashes
+                    while bits != 0 {
+                        let k = UInt64(bits.trailingZeroBitCount)
+                        bits &= bits &- 1
+                        if escaped >> k & 1 != 0 { continue }
+                        active |= 1 << k
+                        if k == 63 { escapeCarry = 1 } else { escaped |= 1 << (k + 1) }
+                    }
+                    m.quotes &= ~escaped
+                    m.backslashes = active
+                }
+                var inside: UInt64 = 0
                 if m.quotes | inQuote != 0 {
                     // From an opening quote up to its closing one: what a
                     // quoted string holds is text, its quotes stay.
-                    let inside = prefixXor(m.quotes) ^ inQuote
+                    inside = prefixXor(m.quotes) ^ inQuote
                     m.special &= ~inside | m.quotes
                     m.spaces &= ~inside
                     inQuote = 0 &- (inside >> 63)
                 }
+                // Outside a quoted string a backslash is a plain byte to
+                // the scanner, not an escape: such records are its own.
+                if m.backslashes & ~inside != 0 { return nil }
                 spaces[at >> 6] = m.spaces
                 var bits = m.special
                 while bits != 0 {
@@ -118,7 +168,7 @@ package enum SimpleList {
                 }
                 at += 64
             }
-            if inQuote != 0 || !piece.end(at: n) { return nil }
+            if inQuote != 0 || !piece.finish(at: n) { return nil }
             return piece.count
         }
     }
@@ -127,38 +177,41 @@ package enum SimpleList {
         var special: UInt64 = 0
         var spaces: UInt64 = 0
         var quotes: UInt64 = 0
+        var backslashes: UInt64 = 0
         var refused: UInt64 = 0
     }
 
     /// Stage 1 for 64 bytes: bit *k* of `special` is set when byte *k* is
-    /// `,` `;` `<` `>` `@` `"` or one that makes the record not simple
-    /// outside quotes (`(` `[` `:`); of `quotes`, when it is `"`; of
-    /// `spaces`, when it is a space. `refused` is not zero when some byte
-    /// makes the record not simple anywhere (CR LF tab `\` 0xEF). Masks
-    /// that are seldom needed are gathered into bits only when some lane
-    /// is set: gathering costs more than comparing.
+    /// `,` `;` `<` `>` `@` `"` `(` `)` `:` or `[`; of `quotes`, when it is
+    /// `"`; of `backslashes`, when it is `\\`; of `spaces`, when it is a
+    /// space. `refused` is not zero when some byte makes the record not
+    /// simple anywhere (CR LF tab 0xEF). Masks that are seldom needed are
+    /// gathered into bits only when some lane is set: gathering costs more
+    /// than comparing.
     @inline(__always)
     static func classify(_ p: UnsafeRawPointer) -> Masks {
         var masks = Masks()
         var refused = SIMDMask<SIMD16<Int8>>(repeating: false)
+        var backslashes = SIMDMask<SIMD16<Int8>>(repeating: false)
         for k in 0..<4 {
             let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
             // One compare per byte value, the masks or-ed (written apart:
             // one long expression is too much for the type checker).
             let quote = v .== SIMD16<UInt8>(repeating: 0x22)
+            backslashes .|= v .== SIMD16<UInt8>(repeating: 0x5C)
             var m = v .== SIMD16<UInt8>(repeating: 0x2C)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3C)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3E)
             m .|= v .== SIMD16<UInt8>(repeating: 0x40)
             m .|= quote
             m .|= v .== SIMD16<UInt8>(repeating: 0x28)
+            m .|= v .== SIMD16<UInt8>(repeating: 0x29)
             m .|= v .== SIMD16<UInt8>(repeating: 0x5B)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3A)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3B)
             refused .|= v .== SIMD16<UInt8>(repeating: 0x0D)
             refused .|= v .== SIMD16<UInt8>(repeating: 0x0A)
             refused .|= v .== SIMD16<UInt8>(repeating: 0x09)
-            refused .|= v .== SIMD16<UInt8>(repeating: 0x5C)
             refused .|= v .== SIMD16<UInt8>(repeating: 0xEF)
             let shift = 16 * UInt64(k)
             masks.special |= movemask(m) << shift
@@ -166,7 +219,19 @@ package enum SimpleList {
             masks.spaces |= movemask(v .== SIMD16<UInt8>(repeating: 0x20)) << shift
         }
         if isAnySet(refused) { masks.refused = 1 }
+        if isAnySet(backslashes) { masks.backslashes = gatherBackslashes(p) }
         return masks
+    }
+
+    /// The backslashes' mask of 64 bytes, for the few blocks that hold one.
+    @inline(never)
+    static func gatherBackslashes(_ p: UnsafeRawPointer) -> UInt64 {
+        var bits: UInt64 = 0
+        for k in 0..<4 {
+            let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
+            bits |= movemask(v .== SIMD16<UInt8>(repeating: 0x5C)) << (16 * UInt64(k))
+        }
+        return bits
     }
 
     /// Whether some lane of a mask is set.
@@ -207,11 +272,13 @@ package enum SimpleList {
         ((w & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
     }
 
-    /// Stage 2: the piece of the record since the last separator.
+    /// Stage 2: the piece of the record since the last separator, and
+    /// whether a group is open.
     struct Piece {
         /// One word per 64 bytes of the record: a bit for each space.
         let spaces: UnsafeBufferPointer<UInt64>
-        /// Where the chips go, and how many there are.
+        let record: UnsafePointer<UInt8>
+        /// Where the entries go, and how many there are.
         let out: UnsafeMutablePointer<Chip>
         var count = 0
         /// Where the piece begins: just after the last separator.
@@ -224,21 +291,67 @@ package enum SimpleList {
         /// The last `@` and the count of them inside the brackets.
         var lastAt = -1
         var atInside = 0
+        /// The depth of the comment being read, 0 outside one.
+        var depth = 0
+        /// Where the piece's first comment opens, -1 when it has none.
+        var firstComment = -1
+        /// Just after the piece's `>` or its last comment, whichever came
+        /// last; -1 before either. Only spaces and comments may follow.
+        var tail = -1
+        var inGroup = false
 
-        init(spaces: UnsafeBufferPointer<UInt64>, out: UnsafeMutablePointer<Chip>) {
+        init(spaces: UnsafeBufferPointer<UInt64>, record: UnsafePointer<UInt8>, out: UnsafeMutablePointer<Chip>) {
             self.spaces = spaces
+            self.record = record
             self.out = out
         }
 
         @inline(__always)
         func isSpace(_ i: Int) -> Bool { spaces[i >> 6] >> UInt64(i & 63) & 1 != 0 }
 
+        /// Whether every byte of `range` is a space: a word of the spaces'
+        /// bits at a time.
+        func allSpaces(_ range: Range<Int>) -> Bool {
+            var k = range.lowerBound
+            while k < range.upperBound {
+                let shift = UInt64(k & 63)
+                let length = min(64 - Int(shift), range.upperBound - k)
+                let wanted: UInt64 = length == 64 ? ~0 : (1 << UInt64(length)) &- 1
+                if ~(spaces[k >> 6] >> shift) & wanted != 0 { return false }
+                k += length
+            }
+            return true
+        }
+
+        /// Whether some byte of `range` is a space.
+        @inline(__always)
+        func anySpace(_ range: Range<Int>) -> Bool {
+            var k = range.lowerBound
+            while k < range.upperBound {
+                let shift = UInt64(k & 63)
+                let length = min(64 - Int(shift), range.upperBound - k)
+                let wanted: UInt64 = length == 64 ? ~0 : (1 << UInt64(length)) &- 1
+                if (spaces[k >> 6] >> shift) & wanted != 0 { return true }
+                k += length
+            }
+            return false
+        }
+
+        /// One structural byte. The bytes of most lists are handled here;
+        /// comments, groups and the bytes that decline a record are
+        /// handled apart, so that this stays small enough to inline.
         @inline(__always)
         mutating func step(_ b: UInt8, at i: Int) -> Bool {
+            if depth > 0 { return stepInComment(b, at: i) }
             switch b {
-            case 0x2C, 0x3B:
+            case 0x2C:
                 if open >= 0 && close < 0 { return false }  // a separator inside `<…>`
                 return end(at: i)
+            case 0x3B:
+                if open >= 0 && close < 0 { return false }
+                guard end(at: i) else { return false }
+                if inGroup { closeGroup(at: i) }
+                return true
             case 0x22:
                 if open >= 0 { return false }  // a quote inside or after `<…>`
                 quoted = true
@@ -250,6 +363,7 @@ package enum SimpleList {
             case 0x3E:
                 if open < 0 || close >= 0 { return false }
                 close = i
+                tail = i + 1
                 return true
             case 0x40:
                 if open < 0 || close >= 0 {
@@ -261,15 +375,89 @@ package enum SimpleList {
                 }
                 return true
             default:
+                return stepRare(b, at: i)
+            }
+        }
+
+        /// In a comment only nesting matters; a quote there would have
+        /// been read by stage 1 as opening a quoted string.
+        @inline(never)
+        mutating func stepInComment(_ b: UInt8, at i: Int) -> Bool {
+            switch b {
+            case 0x28: depth += 1
+            case 0x29:
+                depth -= 1
+                if depth == 0 { tail = i + 1 }
+            case 0x22: return false
+            default: break
+            }
+            return true
+        }
+
+        /// `(` and `:`; `)` and `[` decline the record.
+        @inline(never)
+        mutating func stepRare(_ b: UInt8, at i: Int) -> Bool {
+            switch b {
+            case 0x28:
+                // A comment: in a name, or after the address or `>` with
+                // only spaces since; never inside `<…>`.
+                if open >= 0 && close < 0 { return false }
+                if tail >= 0 && !allSpaces(tail..<i) { return false }
+                if firstComment < 0 { firstComment = i }
+                depth = 1
+                return true
+            case 0x3A:
+                return openGroup(at: i)
+            default:
                 return false
             }
         }
 
+        /// The end of a group: its `;`, or an empty range at the record's end.
+        @inline(never)
+        mutating func closeGroup(at i: Int, empty: Bool = false) {
+            out[count] = Chip(lo: i, hi: empty ? i : i + 1, kind: .groupClose)
+            count += 1
+            inGroup = false
+        }
+
+        /// A `:` after words (or a quoted string) and nothing else opens a
+        /// group, as the scanner reads it, unless the words are `mailto`.
+        mutating func openGroup(at i: Int) -> Bool {
+            guard !inGroup, open < 0, atOutside == 0, firstComment < 0 else { return false }
+            var lo = from
+            while lo < i && isSpace(lo) { lo += 1 }
+            guard lo < i, !isMailto(lo, i) else { return false }
+            out[count] = Chip(lo: lo, hi: i + 1, kind: .groupOpen)
+            count += 1
+            inGroup = true
+            from = i + 1
+            quoted = false
+            return true
+        }
+
+        /// Whether `record[lo..<colon]` is `mailto` in any case.
+        func isMailto(_ lo: Int, _ colon: Int) -> Bool {
+            guard colon - lo == 6 else { return false }
+            let name: [UInt8] = [0x6D, 0x61, 0x69, 0x6C, 0x74, 0x6F]
+            for k in 0..<6 where record[lo + k] | 0x20 != name[k] { return false }
+            return true
+        }
+
+        /// Ends the record: its last piece, and an open group at its end.
+        @inline(__always)
+        mutating func finish(at n: Int) -> Bool {
+            guard depth == 0, end(at: n) else { return false }
+            if inGroup { closeGroup(at: n, empty: true) }
+            return true
+        }
+
         /// Ends the piece at `stop` (a `,` or `;`, or the record's end). A
         /// piece is a chip when it is `Name <…>` (no `@` outside the
-        /// brackets or quotes, nothing but spaces after the brackets) or
-        /// one bare address with no space or quote inside; an empty piece
-        /// is two separators side by side.
+        /// brackets or quotes, nothing but spaces and comments after the
+        /// brackets) or one bare address with no space or quote inside,
+        /// perhaps followed by comments and spaces; an empty piece is two
+        /// separators side by side.
         mutating func end(at stop: Int) -> Bool {
             defer {
                 from = stop + 1
@@ -279,20 +467,29 @@ package enum SimpleList {
                 lastAt = -1
                 atInside = 0
                 quoted = false
+                firstComment = -1
+                tail = -1
             }
             var lo = from, hi = stop
             while lo < hi && isSpace(lo) { lo += 1 }
             while hi > lo && isSpace(hi - 1) { hi -= 1 }
             guard lo < hi else { return open < 0 && atOutside == 0 }
             if open >= 0 {
-                guard close >= 0, close + 1 == hi, atOutside == 0 else { return false }
+                guard close >= 0, tail == hi, atOutside == 0 else { return false }
             } else {
                 guard atOutside >= 1, !quoted else { return false }
-                for k in lo..<hi where isSpace(k) { return false }
+                var addressEnd = hi
+                if firstComment >= 0 {
+                    // The address, then comments and spaces to the end.
+                    guard tail == hi, lastAt < firstComment else { return false }
+                    addressEnd = firstComment
+                    while addressEnd > lo && isSpace(addressEnd - 1) { addressEnd -= 1 }
+                }
+                if anySpace(lo..<addressEnd) { return false }
             }
             out[count] = Chip(
-                lo: Int32(lo), hi: Int32(hi), open: Int32(open), at: Int32(lastAt),
-                ats: Int32(open >= 0 ? atInside : atOutside))
+                lo: lo, hi: hi, open: open, at: lastAt, ats: open >= 0 ? atInside : atOutside,
+                commented: firstComment >= 0)
             count += 1
             return true
         }

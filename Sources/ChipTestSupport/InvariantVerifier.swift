@@ -250,14 +250,19 @@ public struct InvariantVerifier: Sendable {
                 lane.reset()
                 general.reset()
                 let text = String(decoding: record, as: UTF8.self).debugDescription
-                for (index, c) in chips.enumerated() {
-                    let segment = Segment(.chip, c.range)
+                var index = 0
+                for c in chips {
+                    let segment = c.segment
                     let simple = lane.handleSimple(c, p, offset: 0)
+                    if c.kind != .chip && simple != nil {
+                        problems.append("\(text) \(c.range): the simple lane made a chip of a group's \(c.kind)")
+                    }
                     guard let expected = general.handle(segment, p, base: 0) else {
                         if simple != nil { problems.append("\(text) \(c.range): the simple lane made a chip of only comments") }
                         if lane.handle(segment, p, base: 0) != nil { problems.append("\(text) \(c.range): the lists went apart") }
                         continue
                     }
+                    defer { index += 1 }
                     let chip = ChipRecord(
                         record: number + 1, index: index, item: expected, source: p,
                         raw: UnsafeBufferPointer(rebasing: p[c.range]), truncated: false,
@@ -269,6 +274,9 @@ public struct InvariantVerifier: Sendable {
                         continue
                     }
                     let r = expected.recognition
+                    if expected.group != lane.currentGroupName {
+                        problems.append("\(text) \(c.range): the simple lane's group differs from the general path's")
+                    }
                     if r.error != nil || r.nameRange != simple.nameRange || r.nameIsComment || !r.addressIsVerbatim
                         || r.localPartRange != simple.localPartRange || r.domainRange != simple.domainRange
                         || r.warnings != simple.warnings || r.decodedAddress != nil
@@ -279,7 +287,7 @@ public struct InvariantVerifier: Sendable {
                         laneWriters[k].write(
                             simple: simple, record: number + 1, index: index, p, raw: UnsafeBufferPointer(rebasing: p[c.range]),
                             start: c.range.lowerBound, end: c.range.upperBound,
-                            suggestion: simple.typo >= 0 ? lane.commonDomain(simple.typo) : nil)
+                            suggestion: simple.typo >= 0 ? lane.commonDomain(simple.typo) : nil, group: lane.currentGroupName)
                     }
                 }
                 for k in laneWriters.indices {

@@ -100,9 +100,10 @@ struct ChipWriter {
     @inline(__always)
     mutating func write(
         simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
-        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?
     ) {
-        records.write(simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion)
+        records.write(
+            simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group)
         if records.output.count >= 1 << 19 { moveOutput() }
     }
 

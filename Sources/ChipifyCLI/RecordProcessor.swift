@@ -167,14 +167,16 @@ struct StreamState {
                 let p = UnsafeBufferPointer(buffer)
                 for c in UnsafeBufferPointer(start: simpleChips, count: count) {
                     guard let item = list.handleSimple(c, p, offset: range.lowerBound) else {
-                        handle(Segment(.chip, c.range), writer: &writer)
+                        // A group's name or end, or a chip for the general path.
+                        handle(c.segment, writer: &writer)
                         continue
                     }
                     chips += 1
                     writer.write(
                         simple: item, record: record, index: index, p,
                         raw: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + Int(c.lo))..<(range.lowerBound + Int(c.hi))]),
-                        start: Int(c.lo), end: Int(c.hi), suggestion: item.typo >= 0 ? list.commonDomain(item.typo) : nil)
+                        start: Int(c.lo), end: Int(c.hi), suggestion: item.typo >= 0 ? list.commonDomain(item.typo) : nil,
+                        group: list.currentGroupName)
                     index += 1
                 }
                 return
