@@ -260,14 +260,16 @@ public struct ChipRecordWriter: Sendable {
             summary.count(error: nil, warnings: item.warnings)
             return
         }
-        if format == .jsonl, summaryWidth == nil, item.nameRange.map({ p[$0.lowerBound] != ASCII.quote }) ?? true {
+        // A comment's name is the text between its parentheses.
+        let nameText = item.nameRange.map { item.nameIsComment ? ($0.lowerBound + 1)..<($0.upperBound - 1) : $0 }
+        if format == .jsonl, summaryWidth == nil, item.nameIsComment || item.nameRange.map({ p[$0.lowerBound] != ASCII.quote }) ?? true {
             // An unquoted name of the lane is its own decoding (plain
-            // words, single spaces), and the address is as typed: both are
-            // written from the chip's bytes.
+            // words, single spaces), and so is a comment's; the address is
+            // as typed: both are written from the chip's bytes.
             let fields = Fields(
                 record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: group, raw: raw,
                 truncated: false, start: start, end: end, warnings: item.warnings, suggestion: suggestion)
-            let name = item.nameRange.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            let name = nameText.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
             // The name and address are parts of the raw text: when it needs
             // no escape, neither do they.
             Self.writeJSON(
@@ -278,7 +280,13 @@ public struct ChipRecordWriter: Sendable {
         name.removeAll(keepingCapacity: true)
         address.removeAll(keepingCapacity: true)
         var warnings = item.warnings
-        if let n = item.nameRange { warnings.formUnion(names.appendPhrase(p, n, into: &name)) }
+        if let n = nameText {
+            if item.nameIsComment {
+                name.append(contentsOf: UnsafeBufferPointer(rebasing: p[n]))
+            } else {
+                warnings.formUnion(names.appendPhrase(p, n, into: &name))
+            }
+        }
         address.append(contentsOf: UnsafeBufferPointer(rebasing: p[item.addressRange]))
         if summaryWidth != nil && format == .text {
             labels.append(ChipText.label(name: name, address: address, raw: raw))

@@ -10,8 +10,11 @@ import ChipSyntax
 /// common domain ``typo`` names.
 package struct SimpleItem: Sendable, Hashable {
     /// The display name's bytes (a phrase, or one quoted string with its
-    /// quotes), or nil.
+    /// quotes, or a comment with its parentheses), or nil.
     package var nameRange: Range<Int>?
+    /// The name is the comment after a bare address (`a@x.org (Ann Lee)`),
+    /// whose text between the parentheses is its own decoding.
+    package var nameIsComment = false
     package var localPartRange: Range<Int>
     package var domainRange: Range<Int>
     package var warnings: ChipWarnings
@@ -28,7 +31,8 @@ extension ListRecognizer {
     /// structural index found (its `<` and `@`), when it is a valid
     /// mailbox the fast grammar reads (`local@domain`, `Name Words
     /// <local@domain>`, `"Quoted Name" <local@domain>`) with a name that
-    /// needs no decoding and holds no `@`, and no comment. Then it does
+    /// needs no decoding and holds no `@`, or a bare address followed by one
+    /// comment of such words (`a@x.org (Ann Lee)`, which names it). Then it does
     /// all ``handle(_:_:base:)`` would (duplicates, look-alikes, invisible
     /// characters) and returns the same verdict as plain data.
     ///
@@ -42,13 +46,35 @@ extension ListRecognizer {
         _ chip: SimpleList.Chip, _ p: UnsafeBufferPointer<UInt8>, offset: Int
     ) -> SimpleItem? {
         let lo = offset + Int(chip.lo), hi = offset + Int(chip.hi)
-        guard chip.kind == .chip, !chip.commented, chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return nil }
+        guard chip.kind == .chip, chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return nil }
         let t = FastPath.classes
         var warnings: ChipWarnings = []
         var nameRange: Range<Int>?
+        var nameIsComment = false
         var facts = FastPath.PhraseFacts()
         let local: Range<Int>, domain: Range<Int>
-        if chip.open < 0 {
+        if chip.comment >= 0 {
+            // `a@x.org (Ann Lee)`: one comment after a bare address names
+            // it, when it is plain words with single spaces (dots too: a
+            // comment is not a phrase); anything else, and a comment in
+            // `Name <…>`, takes the general path.
+            guard chip.open < 0, recognizer.policy.allowsComments else { return nil }
+            let comment = offset + Int(chip.comment)
+            var addressEnd = comment
+            while addressEnd > lo && p[addressEnd - 1] == ASCII.space { addressEnd -= 1 }
+            guard let (l, d) = FastPath.addrSpec(p, lo..<addressEnd, t) else { return nil }
+            local = l
+            domain = d
+            let inner = (comment + 1)..<(hi - 1)
+            if !inner.isEmpty {
+                guard p[inner.upperBound - 1] != ASCII.space,
+                      FastPath.phrase(p, inner, t, allowsDots: true, facts: &facts) != .other,
+                      !facts.encodedWord, !facts.at else { return nil }
+                nameRange = comment..<hi
+                nameIsComment = true
+                if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, comment..<hi))) }
+            }
+        } else if chip.open < 0 {
             guard let (l, d) = FastPath.addrSpec(p, lo..<hi, t) else { return nil }
             local = l
             domain = d
@@ -91,7 +117,9 @@ extension ListRecognizer {
             typo = index
         }
         if groupOpenStart >= 0 { groupMembers += 1 }
-        return SimpleItem(nameRange: nameRange, localPartRange: local, domainRange: domain, warnings: warnings, typo: typo)
+        return SimpleItem(
+            nameRange: nameRange, nameIsComment: nameIsComment, localPartRange: local, domainRange: domain,
+            warnings: warnings, typo: typo)
     }
 
     /// The decoded name of the open group, as UTF-8 (what a chip of the

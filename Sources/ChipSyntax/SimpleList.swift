@@ -43,24 +43,29 @@ package enum SimpleList {
         package var at: Int32
         /// How many `@` the address holds (inside the brackets for `<…>`).
         package var ats: Int32
+        /// The `(` of the chip's first comment, -1 when it has none. After
+        /// a bare address, the chip is the address, spaces, and comments
+        /// with only spaces between them up to its end.
+        package var comment: Int32
         /// A chip, or a group's opening or closing.
         package var kind: Segment.Kind
-        /// The chip holds a comment, which recognition may read as its
-        /// name: the simple lane leaves it to the general path.
-        package var commented: Bool
 
         package init(
-            lo: Int, hi: Int, open: Int = -1, at: Int = -1, ats: Int = 0,
-            kind: Segment.Kind = .chip, commented: Bool = false
+            lo: Int, hi: Int, open: Int = -1, at: Int = -1, ats: Int = 0, comment: Int = -1,
+            kind: Segment.Kind = .chip
         ) {
             self.lo = Int32(lo)
             self.hi = Int32(hi)
             self.open = Int32(open)
             self.at = Int32(at)
             self.ats = Int32(ats)
+            self.comment = Int32(comment)
             self.kind = kind
-            self.commented = commented
         }
+
+        /// Whether the chip holds a comment, which recognition may read as
+        /// its name.
+        package var commented: Bool { comment >= 0 }
 
         package var range: Range<Int> { Int(lo)..<Int(hi) }
         package var segment: Segment { Segment(kind, range) }
@@ -489,7 +494,7 @@ package enum SimpleList {
             }
             out[count] = Chip(
                 lo: lo, hi: hi, open: open, at: lastAt, ats: open >= 0 ? atInside : atOutside,
-                commented: firstComment >= 0)
+                comment: firstComment)
             count += 1
             return true
         }

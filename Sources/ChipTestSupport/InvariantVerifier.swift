@@ -277,7 +277,7 @@ public struct InvariantVerifier: Sendable {
                     if expected.group != lane.currentGroupName {
                         problems.append("\(text) \(c.range): the simple lane's group differs from the general path's")
                     }
-                    if r.error != nil || r.nameRange != simple.nameRange || r.nameIsComment || !r.addressIsVerbatim
+                    if r.error != nil || r.nameRange != simple.nameRange || r.nameIsComment != simple.nameIsComment || !r.addressIsVerbatim
                         || r.localPartRange != simple.localPartRange || r.domainRange != simple.domainRange
                         || r.warnings != simple.warnings || r.decodedAddress != nil
                         || r.suggestedDomain != (simple.typo >= 0 ? lane.commonDomain(simple.typo) : nil) {

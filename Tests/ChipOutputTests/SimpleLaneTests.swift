@@ -38,6 +38,11 @@ struct SimpleLaneTests {
         "Team: Ann <a@x.org>, b@y.org; c@z.org", "\"Q\\\"T\" =?utf-8?q?x?=: a@x.org;", "T: a@x.org (c), Ann (w) <b@y.org>;",
         "undisclosed-recipients:;, a@x.org", "a@x.org (Ann Lee), (Bob) <b@y.org>, c@z.org ()", "T:;U: a@x.org",
         "\"Lee\\, Ann\" <a@x.org>, Team: \"R\\\\\" <r@y.org>",
+        // A comment after a bare address names it.
+        "richard@shaw.ca (Richard Garcia), a@x.org (Richard Garcia)", "b@y.org (Bo  Lee)", "c@z.org (Dr. C. Z)",
+        "d@x.org (A) (B)", "f@x.org (=?utf-8?q?F?=)", "h@x.org (H (I) J)", "i@x.org (\u{00DC}nal)", "j@x.org (j@k.org)",
+        "k@x.org ( K)", "l@x.org (L )", "m@x.org(.M)", "n@x.org (J\u{043E}hn Smith)", "o@x.org (O\u{200B}P)",
+        "p@gmial.com (P), P@GMIAL.COM (Q)", "q@x.org (q.r), r@x.org (Ann O'Neil-Smith)", "s@xn--pypal-4ve.com (S)",
     ])
     func agreesOnEachRule(_ text: String) {
         for policy in Self.policies {
