@@ -35,7 +35,7 @@ public struct ListRecognizer: Sendable {
     public var maxTrackedAddresses = 100_000
 
     @usableFromInline var groupName: [UInt8]?
-    var groupOpenStart = -1
+    @usableFromInline var groupOpenStart = -1
     var groupMembers = 0
     var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
@@ -50,6 +50,9 @@ public struct ListRecognizer: Sendable {
     package let checksLookalikes: Bool
     /// Whether duplicates compare local parts exactly (the policy's rule).
     let exactLocalPart: Bool
+    /// The fast grammar's byte classes, kept here so that the simple lane
+    /// does not pass a lazy global's once-check per chip.
+    let fastClasses = FastPath.classes
 
     public init(policy: ValidationPolicy = .standard) {
         self.init(policy: policy, checksLookalikes: policy.checksLookalikes)

@@ -47,7 +47,7 @@ extension ListRecognizer {
     ) -> SimpleItem? {
         let lo = offset + Int(chip.lo), hi = offset + Int(chip.hi)
         guard chip.kind == .chip, chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return nil }
-        let t = FastPath.classes
+        let t = fastClasses
         var warnings: ChipWarnings = []
         var nameRange: Range<Int>?
         var nameIsComment = false
@@ -124,7 +124,7 @@ extension ListRecognizer {
 
     /// The decoded name of the open group, as UTF-8 (what a chip of the
     /// group carries as ``ListItem/group``), nil outside a group.
-    @inlinable package var currentGroupName: [UInt8]? { groupName }
+    @inlinable package var currentGroupName: [UInt8]? { groupOpenStart >= 0 ? groupName : nil }
 
     /// The common domain a `likely-typo` warning of the simple lane names.
     package func commonDomain(_ typo: Int32) -> String { lookalikes.commonDomain(typo) }
