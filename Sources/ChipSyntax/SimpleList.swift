@@ -54,12 +54,13 @@ package enum SimpleList {
             lo: Int, hi: Int, open: Int = -1, at: Int = -1, ats: Int = 0, comment: Int = -1,
             kind: Segment.Kind = .chip
         ) {
-            self.lo = Int32(lo)
-            self.hi = Int32(hi)
-            self.open = Int32(open)
-            self.at = Int32(at)
-            self.ats = Int32(ats)
-            self.comment = Int32(comment)
+            // Offsets within a record of at most `maxBytes` bytes.
+            self.lo = Int32(truncatingIfNeeded: lo)
+            self.hi = Int32(truncatingIfNeeded: hi)
+            self.open = Int32(truncatingIfNeeded: open)
+            self.at = Int32(truncatingIfNeeded: at)
+            self.ats = Int32(truncatingIfNeeded: ats)
+            self.comment = Int32(truncatingIfNeeded: comment)
             self.kind = kind
         }
 
@@ -124,14 +125,16 @@ package enum SimpleList {
             while at < n {
                 var m: Masks
                 if at + 64 <= n {
-                    m = classify(UnsafeRawPointer(base + at))
+                    m = classify(UnsafeRawPointer(base + at), vectors: 4)
                 } else {
-                    // The last bytes, padded with a plain letter.
+                    // The last bytes, padded with a plain letter; only the
+                    // 16-byte vectors that hold some of them are compared
+                    // (most records end in a short last block).
                     var pad = (SIMD16<UInt8>(repeating: 0x61), SIMD16<UInt8>(repeating: 0x61),
                                SIMD16<UInt8>(repeating: 0x61), SIMD16<UInt8>(repeating: 0x61))
                     m = withUnsafeMutableBytes(of: &pad) { raw in
                         raw.baseAddress!.copyMemory(from: base + at, byteCount: n - at)
-                        return classify(UnsafeRawPointer(raw.baseAddress!))
+                        return classify(UnsafeRawPointer(raw.baseAddress!), vectors: (n - at + 15) >> 4)
                     }
                 }
                 if m.refused != 0 { return nil }
@@ -186,7 +189,8 @@ package enum SimpleList {
         var refused: UInt64 = 0
     }
 
-    /// Stage 1 for 64 bytes: bit *k* of `special` is set when byte *k* is
+    /// Stage 1 for 64 bytes (the first `vectors` sixteens of them; the
+    /// other bits are left clear): bit *k* of `special` is set when byte *k* is
     /// `,` `;` `<` `>` `@` `"` `(` `)` `:` or `[`; of `quotes`, when it is
     /// `"`; of `backslashes`, when it is `\\`; of `spaces`, when it is a
     /// space. `refused` is not zero when some byte makes the record not
@@ -194,11 +198,11 @@ package enum SimpleList {
     /// gathered into bits only when some lane is set: gathering costs more
     /// than comparing.
     @inline(__always)
-    static func classify(_ p: UnsafeRawPointer) -> Masks {
+    static func classify(_ p: UnsafeRawPointer, vectors: Int) -> Masks {
         var masks = Masks()
         var refused = SIMDMask<SIMD16<Int8>>(repeating: false)
         var backslashes = SIMDMask<SIMD16<Int8>>(repeating: false)
-        for k in 0..<4 {
+        for k in 0..<vectors {
             let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
             // One compare per byte value, the masks or-ed (written apart:
             // one long expression is too much for the type checker).
