@@ -151,21 +151,22 @@ public struct ByteBuffer: @unchecked Sendable {
                 // The numbers of a chip's line are short: at most eight
                 // digits, as a high part and four more.
                 reserve(8)
-                Storage.digitPairs.withUTF8Buffer { pairs in
-                    if value < 10_000 {
-                        storeShortDecimal(value, pairs)
-                        return
-                    }
-                    let high = value / 10_000, low = value - high * 10_000
-                    storeShortDecimal(high, pairs)
-                    let a = low / 100 * 2, b = low % 100 * 2
-                    let d = base + count
-                    d[0] = pairs[a]
-                    d[1] = pairs[a + 1]
-                    d[2] = pairs[b]
-                    d[3] = pairs[b + 1]
-                    count += 4
+                // The pairs' bytes are a constant: read in place, not
+                // through a closure per number.
+                let pairs = UnsafeBufferPointer(start: Storage.digitPairs.utf8Start, count: 200)
+                if value < 10_000 {
+                    storeShortDecimal(value, pairs)
+                    return
                 }
+                let high = value / 10_000, low = value - high * 10_000
+                storeShortDecimal(high, pairs)
+                let a = low / 100 * 2, b = low % 100 * 2
+                let d = base + count
+                d[0] = pairs[a]
+                d[1] = pairs[a + 1]
+                d[2] = pairs[b]
+                d[3] = pairs[b + 1]
+                count += 4
                 return
             }
             // Digits counted first, then written from the end two at a time.

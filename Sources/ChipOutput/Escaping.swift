@@ -33,6 +33,35 @@ package enum JSON {
         return true
     }
 
+    /// Whether bytes already known to be well-formed UTF-8 need no
+    /// escape: no control byte, no DEL, no `"` or `\\` (bytes of 0x80 and
+    /// above pass: ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
+    /// copies a well-formed sequence as it is). Eight bytes a step. A
+    /// string of such bytes, and any part of it, is written by
+    /// ``appendPlainString(_:to:)``.
+    ///
+    /// - Complexity: O(*n*).
+    package static func isPlain(wellFormedUTF8 p: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = p.count
+        var i = 0
+        var bad: UInt64 = 0
+        while i + 8 <= n {
+            let w = SWAR.load(p, i)
+            // A byte below 0x20 (one of 0x80 and above has its high bit
+            // set, so `~w` clears it), DEL, a quote or a backslash.
+            bad |= (w &- 0x2020_2020_2020_2020) & ~w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote)
+                | SWAR.byte(w, ASCII.backslash)
+            i += 8
+        }
+        if bad & 0x8080_8080_8080_8080 != 0 { return false }
+        while i < n {
+            let b = p[i]
+            if b < 0x20 || b == 0x7F || b == ASCII.quote || b == ASCII.backslash { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Writes bytes ``isPlain(_:)`` approved (or a part of them) as a JSON
     /// string: in quotes, copied whole.
     @inline(__always)

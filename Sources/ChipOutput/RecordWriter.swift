@@ -271,10 +271,12 @@ public struct ChipRecordWriter: Sendable {
                 truncated: false, start: start, end: end, warnings: item.warnings, suggestion: suggestion)
             let name = nameText.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
             // The name and address are parts of the raw text: when it needs
-            // no escape, neither do they.
+            // no escape, neither do they. The lane took only well-formed
+            // UTF-8 (the fast grammar checks each sequence of a name; an
+            // address is ASCII), so its bytes of 0x80 and above are copied.
             Self.writeJSON(
                 fields, name: name, address: UnsafeBufferPointer(rebasing: p[item.addressRange]), recordNumbers: recordNumbers,
-                to: output.uniqueStorage, plain: JSON.isPlain(raw))
+                to: output.uniqueStorage, plain: JSON.isPlain(wellFormedUTF8: raw))
             return
         }
         name.removeAll(keepingCapacity: true)
@@ -400,7 +402,8 @@ public struct ChipRecordWriter: Sendable {
 
     /// One chip's JSON line, its decoded name and address given as bytes
     /// (empty: `null`). `plain`: the caller found the raw text
-    /// ``JSON/isPlain(_:)`` and the name and address parts of it, so all
+    /// plain (``JSON/isPlain(_:)``, or ``JSON/isPlain(wellFormedUTF8:)`` for
+    /// the lane) and the name and address parts of it, so all
     /// three are copied without looking for bytes to escape.
     static func writeJSON(
         _ c: Fields, name: UnsafeBufferPointer<UInt8>, address: UnsafeBufferPointer<UInt8>, recordNumbers: Bool,

@@ -8,6 +8,32 @@ import ChipTestSupport
 /// rules written one byte at a time.
 @Suite("Byte writing: the fast paths equal the plain ones")
 struct ByteWritingTests {
+    /// Well-formed UTF-8 is "plain" for the simple lane exactly when
+    /// escaping leaves it as it is (no control, DEL, quote or backslash);
+    /// then copying it whole writes what escaping writes. Random strings of
+    /// ASCII and two-, three- and four-byte scalars, at every short length,
+    /// sometimes with one byte that needs escaping.
+    @Test func wellFormedUTF8IsPlainExactlyWhenEscapingLeavesItAlone() {
+        var rng = SplitMix64(seed: 23)
+        let scalars: [String] = ["a", " ", "~", "é", "Ж", "€", "中", "😀", "\u{2028}", "\u{0085}", "\u{202E}", "<", "@"]
+        let needy: [String] = ["\"", "\\", "\u{7F}", "\u{01}", "\u{1F}", "\t", "\n"]
+        for length in 0..<30 {
+            for _ in 0..<40 {
+                var text = (0..<length).map { _ in rng.pick(scalars) }.joined()
+                if length > 0 && rng.below(3) == 0 { text += rng.pick(needy) + rng.pick(scalars) }
+                let bytes = Array(text.utf8)
+                let expected = bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F && $0 != 0x22 && $0 != 0x5C }
+                let plain = bytes.withUnsafeBufferPointer { JSON.isPlain(wellFormedUTF8: $0) }
+                #expect(plain == expected, "\(text.debugDescription)")
+                if plain {
+                    var copied = ByteBuffer(capacity: 8)
+                    bytes.withUnsafeBufferPointer { JSON.appendPlainString($0, to: copied.uniqueStorage) }
+                    #expect(copied.bytes == Self.plainJSON(bytes), "\(text.debugDescription)")
+                }
+            }
+        }
+    }
+
     /// JSON string escaping as the writer documents it, one byte at a time.
     static func plainJSON(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x22]
