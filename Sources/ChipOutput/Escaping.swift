@@ -16,21 +16,7 @@ package enum JSON {
     ///
     /// - Complexity: O(*n*).
     package static func isPlain(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = p.count
-        var i = 0
-        var bad: UInt64 = 0
-        while i + 8 <= n {
-            let w = SWAR.load(p, i)
-            bad |= (w &- 0x2020_2020_2020_2020) & ~w | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote)
-                | SWAR.byte(w, ASCII.backslash)
-            i += 8
-        }
-        if bad & 0x8080_8080_8080_8080 != 0 { return false }
-        while i < n {
-            if plain[p[i]] == 0 { return false }
-            i += 1
-        }
-        return true
+        isPlain(p, allowsHighBytes: false)
     }
 
     /// Whether bytes already known to be well-formed UTF-8 need no
@@ -42,21 +28,31 @@ package enum JSON {
     ///
     /// - Complexity: O(*n*).
     package static func isPlain(wellFormedUTF8 p: UnsafeBufferPointer<UInt8>) -> Bool {
+        isPlain(p, allowsHighBytes: true)
+    }
+
+    /// No control byte, DEL, `"` or `\\`, and, unless `allowsHighBytes`,
+    /// none of 0x80 and above: eight bytes a step.
+    @inline(__always)
+    static func isPlain(_ p: UnsafeBufferPointer<UInt8>, allowsHighBytes: Bool) -> Bool {
         let n = p.count
         var i = 0
         var bad: UInt64 = 0
         while i + 8 <= n {
             let w = SWAR.load(p, i)
             // A byte below 0x20 (one of 0x80 and above has its high bit
-            // set, so `~w` clears it), DEL, a quote or a backslash.
-            bad |= (w &- 0x2020_2020_2020_2020) & ~w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote)
-                | SWAR.byte(w, ASCII.backslash)
+            // set, so `~w` clears it), a high byte if refused, DEL, a quote
+            // or a backslash.
+            bad |= (w &- 0x2020_2020_2020_2020) & ~w | (allowsHighBytes ? 0 : w) | SWAR.byte(w, 0x7F)
+                | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash)
             i += 8
         }
         if bad & 0x8080_8080_8080_8080 != 0 { return false }
         while i < n {
             let b = p[i]
-            if b < 0x20 || b == 0x7F || b == ASCII.quote || b == ASCII.backslash { return false }
+            if b < 0x20 || b == 0x7F || b == ASCII.quote || b == ASCII.backslash || (!allowsHighBytes && b >= 0x80) {
+                return false
+            }
             i += 1
         }
         return true

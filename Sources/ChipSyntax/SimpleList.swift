@@ -318,29 +318,24 @@ package enum SimpleList {
         @inline(__always)
         func isSpace(_ i: Int) -> Bool { spaces[i >> 6] >> UInt64(i & 63) & 1 != 0 }
 
-        /// Whether every byte of `range` is a space: a word of the spaces'
-        /// bits at a time.
-        func allSpaces(_ range: Range<Int>) -> Bool {
-            var k = range.lowerBound
-            while k < range.upperBound {
-                let shift = UInt64(k & 63)
-                let length = min(64 - Int(shift), range.upperBound - k)
-                let wanted: UInt64 = length == 64 ? ~0 : (1 << UInt64(length)) &- 1
-                if ~(spaces[k >> 6] >> shift) & wanted != 0 { return false }
-                k += length
-            }
-            return true
-        }
+        /// Whether every byte of `range` is a space.
+        func allSpaces(_ range: Range<Int>) -> Bool { !someByte(in: range, isSpace: false) }
 
         /// Whether some byte of `range` is a space.
         @inline(__always)
-        func anySpace(_ range: Range<Int>) -> Bool {
+        func anySpace(_ range: Range<Int>) -> Bool { someByte(in: range, isSpace: true) }
+
+        /// Whether some byte of `range` is (or, with `isSpace` false, is
+        /// not) a space: a word of the spaces' bits at a time.
+        @inline(__always)
+        func someByte(in range: Range<Int>, isSpace: Bool) -> Bool {
+            let flip: UInt64 = isSpace ? 0 : ~0
             var k = range.lowerBound
             while k < range.upperBound {
                 let shift = UInt64(k & 63)
                 let length = min(64 - Int(shift), range.upperBound - k)
                 let wanted: UInt64 = length == 64 ? ~0 : (1 << UInt64(length)) &- 1
-                if (spaces[k >> 6] >> shift) & wanted != 0 { return true }
+                if ((spaces[k >> 6] ^ flip) >> shift) & wanted != 0 { return true }
                 k += length
             }
             return false
