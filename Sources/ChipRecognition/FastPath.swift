@@ -176,13 +176,8 @@ enum FastPath {
         let domainStart = i
         var labels = 0
         var labelStart = i
-        var tldAllDigits = true
         while true {
-            tldAllDigits = true
-            while i < end && t[p[i]] & 2 != 0 {
-                if t[p[i]] & 4 == 0 { tldAllDigits = false }
-                i += 1
-            }
+            while i < end && t[p[i]] & 2 != 0 { i += 1 }
             let length = i - labelStart
             guard length > 0, length <= SMTPLimits.maxLabelBytes,
                   p[labelStart] != UInt8(ascii: "-"), p[i - 1] != UInt8(ascii: "-") else { return nil }
@@ -197,7 +192,11 @@ enum FastPath {
             labelStart = i
             guard i < end else { return nil }
         }
-        guard labels >= 2, !tldAllDigits, end - domainStart <= SMTPLimits.maxDomainBytes, end - localStart <= SMTPLimits.maxAddressBytes else { return nil }
+        // The top-level label is not all digits (it is read again: most
+        // end at their first byte).
+        var k = labelStart
+        while k < end && t[p[k]] & 4 != 0 { k += 1 }
+        guard labels >= 2, k < end, end - domainStart <= SMTPLimits.maxDomainBytes, end - localStart <= SMTPLimits.maxAddressBytes else { return nil }
         return (localStart..<localEnd, domainStart..<end)
     }
 }
