@@ -79,16 +79,18 @@ package enum SimpleList {
     ///   stage 1 and one step of stage 2 per `,` `<` `>` `@`.
     package static func segments(_ record: UnsafeBufferPointer<UInt8>, into segments: inout [Segment]) -> Bool {
         var found: [Chip] = []
-        guard chips(record, into: &found) else { return false }
+        guard appendChips(record, to: &found) else { return false }
         for c in found { segments.append(c.segment) }
         return true
     }
 
     /// The same chips as ``segments(_:into:)``, with their `<` and `@`,
-    /// appended to `chips`.
+    /// appended to `chips` (true), or nothing appended (false). Named
+    /// apart from ``chips(_:into:)``, the hot path's form, so that an
+    /// array argument never picks one form for the other.
     ///
     /// - Complexity: O(*n*) in the record's length.
-    package static func chips(_ record: UnsafeBufferPointer<UInt8>, into chips: inout [Chip]) -> Bool {
+    package static func appendChips(_ record: UnsafeBufferPointer<UInt8>, to chips: inout [Chip]) -> Bool {
         withUnsafeTemporaryAllocation(of: Chip.self, capacity: maxChips) { buffer in
             guard let count = self.chips(record, into: buffer.baseAddress!) else { return false }
             chips.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count]))

@@ -239,7 +239,7 @@ public struct InvariantVerifier: Sendable {
         for (number, record) in records.enumerated() {
             record.withUnsafeBufferPointer { p in
                 chips.removeAll(keepingCapacity: true)
-                guard SimpleList.chips(p, into: &chips) else { return }
+                guard SimpleList.appendChips(p, to: &chips) else { return }
                 if !made {
                     lane = ListRecognizer(policy: policy)
                     general = ListRecognizer(policy: policy)

@@ -10,12 +10,18 @@ import ChipKit
 /// recognizes the pieces on N threads, and writes their output in input
 /// order, so the output is byte for byte that of one thread. Each thread
 /// keeps one recognizer for the whole run (its look-alike verdicts stay
-/// warm) and reads its pieces where they lie in the batch, uncopied.
+/// warm) and reads its pieces where they lie, uncopied.
 ///
-/// Memory stays bounded: one batch of at most `jobs × pieceSize` input
-/// bytes and its output are held at a time. A record longer than a whole
-/// batch is streamed through the one-thread ``RecordProcessor``, which
-/// bounds its memory as for `-j 1`.
+/// There is no barrier between batches: the calling thread reads pieces
+/// into a ring of slots ahead of the threads, each thread takes the next
+/// piece read as soon as it is free, and the calling thread writes each
+/// piece's output as soon as it and every piece before it are done. A
+/// thread waits only when the reading has not kept up, or at the end.
+///
+/// Memory stays bounded: the ring holds `jobs × slotsPerJob` pieces of
+/// `pieceSize` bytes and their output. A record longer than a piece is
+/// streamed through the one-thread ``RecordProcessor``, which bounds its
+/// memory as for `-j 1`.
 struct ParallelProcessor: Sendable {
     let jobs: Int
     let pieceSize: Int
@@ -27,7 +33,7 @@ struct ParallelProcessor: Sendable {
     let smtpUTF8: Bool
     let summaryWidth: Int?
 
-    init(jobs: Int, pieceSize: Int = 1 << 19, terminator: UInt8, policy: ValidationPolicy,
+    init(jobs: Int, pieceSize: Int = 1 << 18, terminator: UInt8, policy: ValidationPolicy,
          format: OutputFormat, summarize: Bool, recordNumbers: Bool = true, smtpUTF8: Bool = false,
          summaryWidth: Int? = nil) {
         self.summaryWidth = summaryWidth
@@ -41,83 +47,107 @@ struct ParallelProcessor: Sendable {
         self.summarize = summarize
     }
 
-    /// What one piece produced. Kept from batch to batch, so its buffers
-    /// are reused instead of faulting in fresh memory each time.
-    struct PieceResult {
-        var writer: ChipWriter
-        var totals = RunTotals()
-    }
+    /// Slots in the ring per thread: enough that the reading runs ahead of
+    /// every thread by a piece or more, and that a slow piece does not
+    /// stop the others while its output waits to be written.
+    static let slotsPerJob = 4
 
     /// Processes the input read by `read` (`read(2)`'s contract). `ready`
     /// tells whether more input can be read without waiting, so that a
-    /// batch is filled from a file but an interactive pipe is answered
-    /// line by line. Returns nil or the `errno` of a failed read.
+    /// file is read ahead but an interactive pipe is answered line by
+    /// line: before a read that may wait, every piece read so far is
+    /// recognized and written. Returns nil or the `errno` of a failed read.
     ///
-    /// Batches are double-buffered: while the worker threads recognize
-    /// batch *n*, this thread reads batch *n* + 1, and once *n* + 1 is
-    /// under way it writes the output of *n*. Two batches' input and
-    /// output are held at most.
+    /// - Complexity: O(*n*) in the input; the calling thread reads, cuts
+    ///   at the last terminator and counts records (64 bytes per step),
+    ///   the `jobs` threads recognize.
     func run(
         read: (UnsafeMutableRawPointer, Int) -> Int, ready: () -> Bool,
         writer: inout ChipWriter, totals: inout RunTotals
     ) -> Int32? {
-        let capacity = jobs * pieceSize
-        let buffers = [UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity),
-                       UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)]
-        defer { for b in buffers { b.deallocate() } }
+        let ring = Ring(count: jobs * ParallelProcessor.slotsPerJob, bytes: pieceSize) {
+            var pieceWriter = ChipWriter(
+                format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy, summarize: summarize,
+                smtpUTF8: smtpUTF8)
+            pieceWriter.recordNumbers = recordNumbers
+            pieceWriter.records.summaryWidth = summaryWidth
+            return pieceWriter
+        }
         let workers = WorkerSlots(count: jobs) { InMemoryRecords(policy: policy) }
-        defer { workers.free() }
-        let slotSets = (0..<2).map { _ in
-            ResultSlots(count: jobs * ParallelProcessor.piecesPerJob) {
-                var pieceWriter = ChipWriter(
-                    format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy, summarize: summarize,
-                    smtpUTF8: smtpUTF8)
-                pieceWriter.recordNumbers = recordNumbers
-                pieceWriter.records.summaryWidth = summaryWidth
-                return PieceResult(writer: pieceWriter)
+        let threads = DispatchGroup()
+        for w in 0..<jobs {
+            threads.enter()
+            DispatchQueue.global().async { [self] in
+                work(ring, recognizer: workers[w])
+                threads.leave()
             }
         }
-        defer { for slots in slotSets { slots.free() } }
-        var current = 0      // the buffer being filled
-        var len = 0
+        defer {
+            ring.stop(threads: jobs)
+            threads.wait()
+            workers.free()
+            ring.free()
+        }
+        var filled = 0       // pieces handed to the threads
+        var written = 0      // pieces whose output is written
+        var nextRecord = totals.records
         var eof = false
         var failure: Int32?
-        var inFlight: BatchJob?  // the batch the workers are recognizing
-        var nextRecord = totals.records
-        // Waits for the batch in flight and returns it, its records counted.
-        func land() -> BatchJob? {
-            guard let job = inFlight else { return nil }
-            job.group.wait()
-            inFlight = nil
-            nextRecord = job.firstRecord + job.records
-            return job
+        // Writes the next piece's output, waiting for it if `wait`; false
+        // when there is none, or it is not done and `wait` is false.
+        func writeNext(wait: Bool) -> Bool {
+            guard written < filled else { return false }
+            let slot = ring[written]
+            if wait { slot.done.wait() } else if slot.done.wait(timeout: .now()) == .timedOut { return false }
+            writer.moveOutput()
+            if writer.out.fd >= 0 {
+                writer.out.writeThrough(slot.writer.records.output)
+            } else {
+                writer.records.output.append(slot.writer.records.output)
+            }
+            var s = slot.writer.summary
+            s.bytes = 0  // counted as read
+            writer.summary.add(s)
+            totals.records += slot.totals.records
+            totals.chips += slot.totals.chips
+            totals.errors += slot.totals.errors
+            written += 1
+            return true
         }
+        func drain() {
+            while writeNext(wait: true) {}
+            writer.flush()
+        }
+        // The slot being filled, and what of it is read.
+        var slot = ring[0]
+        var len = 0
         while true {
-            // Fill the batch while input is there without waiting; before
-            // waiting for input, what is recognized goes out.
-            while !eof && len < capacity {
-                if !ready(), let job = land() { write(job, writer: &writer, totals: &totals) }
-                let n = readOnce(read, buffers[current].baseAddress! + len, capacity - len, eof: &eof, failure: &failure)
+            // Fill the piece while input is there without waiting; before
+            // waiting for input, what is read goes out.
+            while !eof && len < pieceSize {
+                if !ready() { drain() }
+                let n = readOnce(read, slot.bytes + len, pieceSize - len, eof: &eof, failure: &failure)
                 len += n
                 writer.summary.bytes += n
                 if !ready() { break }
             }
-            let buffer = buffers[current]
             // Everything up to the last terminator is whole records.
-            var complete = len
-            while complete > 0 && buffer[complete - 1] != terminator { complete -= 1 }
-            if complete == 0 && !eof {
-                if len < capacity { continue }
-                if let job = land() { write(job, writer: &writer, totals: &totals) }
+            var end = len
+            if !eof {
+                while end > 0 && slot.bytes[end - 1] != terminator { end -= 1 }
+            }
+            if end == 0 && !eof {
+                if len < pieceSize { continue }
+                // One record fills the whole piece: stream it alone.
+                drain()
                 totals.records = nextRecord
-                // One record fills the whole batch: stream it alone.
                 var leftover: [UInt8]?
                 var served = 0
-                let pending = Array(buffer[0..<len])
+                let pending = Array(UnsafeBufferPointer(start: slot.bytes, count: len))
                 writer.summary.bytes -= len
-                // It reads at most a batch at a time, so what it reads past
-                // the record (`leftover`) fits the batch's buffer.
-                let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: capacity)
+                // It reads at most a piece at a time, so what it reads past
+                // the record (`leftover`) fits the piece's buffer.
+                let processor = RecordProcessor(terminator: terminator, policy: policy, readSize: pieceSize)
                 let error = processor.run(read: { p, count in
                     if served < pending.count {
                         let n = min(count, pending.count - served)
@@ -134,157 +164,137 @@ struct ParallelProcessor: Sendable {
                 guard let rest = leftover, failure == nil else { break }
                 writer.summary.bytes += rest.count  // read, and not yet processed
                 len = rest.count
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<len]).initialize(from: rest)
+                _ = UnsafeMutableBufferPointer(start: slot.bytes, count: len).initialize(from: rest)
                 continue
             }
-            let end = eof ? len : complete
             if end > 0 {
-                // Cut and counted while the batch in flight is recognized.
-                let batch = prepare(UnsafeBufferPointer(rebasing: buffer[0..<end]), pieces: slotSets[current].slots.count)
-                let previous = land()
-                inFlight = start(batch, slots: slotSets[current], workers: workers, firstRecord: nextRecord)
-                if let previous { write(previous, writer: &writer, totals: &totals) }
+                let piece = UnsafeBufferPointer(start: UnsafePointer(slot.bytes), count: end)
+                let records = countByte(piece, terminator) + (piece.last == terminator ? 0 : 1)
+                slot.firstRecord = nextRecord
+                slot.end = end
+                nextRecord += records
+                filled += 1
+                ring.hand()
+                // Output goes out as it is done, so that little waits in
+                // the ring.
+                while writeNext(wait: false) {}
                 if writer.out.failed { break }
             }
             if eof { break }
-            // The unfinished record moves to the front of the other buffer,
-            // which the batch in flight does not use.
-            let other = buffers[1 - current]
-            other.baseAddress!.update(from: buffer.baseAddress! + end, count: len - end)
+            // The next slot is free once its last piece is written; the
+            // unfinished record moves to its front (the threads read only
+            // the piece before it).
+            while written <= filled - ring.count { _ = writeNext(wait: true) }
+            let next = ring[filled]
+            next.bytes.update(from: slot.bytes + end, count: len - end)
             len -= end
-            current = 1 - current
+            slot = next
         }
-        if let job = land() { write(job, writer: &writer, totals: &totals) }
+        drain()
         return failure
     }
 
-    /// Pieces per thread in a batch: several, each taken by the first
-    /// thread free, so that pieces of unequal cost (and threads the
-    /// machine slows) even out before the batch's end, where every thread
-    /// waits for the last.
-    static let piecesPerJob = 4
-
-    /// A batch the worker threads recognize while the caller goes on.
-    /// `@unchecked Sendable`: it is written only before the job starts, and
-    /// its results (in `slots`) are read only after waiting for `group`.
-    final class BatchJob: @unchecked Sendable {
-        let group = DispatchGroup()
-        let slots: ResultSlots
-        let firstRecord: Int
-        var pieceCount = 0
-        var records = 0
-
-        init(slots: ResultSlots, firstRecord: Int) {
-            self.slots = slots
-            self.firstRecord = firstRecord
+    /// A thread of `-j`: recognizes pieces as they are handed out, until
+    /// ``Ring/stop(threads:)``.
+    func work(_ ring: Ring, recognizer: UnsafeMutablePointer<InMemoryRecords>) {
+        // The piece's writer and counters are worked on here, on this
+        // thread's stack, and not in the slot: slots lie side by side on
+        // the heap, and per-chip writes to one while another thread writes
+        // the next would move their cache lines between the cores. The
+        // slot's writer is swapped out and back (its buffers stay unique,
+        // so they are reused, not copied).
+        var writer = ChipWriter(format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy)
+        while let k = ring.take() {
+            let slot = ring[k]
+            swap(&writer, &slot.writer)
+            writer.records.output.removeAll()
+            writer.summary = Summary()
+            var totals = RunTotals()
+            totals.records = slot.firstRecord
+            recognizer.pointee.run(
+                UnsafeBufferPointer(start: UnsafePointer(slot.bytes), count: slot.end),
+                terminator: terminator, writer: &writer, totals: &totals)
+            totals.records -= slot.firstRecord
+            slot.totals = totals
+            swap(&writer, &slot.writer)
+            slot.done.signal()
         }
     }
+}
 
-    /// The pieces of a batch, for the threads that read them, and how many
-    /// records each holds.
-    struct Pieces: @unchecked Sendable {
-        let pieces: [UnsafeBufferPointer<UInt8>]
-        let records: [Int]
-    }
-
-    /// Splits a batch of whole records into up to `count` pieces, each
-    /// ending just after a terminator near its share of the bytes, and
-    /// counts their records (the input's last may be unterminated).
+extension ParallelProcessor {
+    /// The ring of pieces between the reading thread and the threads of
+    /// `-j`. Piece *k* (counted from 0 over the whole run) lies in slot
+    /// *k* mod `count`.
     ///
-    /// - Complexity: O(*n*) in the batch's length, 64 bytes per step.
-    func prepare(_ batch: UnsafeBufferPointer<UInt8>, pieces count: Int) -> Pieces {
-        var bounds = [0]
-        let base = batch.baseAddress!
-        for k in 1..<count {
-            let target = batch.count * k / count
-            guard target > bounds.last! else { continue }
-            if let hit = memchr(base + target, Int32(terminator), batch.count - target) {
-                let cut = UnsafeRawPointer(hit) - UnsafeRawPointer(base) + 1
-                if cut < batch.count && cut > bounds.last! { bounds.append(cut) }
+    /// `@unchecked Sendable` is safe: a slot's input, first record and end
+    /// are written by the reading thread before ``hand(_:)`` and read by
+    /// one thread after ``take()``; its writer and totals are written by that thread
+    /// before its `done` is signalled and read by the reading thread after
+    /// waiting for it; the reading thread refills a slot only after
+    /// writing its output. The semaphores order each of these.
+    final class Ring: @unchecked Sendable {
+        final class Slot {
+            let bytes: UnsafeMutablePointer<UInt8>
+            var end = 0
+            var firstRecord = 0
+            /// What the piece produced, kept from piece to piece so that
+            /// its buffers are reused instead of faulting in fresh memory.
+            var writer: ChipWriter
+            var totals = RunTotals()
+            let done = DispatchSemaphore(value: 0)
+
+            init(bytes: Int, writer: ChipWriter) {
+                self.bytes = .allocate(capacity: bytes)
+                self.writer = writer
             }
         }
-        bounds.append(batch.count)
-        let pieces = (0..<(bounds.count - 1)).map { UnsafeBufferPointer(rebasing: batch[bounds[$0]..<bounds[$0 + 1]]) }
-        let records = pieces.map { piece in
-            countByte(piece, terminator) + (piece.last == terminator || piece.isEmpty ? 0 : 1)
-        }
-        return Pieces(pieces: pieces, records: records)
-    }
 
-    /// Starts recognizing a batch's pieces on `jobs` threads (each takes
-    /// the next piece not yet taken, and recognizes it with its own
-    /// long-lived recognizer); their results land in `slots`. The batch's first
-    /// record is record `firstRecord` + 1.
-    ///
-    /// - Complexity: O(*n*) in the batch's length, on the worker threads.
-    func start(_ batch: Pieces, slots results: ResultSlots, workers: WorkerSlots, firstRecord: Int) -> BatchJob {
-        let job = BatchJob(slots: results, firstRecord: firstRecord)
-        job.pieceCount = batch.pieces.count
-        job.records = batch.records.reduce(0, +)
-        job.group.enter()
-        DispatchQueue.global().async { [self] in
-            recognize(batch, job: job, workers: workers)
-            job.group.leave()
-        }
-        return job
-    }
+        private let slots: [Slot]
+        var count: Int { slots.count }
+        /// One signal per piece handed out, and one per thread to stop.
+        private let handed = DispatchSemaphore(value: 0)
+        private let lock = DispatchSemaphore(value: 1)
+        private var taken = 0
+        private var stopped = false
 
-    /// Recognizes a batch's pieces, each numbering its records after those
-    /// of the pieces before it.
-    func recognize(_ batch: Pieces, job: BatchJob, workers: WorkerSlots) {
-        let results = job.slots
-        let pieceCount = batch.pieces.count
-        let threads = min(jobs, pieceCount)
-        var firstRecord = [Int](repeating: 0, count: pieceCount)
-        var records = job.firstRecord
-        for k in 0..<pieceCount {
-            firstRecord[k] = records
-            records += batch.records[k]
+        init(count: Int, bytes: Int, _ make: () -> ChipWriter) {
+            slots = (0..<count).map { _ in Slot(bytes: bytes, writer: make()) }
         }
-        let starts = firstRecord
-        // Each thread takes the next piece not yet taken: a thread slowed
-        // down (by the machine, or by harder pieces) takes fewer.
-        let next = PieceCounter()
-        let run: @Sendable (Int) -> Void = { [self] w in
-            while true {
-                let k = next.take()
-                guard k < pieceCount else { break }
-                var pieceTotals = RunTotals()
-                pieceTotals.records = starts[k]
-                var pieceWriter = results.slots[k].writer
-                pieceWriter.records.output.removeAll()
-                pieceWriter.summary = Summary()
-                workers[w].pointee.run(batch.pieces[k], terminator: terminator, writer: &pieceWriter, totals: &pieceTotals)
-                pieceTotals.records -= starts[k]
-                results.slots[k] = PieceResult(writer: pieceWriter, totals: pieceTotals)
-            }
-        }
-        if threads == 1 {
-            run(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: threads, execute: run)
-        }
-    }
 
-    /// Writes a recognized batch's output, in order, and adds its counts.
-    func write(_ job: BatchJob, writer: inout ChipWriter, totals: inout RunTotals) {
-        let results = job.slots
-        for k in 0..<job.pieceCount {
-            let result = results.slots[k]
-            writer.moveOutput()
-            if writer.out.fd >= 0 {
-                writer.out.writeThrough(result.writer.records.output)
-            } else {
-                writer.records.output.append(result.writer.records.output)
-            }
-            var s = result.writer.summary
-            s.bytes = 0  // counted as read
-            writer.summary.add(s)
-            totals.records += result.totals.records
-            totals.chips += result.totals.chips
-            totals.errors += result.totals.errors
+        /// The slot of piece `k`.
+        subscript(_ k: Int) -> Slot { slots[k % slots.count] }
+
+        /// Hands out the next piece, whose slot is filled.
+        func hand() {
+            handed.signal()
         }
-        writer.flush()
+
+        /// Waits for a piece and returns its number, or nil once stopped.
+        /// Pieces are taken in the order they were handed out: the *k*-th
+        /// return follows at least *k* signals, so its slot is filled.
+        func take() -> Int? {
+            handed.wait()
+            lock.wait()
+            defer { lock.signal() }
+            guard !stopped else { return nil }
+            taken += 1
+            return taken - 1
+        }
+
+        /// Lets `threads` threads go: each returns from ``take()`` with nil
+        /// when it is next woken (the run waits for every piece it handed
+        /// out before it stops, but for a failed write).
+        func stop(threads: Int) {
+            lock.wait()
+            stopped = true
+            lock.signal()
+            for _ in 0..<threads { handed.signal() }
+        }
+
+        func free() {
+            for slot in slots { slot.bytes.deallocate() }
+        }
     }
 }
 
@@ -326,24 +336,6 @@ struct WorkerSlots: @unchecked Sendable {
     }
 }
 
-/// The next piece of a batch to take, shared by its threads.
-///
-/// `@unchecked Sendable` is safe: `next` is read and written only while
-/// holding `lock` (a semaphore of one, from Dispatch, which every platform
-/// the package builds on has; a batch takes it a few times).
-final class PieceCounter: @unchecked Sendable {
-    private var next = 0
-    private let lock = DispatchSemaphore(value: 1)
-
-    /// The index of a piece no other thread has taken.
-    func take() -> Int {
-        lock.wait()
-        defer { lock.signal() }
-        next += 1
-        return next - 1
-    }
-}
-
 /// How many bytes of `p` are `byte`: 64 at a time, compared as vectors and
 /// summed in vector lanes.
 ///
@@ -373,23 +365,4 @@ func countByte(_ p: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Int {
         i += 1
     }
     return total
-}
-
-/// One result slot per piece, written by the thread that runs the piece.
-///
-/// `@unchecked Sendable` is safe here: each concurrent iteration writes only
-/// its own slot, and the slots are read only after `concurrentPerform`
-/// returns, which orders those writes before the reads.
-struct ResultSlots: @unchecked Sendable {
-    let slots: UnsafeMutableBufferPointer<ParallelProcessor.PieceResult>
-
-    init(count: Int, _ make: () -> ParallelProcessor.PieceResult) {
-        slots = .allocate(capacity: count)
-        for k in 0..<count { (slots.baseAddress! + k).initialize(to: make()) }
-    }
-
-    func free() {
-        slots.deinitialize()
-        slots.deallocate()
-    }
 }

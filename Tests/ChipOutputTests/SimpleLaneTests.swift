@@ -79,7 +79,7 @@ struct SimpleLaneTests {
         for record in records.prefix(realCount) {
             record.withUnsafeBufferPointer { p in
                 var found: [SimpleList.Chip] = []
-                guard SimpleList.chips(p, into: &found) else { return }
+                guard SimpleList.appendChips(p, to: &found) else { return }
                 list.reset()
                 for c in found {
                     chips += 1

@@ -189,6 +189,23 @@ struct ProcessTests {
             #expect(r.maxRSSKiB < limitKiB, "-j \(jobs): peak RSS \(r.maxRSSKiB) KiB")
         }
     }
+
+    /// A person at a pipe gets each record's chips before typing the next:
+    /// with one thread and with several, nothing waits for more input
+    /// before it is written.
+    @Test(.serialized, arguments: ["1", "2", "3"])
+    func anInteractivePipeIsAnsweredLineByLine(jobs: String) throws {
+        let child = try #require(InteractiveProcess(chipifyPath, ["--format", "tsv", "-j", jobs]))
+        defer { child.finish() }
+        for (k, line) in ["Ann <a@x.org>, b@y.org\n", "c@\n", "d@z.org\n"].enumerated() {
+            child.send(line)
+            // Every chip of this record, and only its, within ten seconds.
+            let got = child.readLines(upTo: line.filter { $0 == "@" }.count, seconds: 10)
+            #expect(got.count == line.filter { $0 == "@" }.count, "-j \(jobs), record \(k + 1): \(got)")
+            #expect(got.allSatisfy { $0.hasPrefix("\(k + 1)\t") }, "-j \(jobs): \(got)")
+        }
+        #expect(child.finish() == 0)
+    }
 }
 
 @Suite("chipify formats")

@@ -154,3 +154,94 @@ func highWaterMarkKiB(_ statusPath: String) -> Int? {
     }
     return nil
 }
+
+/// A child whose standard input and output are pipes held by the test, to
+/// talk with it a line at a time.
+final class InteractiveProcess {
+    let pid: pid_t
+    private var input: Int32
+    private let output: Int32
+    private var pending: [UInt8] = []
+    private var status: Int32?
+
+    init?(_ executable: String, _ arguments: [String]) {
+        // Close-on-exec, so that children other tests start meanwhile do
+        // not hold these pipes open past `finish` (the child's own ends
+        // are dup2'd onto 0 and 1, which clears the flag for it). Children
+        // of `runProcess` end by themselves, so one that inherits an end
+        // in the moment before the flag is set only delays the end of
+        // input; `InteractiveProcess` tests run one at a time.
+        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { return nil }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_addclose(&actions, toChild[1])
+        posix_spawn_file_actions_addclose(&actions, fromChild[0])
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
+        defer { for p in envp { free(p) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        close(toChild[0])
+        close(fromChild[1])
+        guard rc == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            return nil
+        }
+        pid = child
+        input = toChild[1]
+        output = fromChild[0]
+    }
+
+    /// Writes `text` to the child's standard input.
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(input, $0.baseAddress! + offset, bytes.count - offset) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// Up to `count` lines of the child's output, waiting at most `seconds`
+    /// in all for them.
+    func readLines(upTo count: Int, seconds: Int) -> [String] {
+        var lines: [String] = []
+        var waited = 0
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while lines.count < count {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                lines.append(String(decoding: pending[..<newline], as: UTF8.self))
+                pending.removeSubrange(...newline)
+                continue
+            }
+            var p = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard waited < seconds * 1_000 else { break }
+            if poll(&p, 1, 100) <= 0 { waited += 100; continue }
+            let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
+            if n <= 0 { break }
+            pending += buffer[0..<n]
+        }
+        return lines
+    }
+
+    /// Closes the child's input and waits for it: its exit status.
+    @discardableResult
+    func finish() -> Int32 {
+        if let status { return status }
+        if input >= 0 { close(input); input = -1 }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        close(output)
+        let s: Int32 = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        status = s
+        return s
+    }
+}
