@@ -107,12 +107,18 @@ public struct ContactUsage: Hashable, Sendable, Codable {
     /// The default half-life of a use: 30 days.
     public static let defaultHalfLife: Double = 30 * 24 * 3600
 
-    /// This record with one more use at `time`.
+    /// This record with one more use at `time`. A use older than ``last``
+    /// (uses recorded out of order, as when merging two devices' records)
+    /// counts as old as it is: it adds 2^(−age/halfLife) at ``last``.
     public func recordingUse(at time: Double, halfLife: Double = ContactUsage.defaultHalfLife) -> ContactUsage {
         var next = self
         next.count += 1
-        next.weight = score(at: time, halfLife: halfLife) + 1
-        next.last = max(time, last ?? time)
+        if let last, time < last, weight > 0 {
+            next.weight = weight + halving((last - time) / halfLife)
+        } else {
+            next.weight = score(at: time, halfLife: halfLife) + 1
+            next.last = time
+        }
         return next
     }
 

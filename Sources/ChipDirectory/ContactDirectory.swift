@@ -261,12 +261,49 @@ public struct ContactDirectory: Sendable {
             chosen.append(l)
             if chosen.count == limit { break }
         }
+        // A mailbox shown by a row without a name takes the best row of
+        // the same mailbox that has one (rows of one mailbox are merged
+        // keeping the best name).
+        for k in chosen.indices where !named(chosen[k]) {
+            if let better = bestNamedRow(sharingAddressWith: chosen[k]) { chosen[k] = better }
+        }
         var scratch = SuggestionScratch()
         touch(chosen, &scratch)
         var out: [Suggestion] = []
         out.reserveCapacity(chosen.count)
         for l in chosen { out.append(index(l).suggestion(l.hit, q, &scratch)) }
         return out
+    }
+
+    /// Whether the row's contact has a display name.
+    func named(_ l: Located) -> Bool {
+        let idx = index(l)
+        return !(idx.contacts[Int(idx.rows[Int(l.hit.row)].contact)].displayName ?? "").isEmpty
+    }
+
+    /// The best-ranked row of another contact with a display name and the
+    /// same mailbox as `l` (in either index, not hidden), with `l`'s match
+    /// class; nil when there is none.
+    ///
+    /// - Complexity: O(log *r* + *a*) for *r* exact keys and an address of
+    ///   *a* bytes, plus the rows sharing its key.
+    func bestNamedRow(sharingAddressWith l: Located) -> Located? {
+        let idx = index(l)
+        guard idx.rows[Int(l.hit.row)].email >= 0 else { return nil }
+        let key = SearchIndex.foldedHash(idx.address(of: l.hit.row))
+        var best: Located?
+        for (inOverlay, other) in [(false, base), (true, overlay)] {
+            for row in other.exactRows(key) {
+                let r = other.rows[Int(row)]
+                guard r.email >= 0, !(inOverlay ? false : hidden.contains(r.contact)),
+                      !(other.contacts[Int(r.contact)].displayName ?? "").isEmpty,
+                      idx.sameAddress(l.hit.row, other, row) else { continue }
+                let candidate = Located(inOverlay, Hit(row: row, matchClass: l.hit.matchClass))
+                if let b = best, !RowKey.precedes(other.key(row), index(b).key(b.hit.row)) { continue }
+                best = candidate
+            }
+        }
+        return best
     }
 
     /// Reads a word of each memory block the suggestions of `chosen` will

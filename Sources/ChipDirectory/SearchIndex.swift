@@ -24,8 +24,9 @@ enum FieldKind: UInt8 {
 }
 
 /// A row's order among equals of a match class: more (decayed) use first,
-/// then the display name, then the contact's id, then the address's
-/// position in the contact. A total order.
+/// then the display name, then the contact's id, then the contact's
+/// preferred address before its others, which keep their order in the
+/// contact. A total order.
 struct RowKey: Sendable {
     /// log₂ of the usage weight plus `last / halfLife`: the decayed score's
     /// logarithm up to a constant shared by all rows at any one moment, so
@@ -33,6 +34,8 @@ struct RowKey: Sendable {
     var usage: Double
     var name: [UInt8]
     var id: ContactID
+    /// The address's place among the contact's rows: −1 for the preferred
+    /// address, else its index.
     var email: Int32
 
     static func precedes(_ a: RowKey, _ b: RowKey) -> Bool {
@@ -40,6 +43,13 @@ struct RowKey: Sendable {
         if a.name != b.name { return a.name.lexicographicallyPrecedes(b.name) }
         if a.id != b.id { return a.id < b.id }
         return a.email < b.email
+    }
+
+    /// The indices of a contact's addresses in row order: the preferred
+    /// one first, then the others as the contact lists them.
+    static func emailOrder(_ contact: Contact) -> [Int] {
+        guard let preferred = contact.preferredEmailIndex, preferred > 0 else { return Array(contact.emails.indices) }
+        return [preferred] + contact.emails.indices.filter { $0 != preferred }
     }
 
     init(_ contact: Contact, email: Int32, halfLife: Double) {
@@ -50,7 +60,7 @@ struct RowKey: Sendable {
         }
         name = SearchFold.fold(contact.displayName ?? "")
         id = contact.id
-        self.email = email
+        self.email = contact.preferredEmailIndex.map { Int32($0) } == email ? -1 : email
     }
 }
 
@@ -190,7 +200,7 @@ final class SearchIndex: Sendable {
                 }
                 exact.append(UInt64(SearchIndex.fingerprint(key)) << 32 | UInt64(first) << 1 | 1)
             }
-            for e in contact.emails.isEmpty ? [-1] : Array(contact.emails.indices) {
+            for e in contact.emails.isEmpty ? [-1] : RowKey.emailOrder(contact) {
                 let rank = UInt32(rows.count)
                 rows.append(Row(contact: Int32(c), email: Int32(e)))
                 guard e >= 0 else { continue }

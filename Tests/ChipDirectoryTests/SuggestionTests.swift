@@ -145,6 +145,90 @@ struct SuggestionTests {
         #expect(book.suggestions(for: "sam").map(\.contact.rawValue) == ["new", "old", "none"])
     }
 
+    /// A contact's rows: its preferred address first (by `pref`, in any
+    /// place of the card), then the others in the card's order; the same
+    /// order in the overlay, and for a typed name's best row.
+    @Test(arguments: [
+        ([nil, 1, nil] as [Int?], ["b@p.example", "a@p.example", "c@p.example"]),
+        ([nil, nil, 1], ["c@p.example", "a@p.example", "b@p.example"]),
+        ([3, 2, 2], ["b@p.example", "a@p.example", "c@p.example"]),
+        ([nil, nil, nil], ["a@p.example", "b@p.example", "c@p.example"]),
+        ([1, nil, nil], ["a@p.example", "b@p.example", "c@p.example"]),
+    ])
+    func thePreferredAddressComesFirst(prefs: [Int?], expected: [String]) {
+        let emails = zip(["a@p.example", "b@p.example", "c@p.example"], prefs).map { ContactEmail(address: $0, pref: $1) }
+        let pat = Contact(id: ContactID("p"), displayName: "Pat Pref", emails: emails)
+        let book = ContactDirectory([pat, person("q", "Pat Other", ["q@p.example"])])
+        #expect(book.suggestions(for: "pat pref").map { $0.address ?? "" } == expected)
+        #expect(book.suggestions(for: "pat pref") == book.suggestionsByScanning(for: "pat pref"))
+        let changed = book.updating([pat])
+        #expect(changed.suggestions(for: "pat pref").map { $0.address ?? "" } == expected)
+        #expect(changed.suggestions(for: "pat pref") == changed.suggestionsByScanning(for: "pat pref"))
+    }
+
+    /// Uses recorded out of order (two devices' records merged) count as
+    /// old as they are: the same uses in any order give the same score.
+    @Test(arguments: [71, 72, 73] as [UInt64])
+    func usesInAnyOrderGiveTheSameScore(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let day = 24.0 * 3600
+        let times = (0..<12).map { _ in Double(rng.next() % 400) * day }
+        var inOrder = ContactUsage(), shuffled = ContactUsage()
+        for t in times.sorted() { inOrder = inOrder.recordingUse(at: t) }
+        for t in times.shuffled(using: &rng) { shuffled = shuffled.recordingUse(at: t) }
+        let now = 500 * day
+        let expected = times.reduce(0.0) { $0 + halving((now - $1) / ContactUsage.defaultHalfLife) }
+        #expect(abs(inOrder.score(at: now) - expected) < 1e-9 * max(1, expected))
+        #expect(abs(shuffled.score(at: now) - expected) < 1e-9 * max(1, expected))
+        #expect(shuffled.last == times.max() && shuffled.count == times.count)
+    }
+
+    /// One use now outranks three from 120 days ago (1 > 3·2^(−4)),
+    /// whichever was recorded first.
+    @Test func anOldUseRecordedLateCountsAsOld() {
+        let now = 120.0 * 24 * 3600
+        var late = ContactUsage().recordingUse(at: now)
+        for _ in 0..<3 { late = late.recordingUse(at: 0) }
+        let recent = ContactUsage().recordingUse(at: now).recordingUse(at: now)
+        let book = ContactDirectory([
+            Contact(id: ContactID("jose"), displayName: "José Ortiz", emails: [ContactEmail(address: "jose@x.org")], usage: late),
+            Contact(id: ContactID("wide"), displayName: "Johann Wide", emails: [ContactEmail(address: "wide@x.org")], usage: recent),
+        ])
+        #expect(book.suggestions(for: "jo").map(\.contact.rawValue) == ["wide", "jose"])
+    }
+
+    /// A mailbox two contacts share is shown once, by the better row, with
+    /// the best name: a row without a name gives way to the best row of
+    /// the same mailbox that has one.
+    @Test func aSharedMailboxKeepsTheBestName() {
+        let book = ContactDirectory([
+            person("a", nil, ["bob@shared.example"], uses: 2, last: 10),
+            person("b", "Bob Builder", ["BOB@shared.example"]),
+            person("c", "Bob Other", ["bob@shared.example"], uses: 1, last: 10),
+            person("d", nil, ["solo@shared.example"]),
+        ])
+        let s = book.suggestions(for: "shared")
+        #expect(s.map(\.contact.rawValue) == ["c", "d"])
+        #expect(s.map(\.name) == ["Bob Other", nil])
+        #expect(s == book.suggestionsByScanning(for: "shared"))
+        // A named contact updated into the overlay lends its name too.
+        let changed = ContactDirectory([person("a", nil, ["bob@shared.example"], uses: 2, last: 10)])
+            .updating([person("e", "Bob Late", ["bob@shared.example"])])
+        #expect(changed.suggestions(for: "shared").map(\.contact.rawValue) == ["e"])
+        #expect(changed.suggestions(for: "shared").map(\.name) == ["Bob Late"])
+        #expect(changed.suggestions(for: "shared") == changed.suggestionsByScanning(for: "shared"))
+    }
+
+    /// Equal class, usage and name: the contact's id decides.
+    @Test func theIdBreaksTheLastTie() {
+        let book = ContactDirectory([
+            person("m", "Sam Same", ["m@x.org"]), person("c", "Sam Same", ["c@x.org"]),
+            person("x", "Sam Same", ["x@x.org"]), person("a", "Sam Same", ["a@x.org"]),
+        ])
+        #expect(book.suggestions(for: "sam").map(\.contact.rawValue) == ["a", "c", "m", "x"])
+        #expect(book.suggestionsByScanning(for: "sam").map(\.contact.rawValue) == ["a", "c", "m", "x"])
+    }
+
     static let first = ["Ann", "Anna", "Bob", "José", "Jo", "Mary", "Jon", "Zoë", "Li", "Jörg", "Anne-Marie"]
     static let last = ["Lee", "Jones", "Ortiz", "Smith", "Stone", "Jonas", "Berg", "Li", "O'Neil"]
 
