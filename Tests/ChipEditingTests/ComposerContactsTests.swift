@@ -142,6 +142,46 @@ struct ComposerContactsTests {
         #expect(c.focusedField.count == 1)
     }
 
+    /// A list chip (a list with an address of its own, typed and resolved)
+    /// expands into its members' chips in its place, leaving out members
+    /// chipped in any field, in one undoable step; a person's chip is not a
+    /// list.
+    @Test func aListChipExpandsInPlaceInOneStep() {
+        var c = composer()
+        c.directory = book.updating([
+            Contact(id: ContactID("dev"), kind: .group, displayName: "Dev List",
+                    emails: [ContactEmail(address: "dev@lists.example")],
+                    members: ["mailto:mary@jones.example", "urn:uuid:john", "jose"]),
+        ])
+        c.type("mary@jones.example, Dev List, ann@x.org, ")
+        #expect(c.focusedField.chips.map { $0.contact?.rawValue } == ["mary", "dev", "ann"])
+        let before = c.focusedField.chips.map(\.id)
+        #expect(c.expand(at: 0).allSatisfy { if case .refused = $0.change { true } else { false } })
+        let changes = c.expand(at: 1)
+        #expect(!changes.isEmpty)
+        #expect(c.focusedField.chips.map(\.content.address)
+                == ["mary@jones.example", "john.smith@x.org", "jose@ortiz.example", "ann@x.org"])
+        #expect(c.focusedField.chips.map { $0.contact?.rawValue } == ["mary", "john", "jose", "ann"])
+        c.undo()
+        #expect(c.focusedField.chips.map(\.id) == before)
+        #expect(c.focusedField[1].content.address == "dev@lists.example")
+    }
+
+    /// A typed name takes its contact's preferred address, wherever the
+    /// card lists it; the others stay as alternates.
+    @Test func aResolvedNameTakesThePreferredAddress() {
+        var c = Composer()
+        c.directory = ContactDirectory([
+            Contact(id: ContactID("pat"), displayName: "Pat Pref", emails: [
+                ContactEmail(address: "first@x.org"), ContactEmail(address: "second@x.org", pref: 1),
+            ]),
+        ])
+        c.type("Pat Pref")
+        c.commit()
+        #expect(c.focusedField[0].content.address == "second@x.org")
+        #expect(c.alternates(at: 0).map(\.address) == ["first@x.org"])
+    }
+
     /// A slow, out-of-order remote directory: answers to requests an edit
     /// made stale are ignored, a deleted chip's request is taken back.
     @Test func remoteAnswersApplyOnlyWhileTheyStillFit() {
