@@ -160,8 +160,16 @@ struct VCardReader: ~Copyable {
             lineNumber += 1
             if !inCard {
                 if isOnly(start, first.contentEnd, "BEGIN", "VCARD") {
+                    endStray()
                     open(at: startLine)
                     inCard = true
+                } else if looksLikeProperty(start, first.contentEnd) {
+                    // Data outside a card (not an exporter's heading or a
+                    // stray END): reported, not silently dropped.
+                    if strayStart == 0 { strayStart = startLine }
+                    strayLines += 1
+                } else if start < first.contentEnd && !ByteClass.isSpace(text[start]) {
+                    endStray()
                 }
                 continue
             }
@@ -230,7 +238,50 @@ struct VCardReader: ~Copyable {
             properties.append(VCardProperty(name: name, start: start, end: end, line: startLine, isFolded: folded,
                                             isQuotedPrintable: header.isQuotedPrintable, header: header))
         }
+        endStray()
         if inCard { reject("no END:VCARD before the end of the file") }
+    }
+
+    /// The first line of a run of property lines outside every card, and
+    /// how many there are (0 when none is open).
+    private var strayStart = 0
+    private var strayLines = 0
+
+    /// Reports the run of property lines outside a card, if one is open.
+    private mutating func endStray() {
+        guard strayStart > 0 else { return }
+        problems.append(ContactImportProblem(
+            line: strayStart,
+            reason: strayLines == 1
+                ? "a property outside BEGIN:VCARD … END:VCARD is not read"
+                : "\(strayLines) properties outside BEGIN:VCARD … END:VCARD are not read"))
+        strayStart = 0
+        strayLines = 0
+    }
+
+    /// Whether the line has a content line's shape, `[group.]name` then
+    /// `:` or `;` (RFC 6350 §3.3), and is not a BEGIN or END.
+    private func looksLikeProperty(_ start: Int, _ end: Int) -> Bool {
+        var i = start
+        var nameStart = start
+        while i < end {
+            let b = text[i]
+            if ByteClass.isLetterOrDigit(b) || b == UInt8(ascii: "-") {
+                i += 1
+            } else if b == UInt8(ascii: "."), i > nameStart {
+                i += 1
+                nameStart = i
+            } else {
+                break
+            }
+        }
+        guard i > nameStart, i < end, text[i] == UInt8(ascii: ":") || text[i] == UInt8(ascii: ";") else { return false }
+        let name = UnsafeBufferPointer(rebasing: text[nameStart..<i])
+        var k = 0
+        if asciiCaseInsensitiveEquals(name, &k, "BEGIN"), k == name.count { return false }
+        k = 0
+        if asciiCaseInsensitiveEquals(name, &k, "END"), k == name.count { return false }
+        return true
     }
 
     /// Whether the line `start..<end` is `name:value` (any case, spaces around the colon).
@@ -496,6 +547,11 @@ struct VCardReader: ~Copyable {
                 } else if asciiCaseInsensitiveIs(bare, "8BIT") || asciiCaseInsensitiveIs(bare, "7BIT") {
                     encoding = .none
                 } else if asciiCaseInsensitiveIs(bare, "PREF") {
+                    // A bare parameter is 2.1's form (RFC 2426 and 6350
+                    // write `name=value`).
+                    if strict && version != .vCard21 {
+                        throw VCardFault(reason: "bare PREF on line \(property.line) is vCard 2.1's form (3.0 writes TYPE=pref, 4.0 PREF=1–100)")
+                    }
                     typePref = true
                 } else if wantsTypes {
                     addTypes(bare, to: &result.types, pref: &typePref)
@@ -505,8 +561,17 @@ struct VCardReader: ~Copyable {
             let parameter = trimmingSpaces(UnsafeBufferPointer(rebasing: line[start..<equals]))
             let values = unquoted(trimmingSpaces(UnsafeBufferPointer(rebasing: line[(equals + 1)..<i])))
             if asciiCaseInsensitiveIs(parameter, "TYPE") {
+                let wasPref = typePref
                 if wantsTypes { addTypes(values, to: &result.types, pref: &typePref) }
+                // RFC 6350 replaced 3.0's TYPE=pref by the PREF parameter.
+                if strict && version == .vCard40 && typePref && !wasPref {
+                    throw VCardFault(reason: "TYPE=pref on line \(property.line) is vCard 3.0's form (4.0 writes PREF=1–100)")
+                }
             } else if asciiCaseInsensitiveIs(parameter, "PREF") {
+                // The PREF parameter is 4.0's (RFC 6350 §5.3).
+                if strict && version != .vCard40 {
+                    throw VCardFault(reason: "PREF=\(makeString(values)) on line \(property.line) is vCard 4.0's form (2.1 writes PREF, 3.0 TYPE=pref)")
+                }
                 prefParameter = try pref(values, line: property.line)
             } else if asciiCaseInsensitiveIs(parameter, "ENCODING") {
                 if asciiCaseInsensitiveIs(values, "QUOTED-PRINTABLE") {

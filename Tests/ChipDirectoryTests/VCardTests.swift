@@ -341,6 +341,33 @@ struct VCardPropertyTests {
         ])
     }
 
+    /// Each version's way of naming the preferred address: 2.1 a bare
+    /// `PREF` (vCard 2.1 §2.4.3 style bare types), 3.0 `TYPE=pref` (RFC
+    /// 2426 §3.3.2), 4.0 `PREF=1..100` (RFC 6350 §5.3). Leniently every
+    /// form is read, as exporters mix them; strictly only the version's own.
+    @Test(arguments: [
+        ("2.1", "EMAIL;INTERNET;PREF:a@x.org", true),
+        ("2.1", "EMAIL;PREF=5:a@x.org", false),
+        ("3.0", "EMAIL;TYPE=INTERNET,PREF:a@x.org", true),
+        ("3.0", "EMAIL;TYPE=pref:a@x.org", true),
+        ("3.0", "EMAIL;PREF=1:a@x.org", false),
+        ("3.0", "EMAIL;PREF:a@x.org", false),
+        ("4.0", "EMAIL;PREF=1:a@x.org", true),
+        ("4.0", "EMAIL;TYPE=work;PREF=1:a@x.org", true),
+        ("4.0", "EMAIL;PREF:a@x.org", false),
+        ("4.0", "EMAIL;TYPE=pref:a@x.org", false),
+    ])
+    func eachVersionNamesThePreferredAddressItsOwnWay(version: String, line: String, strictAccepts: Bool) {
+        let name = version == "2.1" ? "N:Lee;Ann;;;\n" : version == "3.0" ? "N:Lee;Ann;;;\nFN:Ann Lee\n" : "FN:Ann Lee\n"
+        let text = "BEGIN:VCARD\nVERSION:\(version)\n\(name)EMAIL:b@x.org\n\(line)\nEND:VCARD\n"
+        let lenient = importVCard(text)
+        #expect(lenient.problems.isEmpty, "\(described(lenient.problems))")
+        #expect(lenient.contacts.first?.preferredEmail?.address == "a@x.org")
+        let strict = importVCard(text, strict: true)
+        #expect(strict.contacts.count == (strictAccepts ? 1 : 0), "\(version) \(line): \(described(strict.problems))")
+        #expect(strict.problems.count == (strictAccepts ? 0 : 1))
+    }
+
     @Test func emptyEmailIsSkippedWhenLenient() {
         let text = "BEGIN:VCARD\nVERSION:4.0\nFN:Ann\nEMAIL:\nEMAIL: b@x.org \nEND:VCARD\n"
         #expect(importVCard(text).contacts.first?.emails == [ContactEmail(address: "b@x.org")])
@@ -482,6 +509,37 @@ struct VCardFileTests {
         #expect(result.problems.isEmpty, "\(described(result.problems))")
         #expect(result.contacts.map(\.displayName) == ["One", "Two"])
         #expect(result.contacts.map(\.line) == [2, 8])
+    }
+
+    /// Properties outside every card are data a person would lose: each
+    /// run of them is reported at its first line (free text and a stray
+    /// END are not), and the cards around them load.
+    @Test func propertiesOutsideACardAreReported() {
+        let result = importVCard("""
+            Exported: 2026-12-03
+            BEGIN:VCARD
+            VERSION:4.0
+            FN:One
+            END:VCARD
+            FN:Orphan
+            item1.EMAIL;TYPE=work:orphan@x.org
+             .example
+            END:VCARD
+            just words
+            BEGIN:VCARD
+            VERSION:4.0
+            FN:Two
+            END:VCARD
+            NOTE:trailing
+
+            """)
+        #expect(result.contacts.map(\.displayName) == ["One", "Two"])
+        #expect(result.problems.map(\.line) == [1, 6, 15])
+        #expect(result.problems.map(\.reason) == [
+            "a property outside BEGIN:VCARD … END:VCARD is not read",
+            "2 properties outside BEGIN:VCARD … END:VCARD are not read",
+            "a property outside BEGIN:VCARD … END:VCARD is not read",
+        ])
     }
 
     @Test(arguments: ["\r\n", "\n", "\r"])
