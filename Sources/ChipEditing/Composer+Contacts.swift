@@ -11,9 +11,27 @@ public enum ContactResolution: String, Sendable, Hashable, Codable, CaseIterable
     /// equally well (the same ``MatchClass``) make an `ambiguous` error chip
     /// listing them; none leaves the error chip.
     case uniqueMatch
-    /// The top suggestion becomes the chip, as many mail clients do on
-    /// Return.
+    /// The top suggestion becomes the chip, whatever commits it.
     case topSuggestion
+    /// The top suggestion on Return (``Composer/commit(by:)`` with
+    /// ``CommitTrigger/returnKey``), as many mail clients do; a separator,
+    /// Tab or blur commits as ``uniqueMatch``.
+    case topSuggestionOnReturn
+
+    /// The resolution a commit by `trigger` (nil: a separator typed or
+    /// pasted) applies.
+    func applied(by trigger: CommitTrigger?) -> ContactResolution {
+        guard self == .topSuggestionOnReturn else { return self }
+        return trigger == .returnKey ? .topSuggestion : .uniqueMatch
+    }
+}
+
+/// What commits the pending text: it matters to
+/// ``ContactResolution/topSuggestionOnReturn``.
+public enum CommitTrigger: String, Sendable, Hashable, Codable, CaseIterable {
+    case returnKey
+    case tab
+    case blur
 }
 
 /// A question for the host's remote directory (a server address book):
@@ -28,6 +46,9 @@ public struct LookupRequest: Sendable, Hashable {
 /// The remote lookups in flight.
 struct Lookups: Sendable {
     var next: UInt64 = 1
+    /// The resolution each open request's answer applies (that of the
+    /// commit that made its chip).
+    var resolutions: [UInt64: ContactResolution] = [:]
     /// Requests not yet taken by the host.
     var issued: [LookupRequest] = []
     /// Requests taken back (their chip was deleted or edited), not yet told.
@@ -210,6 +231,7 @@ extension Composer {
     @discardableResult
     public mutating func applyLookup(_ id: UInt64, contacts: [Contact]) -> [ComposerChange] {
         guard let request = lookups.open.removeValue(forKey: id) else { return [] }
+        let applied = lookups.resolutions.removeValue(forKey: id) ?? resolution.applied(by: nil)
         lookups.byChip[request.chip] = nil
         guard let (k, i) = locate(request.chip), var chip = fields[k].chip(request.chip), chip.isEditable,
               chip.content.rawText == request.query else { return [] }
@@ -217,7 +239,7 @@ extension Composer {
         var search = SuggestionSearch(answer, limit: 8)
         search.excludes = chippedTest()
         chip.isResolving = false
-        if let change = resolution(of: chip, from: search.update(request.query), policy: fields[k].policy) {
+        if let change = resolution(of: chip, from: search.update(request.query), policy: fields[k].policy, applied) {
             chip = change
         }
         var fc: [FieldChange] = []
@@ -235,6 +257,7 @@ extension Composer {
         let request = LookupRequest(id: lookups.next, chip: chip, query: query)
         lookups.next += 1
         lookups.open[request.id] = request
+        lookups.resolutions[request.id] = resolution.applied(by: committingBy)
         lookups.byChip[chip] = request.id
         lookups.issued.append(request)
     }
@@ -286,13 +309,13 @@ extension Composer {
     /// A new chip with its contact found in the directory.
     func resolved(_ chip: Chip, policy: ValidationPolicy) -> Chip {
         guard let directory else { return chip }
-        let resolver = ContactResolver(directory: directory, resolution: resolution)
+        let resolver = ContactResolver(directory: directory, resolution: resolution.applied(by: committingBy))
         return apply(resolver.resolve(chip.content, policy: policy, excludes: chippedTest()), to: chip)
     }
 
     /// What a name chip becomes given the suggestions for its text.
-    func resolution(of chip: Chip, from s: [Suggestion], policy: ValidationPolicy) -> Chip? {
-        guard let r = ContactResolver.resolveName(chip.content, from: s, policy: policy, resolution) else { return nil }
+    func resolution(of chip: Chip, from s: [Suggestion], policy: ValidationPolicy, _ applied: ContactResolution) -> Chip? {
+        guard let r = ContactResolver.resolveName(chip.content, from: s, policy: policy, applied) else { return nil }
         return apply(r, to: chip)
     }
 

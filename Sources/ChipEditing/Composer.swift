@@ -138,6 +138,8 @@ public struct Composer: Sendable {
     }
     /// What a committed name that is not an address becomes.
     public var resolution: ContactResolution = .uniqueMatch
+    /// While ``commit(by:)`` runs: what commits.
+    var committingBy: CommitTrigger?
     /// Ask the host's remote directory about names the local one cannot
     /// resolve (see ``takeLookupRequests()``).
     public var remoteLookups = false
@@ -210,7 +212,9 @@ public struct Composer: Sendable {
             return [ComposerChange(field: name, change: .refused(Refusal(.noSuchField)))]
         }
         guard target != focusedIndex else { return [] }
+        committingBy = .blur
         var changes = perform(nil) { $0.commit() }
+        committingBy = nil
         let before = focusedIndex
         focusedIndex = target
         if var last = undoStack.popLast() {
@@ -274,11 +278,15 @@ public struct Composer: Sendable {
         perform(.typing(field: focusedIndex)) { $0.compositionEnd(text) }
     }
 
-    /// Return, Tab or blur: commits the pending text. Ends an edit session.
+    /// Return, Tab or blur (`trigger`): commits the pending text. Ends an
+    /// edit session. The trigger matters only to
+    /// ``ContactResolution/topSuggestionOnReturn``.
     ///
     /// - Complexity: O(*p*) in the pending text.
     @discardableResult
-    public mutating func commit() -> [ComposerChange] {
+    public mutating func commit(by trigger: CommitTrigger = .returnKey) -> [ComposerChange] {
+        committingBy = trigger
+        defer { committingBy = nil }
         let changes = perform(nil) { $0.commit() }
         coalescing = nil
         return changes

@@ -68,6 +68,7 @@ public struct ContactResolver: Sendable {
             tied.append(x)
         }
         if resolution == .topSuggestion || tied.count == 1 {
+            // (`topSuggestionOnReturn` arrives here as what the commit applied.)
             guard let address = top.address else { return nil }  // a list: chosen, not guessed
             let chips = AddressList.parse(MailboxText.format(name: top.name, address: address), policy: policy)
             guard chips.count == 1 else { return nil }

@@ -54,7 +54,7 @@ public enum Replay {
             case "--resolution":
                 let v = try value(a)
                 guard let r = ContactResolution(rawValue: v) else {
-                    throw UsageError(message: "unknown resolution '\(v)' (expected off, uniqueMatch or topSuggestion)")
+                    throw UsageError(message: "unknown resolution '\(v)' (expected off, uniqueMatch, topSuggestion or topSuggestionOnReturn)")
                 }
                 o.resolution = r
             case "--width":
@@ -95,7 +95,9 @@ public enum Replay {
           --contacts FILE  an address book for suggestions and for resolving
                            names (repeatable)
           --resolution R   what a committed name becomes: uniqueMatch (default),
-                           topSuggestion or off
+                           topSuggestion, topSuggestionOnReturn (the top on
+                           return, uniqueMatch on separators, tab and blur)
+                           or off
           --width N        print each field as one line of at most N terminal
                            columns, 'to: Ann, Bob and 3 more', as a field that
                            is not focused shows it (pending text left out)
@@ -237,7 +239,9 @@ public enum Replay {
             case "delete": return Result(changes: c.deleteForward())
             case "left": return Result(changes: c.moveLeft())
             case "right": return Result(changes: c.moveRight())
-            case "return", "tab", "blur": return Result(changes: c.commit())
+            case "return": return Result(changes: c.commit(by: .returnKey))
+            case "tab": return Result(changes: c.commit(by: .tab))
+            case "blur": return Result(changes: c.commit(by: .blur))
             case "select":
                 return Result(changes: c.select(try chipIndex(), extend: extend ?? false, toggle: toggle ?? false))
             case "edit": return Result(changes: c.edit(at: try chipIndex()))

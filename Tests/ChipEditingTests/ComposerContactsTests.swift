@@ -81,6 +81,7 @@ struct ComposerContactsTests {
         ("smith", .uniqueMatch, "valid", "john"),
         ("jo", .uniqueMatch, "ambiguous", nil),
         ("jo", .topSuggestion, "valid", "john"),  // ties broken by name: "john smith" < "jose ortiz"
+        ("jo", .topSuggestionOnReturn, "valid", "john"),  // committed by Return
         ("zed", .uniqueMatch, "missing-at", nil),
         ("annie", .off, "missing-at", nil),
     ] as [(String, ContactResolution, String, String?)])
@@ -167,6 +168,39 @@ struct ComposerContactsTests {
         #expect(c.focusedField[1].content.address == "dev@lists.example")
     }
 
+    /// `topSuggestionOnReturn`: Return takes the top suggestion; a
+    /// separator, Tab and blur resolve only a unique match; a remote
+    /// answer applies what the commit that made its chip applied.
+    @Test func theTopSuggestionOnReturnOnly() {
+        func outcome(_ act: (inout Composer) -> Void) -> (String, String?) {
+            var c = composer(.topSuggestionOnReturn)
+            act(&c)
+            let chip = c.fields[0][0]
+            return (chip.content.error?.code ?? "valid", chip.contact?.rawValue)
+        }
+        #expect(outcome { c in c.type("jo"); c.commit(by: .returnKey) } == ("valid", "john"))
+        #expect(outcome { c in c.type("jo"); c.commit(by: .tab) } == ("ambiguous", nil))
+        #expect(outcome { c in c.type("jo"); c.commit(by: .blur) } == ("ambiguous", nil))
+        #expect(outcome { c in c.type("jo, ") } == ("ambiguous", nil))
+        #expect(outcome { c in c.type("jo"); c.focus(c.fields[1].name) } == ("ambiguous", nil))
+        #expect(outcome { c in c.type("smith"); c.commit(by: .tab) } == ("valid", "john"))
+        // Remote answers: the local directory knows none of them.
+        for (trigger, expected) in [(CommitTrigger.returnKey, "valid"), (.tab, "ambiguous")] {
+            var c = Composer()
+            c.directory = ContactDirectory([])
+            c.resolution = .topSuggestionOnReturn
+            c.remoteLookups = true
+            c.type("kim")
+            c.commit(by: trigger)
+            let requests = c.takeLookupRequests().issued
+            #expect(requests.count == 1)
+            c.applyLookup(requests[0].id, contacts: [
+                person("k1", "Kim Alpha", ["k1@x.org"]), person("k2", "Kim Beta", ["k2@x.org"]),
+            ])
+            #expect((c.focusedField[0].content.error?.code ?? "valid") == expected, "\(trigger)")
+        }
+    }
+
     /// A typed name takes its contact's preferred address, wherever the
     /// card lists it; the others stay as alternates.
     @Test func aResolvedNameTakesThePreferredAddress() {
@@ -227,5 +261,11 @@ struct ComposerContactsTests {
         #expect(restored.focusedField[0].contact?.rawValue == "ann")
         // The lookup in flight for "Zed" is asked again.
         #expect(restored.takeLookupRequests().issued.map(\.query) == ["Zed"])
+        for r in ContactResolution.allCases {
+            var d = composer(r)
+            d.type("x")
+            let again = try Composer(snapshot: JSONDecoder().decode(ComposerSnapshot.self, from: JSONEncoder().encode(d.snapshot)))
+            #expect(again.resolution == r)
+        }
     }
 }

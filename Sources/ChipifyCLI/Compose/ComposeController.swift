@@ -65,7 +65,7 @@ struct ComposeController: Sendable {
             }
         case .tab:
             closeAlternates()
-            if composer.focusedField.pending.isEmpty { changes = focusField(by: 1) } else { changes = composer.commit() }
+            if composer.focusedField.pending.isEmpty { changes = focusField(by: 1) } else { changes = composer.commit(by: .tab) }
         case .backTab:
             closeAlternates()
             changes = focusField(by: -1)
@@ -150,7 +150,7 @@ struct ComposeController: Sendable {
     private mutating func extendSelection(by step: Int) -> [ComposerChange] {
         var changes: [ComposerChange] = []
         if composer.focusedField.selection.isEmpty || selectionHead == nil {
-            if !composer.focusedField.pending.isEmpty { changes += composer.commit() }
+            if !composer.focusedField.pending.isEmpty { changes += composer.commit(by: .blur) }
             let at = composer.focusedField.insertionIndex + (step < 0 ? -1 : 0)
             guard (0..<composer.focusedField.count).contains(at) else { return changes }
             selectionHead = at
