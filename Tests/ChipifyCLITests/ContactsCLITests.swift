@@ -333,6 +333,24 @@ struct ContactRecordsCLITests {
         #expect(missing.stderrText.contains("chipify: cannot open '/nonexistent.vcf'"))
         #expect(missing.stdoutText.split(separator: "\n").count == 4)
     }
+
+    /// `--contacts` repeats: the books are one directory, for `chipify`
+    /// and for `chipify suggest`.
+    @Test func severalAddressBooksAreOne() {
+        let first = temporaryFile(Array("BEGIN:VCARD\nVERSION:4.0\nFN:Kim Alpha\nUID:k1\nEMAIL:k1@x.org\nEND:VCARD\n".utf8))
+        let second = temporaryFile(Array("Name,E-mail 1 - Value\nLou Beta,lou@y.org\n".utf8))
+        let input = temporaryFile(Array("Kim, Lou\n".utf8))
+        defer { unlink(first); unlink(second); unlink(input) }
+        let r = runProcess(chipifyPath, ["--contacts", first, "--contacts", second, "-f", "tsv", input])
+        #expect(r.status == 0, "\(r.stderrText)")
+        let addresses = r.stdoutText.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false)[5] }
+        #expect(addresses == ["k1@x.org", "lou@y.org"])
+        let s = runProcess(chipifyPath, ["suggest", "--contacts", first, "--contacts", second, "a"])
+        #expect(s.stdoutText.contains("\"address\":\"k1@x.org\""))
+        #expect(s.stdoutText.contains("\"address\":\"lou@y.org\"") == false)  // "a" starts Alpha, not Lou Beta
+        let b = runProcess(chipifyPath, ["suggest", "--contacts", first, "--contacts", second, "be"])
+        #expect(b.stdoutText.contains("\"address\":\"lou@y.org\""))
+    }
 }
 
 @Suite("chipify replay with contacts")
