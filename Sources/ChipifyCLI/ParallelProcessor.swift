@@ -121,11 +121,19 @@ struct ParallelProcessor: Sendable {
         // The slot being filled, and what of it is read.
         var slot = ring[0]
         var len = 0
-        while true {
+        reading: while true {
+            // Nowhere to write: stop reading (input may never end).
+            if writer.out.failed { break }
             // Fill the piece while input is there without waiting; before
-            // waiting for input, what is read goes out.
+            // waiting for input, what is read goes out: whole records in
+            // the slot (what a long record's stream read past it) as a
+            // piece, the pieces handed out by writing them.
             while !eof && len < pieceSize {
-                if !ready() { drain() }
+                if !ready() {
+                    if memchr(slot.bytes, Int32(terminator), len) != nil { break }
+                    drain()
+                    if writer.out.failed { break reading }
+                }
                 let n = readOnce(read, slot.bytes + len, pieceSize - len, eof: &eof, failure: &failure)
                 len += n
                 writer.summary.bytes += n
@@ -305,9 +313,9 @@ extension ParallelProcessor {
 /// chip must not share a line with the state another thread reads, or
 /// every chip would move that line between the cores.
 ///
-/// `@unchecked Sendable` is safe here: iteration *w* of `concurrentPerform`
-/// uses only slot *w*, and the slots are touched by no one else until it
-/// returns.
+/// `@unchecked Sendable` is safe here: thread *w* of `-j` alone uses slot
+/// *w*, and the run touches the slots only before the threads start and
+/// after it has waited for them to end.
 struct WorkerSlots: @unchecked Sendable {
     static let lineBytes = 128
     let base: UnsafeMutableRawPointer

@@ -206,6 +206,30 @@ struct ProcessTests {
         }
         #expect(child.finish() == 0)
     }
+
+    /// Records read past a record longer than a piece of `-j` (256 KiB) are
+    /// answered before more input comes.
+    @Test(.serialized, arguments: ["1", "2"])
+    func recordsAfterALongOneAreAnsweredAtOnce(jobs: String) throws {
+        let child = try #require(InteractiveProcess(chipifyPath, ["--format", "tsv", "-j", jobs]))
+        defer { child.finish() }
+        child.send(String(repeating: "x", count: 300_000) + "@long.org\nb@y.org\n")
+        let got = child.readLines(upTo: 2, seconds: 10)
+        #expect(got.count == 2, "-j \(jobs): \(got.map { $0.prefix(40) })")
+        #expect(got.last?.hasPrefix("2\t0\tmailbox\tvalid") == true, "-j \(jobs)")
+    }
+
+    /// When output can no longer be written (the reader went away), the
+    /// run ends at once, though its input stays open.
+    @Test(.serialized, arguments: ["1", "2"])
+    func aClosedOutputEndsTheRunThoughInputStaysOpen(jobs: String) throws {
+        let child = try #require(InteractiveProcess(chipifyPath, ["--format", "tsv", "-j", jobs]))
+        defer { child.finish() }
+        child.closeOutput()
+        child.send("a@x.org\n")
+        let status = child.exitStatus(within: 10)
+        #expect(status == 141, "-j \(jobs): \(String(describing: status))")
+    }
 }
 
 @Suite("chipify formats")

@@ -160,7 +160,7 @@ func highWaterMarkKiB(_ statusPath: String) -> Int? {
 final class InteractiveProcess {
     let pid: pid_t
     private var input: Int32
-    private let output: Int32
+    private var output: Int32
     private var pending: [UInt8] = []
     private var status: Int32?
 
@@ -232,6 +232,28 @@ final class InteractiveProcess {
         return lines
     }
 
+    /// Closes the reading end of the child's output, as `| head` does
+    /// when it has enough.
+    func closeOutput() {
+        if output >= 0 { close(output); output = -1 }
+    }
+
+    /// The child's exit status if it ends within `seconds` (its input
+    /// left open), else nil.
+    func exitStatus(within seconds: Int) -> Int32? {
+        if let status { return status }
+        for _ in 0..<(seconds * 100) {
+            var raw: Int32 = 0
+            if waitpid(pid, &raw, WNOHANG) == pid {
+                let s: Int32 = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+                status = s
+                return s
+            }
+            usleep(10_000)
+        }
+        return nil
+    }
+
     /// Closes the child's input and waits for it: its exit status.
     @discardableResult
     func finish() -> Int32 {
@@ -239,7 +261,7 @@ final class InteractiveProcess {
         if input >= 0 { close(input); input = -1 }
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-        close(output)
+        closeOutput()
         let s: Int32 = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
         status = s
         return s
