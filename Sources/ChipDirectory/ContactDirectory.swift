@@ -276,10 +276,7 @@ public struct ContactDirectory: Sendable {
     }
 
     /// Whether the row's contact has a display name.
-    func named(_ l: Located) -> Bool {
-        let idx = index(l)
-        return !(idx.contacts[Int(idx.rows[Int(l.hit.row)].contact)].displayName ?? "").isEmpty
-    }
+    func named(_ l: Located) -> Bool { index(l).isNamed(l.hit.row) }
 
     /// The best-ranked row of another contact with a display name and the
     /// same mailbox as `l` (in either index, not hidden), with `l`'s match
@@ -295,12 +292,10 @@ public struct ContactDirectory: Sendable {
         for (inOverlay, other) in [(false, base), (true, overlay)] {
             for row in other.exactRows(key) {
                 let r = other.rows[Int(row)]
-                guard r.email >= 0, !(inOverlay ? false : hidden.contains(r.contact)),
-                      !(other.contacts[Int(r.contact)].displayName ?? "").isEmpty,
+                guard r.email >= 0, inOverlay || !hidden.contains(r.contact), other.isNamed(row),
                       idx.sameAddress(l.hit.row, other, row) else { continue }
-                let candidate = Located(inOverlay, Hit(row: row, matchClass: l.hit.matchClass))
                 if let b = best, !RowKey.precedes(other.key(row), index(b).key(b.hit.row)) { continue }
-                best = candidate
+                best = Located(inOverlay, Hit(row: row, matchClass: l.hit.matchClass))
             }
         }
         return best

@@ -315,6 +315,9 @@ final class SearchIndex: Sendable {
         Int(postingStarts[tokens.lowerBound])..<Int(postingStarts[tokens.upperBound])
     }
 
+    /// Whether the row's contact has a display name.
+    func isNamed(_ row: Int32) -> Bool { !(contacts[Int(rows[Int(row)].contact)].displayName ?? "").isEmpty }
+
     /// A row's order key, made when rows of two indexes meet.
     func key(_ row: Int32) -> RowKey {
         let r = rows[Int(row)]

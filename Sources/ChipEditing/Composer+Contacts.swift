@@ -46,15 +46,14 @@ public struct LookupRequest: Sendable, Hashable {
 /// The remote lookups in flight.
 struct Lookups: Sendable {
     var next: UInt64 = 1
-    /// The resolution each open request's answer applies (that of the
-    /// commit that made its chip).
-    var resolutions: [UInt64: ContactResolution] = [:]
     /// Requests not yet taken by the host.
     var issued: [LookupRequest] = []
     /// Requests taken back (their chip was deleted or edited), not yet told.
     var cancelled: [UInt64] = []
-    /// Open requests by id, and the open request of each chip.
-    var open: [UInt64: LookupRequest] = [:]
+    /// Open requests by id, each with the resolution its answer applies
+    /// (that of the commit that made its chip), and the open request of
+    /// each chip.
+    var open: [UInt64: (request: LookupRequest, resolution: ContactResolution)] = [:]
     var byChip: [ChipID: UInt64] = [:]
 }
 
@@ -230,8 +229,7 @@ extension Composer {
     /// - Complexity: O(*c*) in the contacts of the answer, plus finding the chip.
     @discardableResult
     public mutating func applyLookup(_ id: UInt64, contacts: [Contact]) -> [ComposerChange] {
-        guard let request = lookups.open.removeValue(forKey: id) else { return [] }
-        let applied = lookups.resolutions.removeValue(forKey: id) ?? resolution.applied(by: nil)
+        guard let (request, applied) = lookups.open.removeValue(forKey: id) else { return [] }
         lookups.byChip[request.chip] = nil
         guard let (k, i) = locate(request.chip), var chip = fields[k].chip(request.chip), chip.isEditable,
               chip.content.rawText == request.query else { return [] }
@@ -256,8 +254,7 @@ extension Composer {
     mutating func issueLookup(for chip: ChipID, query: String) {
         let request = LookupRequest(id: lookups.next, chip: chip, query: query)
         lookups.next += 1
-        lookups.open[request.id] = request
-        lookups.resolutions[request.id] = resolution.applied(by: committingBy)
+        lookups.open[request.id] = (request, resolution.applied(by: committingBy))
         lookups.byChip[chip] = request.id
         lookups.issued.append(request)
     }

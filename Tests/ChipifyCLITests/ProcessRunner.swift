@@ -113,13 +113,8 @@ func runProcess(
     }
     defer { if pipeEnds[1] >= 0 { close(pipeEnds[1]) } }
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_TRUNC, 0)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for p in argv { free(p) } }
-    let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
-    defer { for p in envp { free(p) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-    precondition(rc == 0, "cannot start \(executable): \(rc)")
+    let pid = spawn(executable, arguments, &actions)
+    precondition(pid > 0, "cannot start \(executable)")
     var status: Int32 = 0
     var peakKiB = -1
     if measureMemory {
@@ -134,8 +129,7 @@ func runProcess(
     } else {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
-    let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return ProcessResult(status: exitStatus, stdout: readFile(outPath) ?? [], stderr: readFile(errPath) ?? [],
+    return ProcessResult(status: exitCode(status), stdout: readFile(outPath) ?? [], stderr: readFile(errPath) ?? [],
                          maxRSSKiB: peakKiB)
 }
 
@@ -153,6 +147,23 @@ func highWaterMarkKiB(_ statusPath: String) -> Int? {
         return Int(String(decoding: digits, as: UTF8.self))
     }
     return nil
+}
+
+/// Starts `executable` with `arguments` and `actions`, its environment
+/// only `SWIFT_BACKTRACE=enable=no` (a crash must not hang a test in the
+/// backtracer): its pid, or 0 when it cannot start.
+func spawn(_ executable: String, _ arguments: [String], _ actions: inout posix_spawn_file_actions_t) -> pid_t {
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
+    defer { for p in envp { free(p) } }
+    var pid: pid_t = 0
+    return posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 ? pid : 0
+}
+
+/// A wait status as a shell reports it: the exit code, or 128 + the signal.
+func exitCode(_ status: Int32) -> Int32 {
+    (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
 }
 
 /// A child whose standard input and output are pipes held by the test, to
@@ -181,15 +192,10 @@ final class InteractiveProcess {
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_addclose(&actions, toChild[1])
         posix_spawn_file_actions_addclose(&actions, fromChild[0])
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
-        defer { for p in envp { free(p) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        let child = spawn(executable, arguments, &actions)
         close(toChild[0])
         close(fromChild[1])
-        guard rc == 0 else {
+        guard child > 0 else {
             close(toChild[1])
             close(fromChild[0])
             return nil
@@ -245,9 +251,8 @@ final class InteractiveProcess {
         for _ in 0..<(seconds * 100) {
             var raw: Int32 = 0
             if waitpid(pid, &raw, WNOHANG) == pid {
-                let s: Int32 = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
-                status = s
-                return s
+                status = exitCode(raw)
+                return status
             }
             usleep(10_000)
         }
@@ -262,8 +267,8 @@ final class InteractiveProcess {
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
         closeOutput()
-        let s: Int32 = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
-        status = s
-        return s
+        let code = exitCode(raw)
+        status = code
+        return code
     }
 }
