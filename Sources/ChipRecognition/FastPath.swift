@@ -146,6 +146,128 @@ enum FastPath {
         return dotted ? .dotted : .simple
     }
 
+    /// ``phrase(_:_:_:allowsDots:facts:)`` for the name of a chip the
+    /// structural index read, with no space at either end: the same answer,
+    /// an unquoted name of up to 32 bytes read sixteen bytes at a time (a
+    /// name with a byte of 0x80 or more, a quoted one or a longer one byte
+    /// by byte).
+    ///
+    /// The index vouches that an unquoted name before `<` holds none of `(`
+    /// `)` `,` `:` `;` `<` `>` `@` `[`, tab, CR or LF, so of the bytes
+    /// outside `atext` only other controls, DEL, `"`, `\`, `]`, the spaces
+    /// and the dots are looked for.
+    @inline(__always)
+    static func indexedPhrase(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, allowsDots: Bool, facts: inout PhraseFacts
+    ) -> Phrase {
+        let lo = range.lowerBound, n = range.count
+        guard n <= 32, lo + 32 <= p.count, let base = p.baseAddress, base[lo] != UInt8(ascii: "\"") else {
+            return phrase(p, range, t, allowsDots: allowsDots, facts: &facts)
+        }
+        var bad: UInt64 = 0, spaces: UInt64 = 0, dots: UInt64 = 0, equals: UInt64 = 0
+        for k in 0..<(n > 16 ? 2 : 1) {
+            let v = VectorBits.load(base + lo + 16 * k)
+            var b = v .< SIMD16<UInt8>(repeating: 0x20)
+            b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
+            b .|= v .== SIMD16<UInt8>(repeating: 0x22)
+            b .|= v .== SIMD16<UInt8>(repeating: 0x5C)
+            b .|= v .== SIMD16<UInt8>(repeating: 0x5D)
+            let shift = UInt64(16 * k)
+            bad |= VectorBits.bits(b) << shift
+            spaces |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x20)) << shift
+            let dot = v .== SIMD16<UInt8>(repeating: 0x2E)
+            if VectorBits.isAnySet(dot) { dots |= VectorBits.bits(dot) << shift }
+            let equal = v .== SIMD16<UInt8>(repeating: 0x3D)
+            if VectorBits.isAnySet(equal) { equals |= VectorBits.bits(equal) << shift }
+        }
+        let all = VectorBits.low(n)
+        if bad & all != 0 {
+            // DEL and controls end the phrase; bytes of 0x80 and more are
+            // read (and their UTF-8 checked) byte by byte.
+            return phrase(p, range, t, allowsDots: allowsDots, facts: &facts)
+        }
+        spaces &= all
+        dots &= all
+        // Single spaces between words (none first: the range is trimmed).
+        guard spaces & 1 == 0, spaces & (spaces >> 1) == 0 else { return .other }
+        if equals & all != 0 {
+            var bits = equals & all & ~(1 << UInt64(n - 1))
+            while bits != 0 {
+                let i = lo + bits.trailingZeroBitCount
+                bits &= bits &- 1
+                if p[i + 1] == UInt8(ascii: "?") { facts.encodedWord = true }
+            }
+        }
+        if dots == 0 { return .simple }
+        guard allowsDots, dots & 1 == 0 else { return .other }
+        return .dotted
+    }
+
+    /// ``addrSpec(_:_:_:)`` for an address whose only `@` stands at `at`,
+    /// as the structural index found it (`SimpleList.Chip`): the same
+    /// answer, read sixteen bytes at a time for a local part of up to 16
+    /// bytes and a domain of up to 32, byte by byte otherwise.
+    ///
+    /// The index vouches that the local part holds none of `"` `(` `)`
+    /// `,` `:` `;` `<` `>` `@` `[` (each ends, opens or declines a piece),
+    /// so of the bytes outside `atext` only controls, space, DEL, `\`, `]`,
+    /// bytes of 0x80 and above and the dots are looked for there.
+    @inline(__always)
+    static func indexedAddrSpec(
+        _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, at: Int, _ hi: Int, _ t: ByteTable
+    ) -> (Range<Int>, Range<Int>)? {
+        let localCount = at - lo, domainCount = hi - at - 1
+        guard localCount >= 1, localCount <= 16, domainCount >= 3, domainCount <= 32,
+              lo + 16 <= p.count, at + 33 <= p.count, let base = p.baseAddress else {
+            return addrSpec(p, lo..<hi, t)
+        }
+        // Local part: atext, single dots, neither first nor last.
+        let v = VectorBits.load(base + lo)
+        var bad = v .< SIMD16<UInt8>(repeating: 0x21)
+        bad .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
+        bad .|= v .== SIMD16<UInt8>(repeating: 0x5C)
+        bad .|= v .== SIMD16<UInt8>(repeating: 0x5D)
+        let localBits = VectorBits.low(localCount)
+        guard VectorBits.bits(bad) & localBits == 0 else { return nil }
+        let localDots = VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x2E)) & localBits
+        if localDots != 0 {
+            guard localDots & 1 == 0, localDots >> UInt64(localCount - 1) == 0,
+                  localDots & (localDots >> 1) == 0 else { return nil }
+        }
+        // Domain: LDH labels separated by single dots, at least two.
+        let d = at + 1
+        let w0 = VectorBits.load(base + d)
+        var ok = VectorBits.bits(VectorBits.hostNameBytes(w0))
+        var dots = VectorBits.bits(w0 .== SIMD16<UInt8>(repeating: 0x2E))
+        let hyphen0 = w0 .== SIMD16<UInt8>(repeating: 0x2D)
+        var hyphens: UInt64 = VectorBits.isAnySet(hyphen0) ? VectorBits.bits(hyphen0) : 0
+        if domainCount > 16 {
+            let w1 = VectorBits.load(base + d + 16)
+            ok |= VectorBits.bits(VectorBits.hostNameBytes(w1)) << 16
+            dots |= VectorBits.bits(w1 .== SIMD16<UInt8>(repeating: 0x2E)) << 16
+            let hyphen1 = w1 .== SIMD16<UInt8>(repeating: 0x2D)
+            if VectorBits.isAnySet(hyphen1) { hyphens |= VectorBits.bits(hyphen1) << 16 }
+        }
+        let domainBits = VectorBits.low(domainCount)
+        dots &= domainBits
+        hyphens &= domainBits
+        let last = UInt64(domainCount - 1)
+        guard ~ok & domainBits == 0, dots != 0, dots & 1 == 0, dots >> last == 0,
+              dots & (dots >> 1) == 0 else { return nil }
+        if hyphens != 0 {
+            // No hyphen first or last in a label, and no `ab--` label
+            // (A-labels among them are IDNA's business).
+            let starts = dots << 1 | 1
+            let ends = dots >> 1 | 1 << last
+            guard hyphens & (starts | ends) == 0, starts << 2 & hyphens & (hyphens >> 1) == 0 else { return nil }
+        }
+        // The top-level label is not all digits (most end at their first byte).
+        var k = d + 64 - dots.leadingZeroBitCount
+        while k < hi && t[p[k]] & 4 != 0 { k += 1 }
+        guard k < hi else { return nil }
+        return (lo..<at, d..<hi)
+    }
+
     /// `dot-atom "@" host-name`, ASCII, within the RFC 5321 limits, two or
     /// more labels and a top-level label that is not all digits.
     @inline(__always)

@@ -312,15 +312,17 @@ package enum AddressKey {
     /// address's key that stands for its domain, and the key of the
     /// look-alike verdicts (``Lookalikes``), so a chip hashes its domain once.
     @inline(__always)
-    package static func domainHash(_ p: UnsafePointer<UInt8>?, _ count: Int) -> UInt64 {
-        mixWords(p, count, domainSeed, lowercase: true)
+    package static func domainHash(_ p: UnsafePointer<UInt8>?, _ count: Int, readsPast: Bool = false) -> UInt64 {
+        mixWords(p, count, domainSeed, lowercase: true, readsPast: readsPast)
     }
 
     /// The key of a plain (unquoted) local part and a domain's
     /// ``domainHash(_:_:)``.
     @inline(__always)
-    package static func hash(local p: UnsafePointer<UInt8>?, _ count: Int, domain: UInt64, exactLocalPart: Bool) -> UInt64 {
-        var h = mixWords(p, count, localSeed, lowercase: !exactLocalPart)
+    package static func hash(
+        local p: UnsafePointer<UInt8>?, _ count: Int, domain: UInt64, exactLocalPart: Bool, readsPast: Bool = false
+    ) -> UInt64 {
+        var h = mixWords(p, count, localSeed, lowercase: !exactLocalPart, readsPast: readsPast)
         h = mix(h, 0x40)  // the `@`
         h = mix(h, domain)
         // Final avalanche (SplitMix64's), so nearby keys spread in the table.
@@ -336,9 +338,12 @@ package enum AddressKey {
     }
 
     /// Mixes `count` bytes in words of eight, the last one zero-padded and
-    /// tagged with the length so `a` and `a\0` differ.
+    /// tagged with the length so `a` and `a\0` differ. With `readsPast`
+    /// the caller vouches that the eight bytes at `p` may be read however
+    /// few `count` is, and a short run is loaded as one word, not byte by
+    /// byte (the same hash).
     @inline(__always)
-    static func mixWords(_ p: UnsafePointer<UInt8>?, _ count: Int, _ seed: UInt64, lowercase: Bool) -> UInt64 {
+    static func mixWords(_ p: UnsafePointer<UInt8>?, _ count: Int, _ seed: UInt64, lowercase: Bool, readsPast: Bool = false) -> UInt64 {
         var h = seed
         guard let p, count > 0 else { return mix(h, 0xFF) }
         let raw = UnsafeRawPointer(p)
@@ -356,6 +361,8 @@ package enum AddressKey {
             if rest > 0 {
                 tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) >> UInt64(8 * (8 - rest))
             }
+        } else if readsPast {
+            tail = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & (UInt64.max >> UInt64(64 - 8 * count))
         } else {
             var shift: UInt64 = 0
             while i < count {

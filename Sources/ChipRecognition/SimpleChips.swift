@@ -48,6 +48,7 @@ extension ListRecognizer {
         let lo = offset + Int(chip.lo), hi = offset + Int(chip.hi)
         guard chip.kind == .chip, chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return nil }
         let t = fastClasses
+        let at = offset + Int(chip.at)
         var warnings: ChipWarnings = []
         var nameRange: Range<Int>?
         var nameIsComment = false
@@ -62,7 +63,7 @@ extension ListRecognizer {
             let comment = offset + Int(chip.comment)
             var addressEnd = comment
             while addressEnd > lo && p[addressEnd - 1] == ASCII.space { addressEnd -= 1 }
-            guard let (l, d) = FastPath.addrSpec(p, lo..<addressEnd, t) else { return nil }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, addressEnd, t) else { return nil }
             local = l
             domain = d
             let inner = (comment + 1)..<(hi - 1)
@@ -75,13 +76,13 @@ extension ListRecognizer {
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, comment..<hi))) }
             }
         } else if chip.open < 0 {
-            guard let (l, d) = FastPath.addrSpec(p, lo..<hi, t) else { return nil }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) else { return nil }
             local = l
             domain = d
         } else {
             // `Name <…>`: the index saw one `<`, and the `>` ends the chip.
             let open = offset + Int(chip.open)
-            guard let (l, d) = FastPath.addrSpec(p, (open + 1)..<(hi - 1), t) else { return nil }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, hi - 1, t) else { return nil }
             local = l
             domain = d
             var nameEnd = open
@@ -89,7 +90,7 @@ extension ListRecognizer {
             if nameEnd > lo {
                 // A name to decode, or holding an `@` (a quoted one), which
                 // may spoof an address, takes the general path.
-                switch FastPath.phrase(p, lo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
+                switch FastPath.indexedPhrase(p, lo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
                 case .simple: break
                 case .dotted: warnings.insert(.obsoleteSyntax)
                 case .other: return nil
@@ -104,8 +105,11 @@ extension ListRecognizer {
         // From here on the chip is this lane's: the list's state changes.
         bytesRecognized &+= hi - lo
         let base = p.baseAddress!
-        let domainKey = AddressKey.domainHash(base + domain.lowerBound, domain.count)
-        let hash = AddressKey.hash(local: base + local.lowerBound, local.count, domain: domainKey, exactLocalPart: exactLocalPart)
+        let domainKey = AddressKey.domainHash(
+            base + domain.lowerBound, domain.count, readsPast: domain.lowerBound + 8 <= p.count)
+        let hash = AddressKey.hash(
+            local: base + local.lowerBound, local.count, domain: domainKey, exactLocalPart: exactLocalPart,
+            readsPast: local.lowerBound + 8 <= p.count)
         if !seen.insert(hash, limit: maxTrackedAddresses) { warnings.insert(.duplicate) }
         var typo: Int32 = -1
         if checksLookalikes {

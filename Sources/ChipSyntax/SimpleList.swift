@@ -103,17 +103,51 @@ package enum SimpleList {
     package static let maxChips = maxBytes * 3 / 4 + 2
 
     /// The entries of `record` written to `out` (room for ``maxChips``):
-    /// their count, or nil when the record is not simple. The caller keeps
-    /// one buffer for every record, so no array is cleared or grown.
+    /// their count, or nil when the record is not simple.
     ///
     /// - Complexity: O(*n*) in the record's length, 64 bytes per step of
     ///   stage 1 and one step of stage 2 per structural byte.
     package static func chips(_ record: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<Chip>) -> Int? {
         guard let base = record.baseAddress else { return 0 }
-        let n = record.count
-        guard n <= maxBytes else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64) { spaces -> Int? in
-            var piece = Piece(spaces: UnsafeBufferPointer(spaces), record: base, out: out)
+        // A line feed in the record makes it not simple, as it would end
+        // the record here.
+        let read = self.record(base, available: record.count, terminator: ASCII.lineFeed, into: out)
+        return read.terminated ? nil : read.count
+    }
+
+    /// What ``record(_:available:terminator:into:)`` read.
+    package struct RecordRead {
+        /// The record's length: where its terminator stands from its first
+        /// byte, or all the bytes available when none came.
+        package var length: Int
+        /// Whether a terminator ended the record within the bytes available.
+        package var terminated: Bool
+        /// How many entries were written, or nil when the record is not simple.
+        package var count: Int?
+    }
+
+    /// Reads the record that starts at `start` and ends at the first
+    /// `terminator` (a line feed or NUL) or after `available` bytes,
+    /// whichever comes first: the terminator is found by the same compares
+    /// that classify the record, so a buffer of many records is read
+    /// without a search for each one's end. The entries go to `out` (room
+    /// for ``maxChips``) when the record is simple. The caller keeps one
+    /// buffer for every record, so no array is cleared or grown.
+    ///
+    /// Reads whole blocks of 64 bytes past the record's end while they lie
+    /// within `available` (their bytes beyond the terminator are masked
+    /// out); the last block of the bytes available is copied to the stack.
+    ///
+    /// - Complexity: O(*n*) in the record's length, 64 bytes per step of
+    ///   stage 1 and one step of stage 2 per structural byte.
+    package static func record(
+        _ start: UnsafePointer<UInt8>, available: Int, terminator: UInt8, into out: UnsafeMutablePointer<Chip>
+    ) -> RecordRead {
+        // Of the bytes that make a record not simple, the one that is not
+        // the terminator (the other of CR LF is compared apart).
+        let otherBreak = terminator == ASCII.lineFeed ? ASCII.carriageReturn : ASCII.lineFeed
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64) { spaces -> RecordRead in
+            var piece = Piece(spaces: UnsafeBufferPointer(spaces), record: start, out: out)
             // Block by block: stage 1 classifies it, stage 2 walks its
             // special bytes (a piece ends at a separator, so it never
             // needs a block not yet classified), and the first byte that
@@ -124,22 +158,41 @@ package enum SimpleList {
             // 1 when the block's first byte is escaped by a backslash at
             // the end of the block before.
             var escapeCarry: UInt64 = 0
-            while at < n {
+            while true {
+                if at >= available {
+                    guard inQuote == 0, piece.finish(at: available) else {
+                        return RecordRead(length: available, terminated: false, count: nil)
+                    }
+                    return RecordRead(length: available, terminated: false, count: piece.count)
+                }
                 var m: Masks
-                if at + 64 <= n {
-                    m = classify(UnsafeRawPointer(base + at), vectors: 4)
+                if at + 64 <= available {
+                    m = classify(UnsafeRawPointer(start + at), vectors: 4, terminator: terminator, otherBreak: otherBreak)
                 } else {
-                    // The last bytes, padded with a plain letter; only the
-                    // 16-byte vectors that hold some of them are compared
-                    // (most records end in a short last block).
+                    // The last bytes available, padded with a plain letter;
+                    // only the 16-byte vectors that hold some of them are
+                    // compared.
                     var pad = (SIMD16<UInt8>(repeating: 0x61), SIMD16<UInt8>(repeating: 0x61),
                                SIMD16<UInt8>(repeating: 0x61), SIMD16<UInt8>(repeating: 0x61))
                     m = withUnsafeMutableBytes(of: &pad) { raw in
-                        raw.baseAddress!.copyMemory(from: base + at, byteCount: n - at)
-                        return classify(UnsafeRawPointer(raw.baseAddress!), vectors: (n - at + 15) >> 4)
+                        raw.baseAddress!.copyMemory(from: start + at, byteCount: available - at)
+                        return classify(UnsafeRawPointer(raw.baseAddress!), vectors: (available - at + 15) >> 4,
+                                        terminator: terminator, otherBreak: otherBreak)
                     }
                 }
-                if m.refused != 0 { return nil }
+                // Where the record ends in this block, if it does: bytes
+                // from there on are the next record's.
+                var stop = 64
+                if m.ends != 0 {
+                    stop = m.ends.trailingZeroBitCount
+                    let below: UInt64 = (1 << UInt64(stop)) &- 1
+                    m.special &= below
+                    m.spaces &= below
+                    m.quotes &= below
+                    m.backslashes &= below
+                    m.refused &= below
+                }
+                guard m.refused == 0, at + stop <= maxBytes else { return declined(start, at, stop, available, terminator) }
                 if m.backslashes | escapeCarry != 0 {
                     // Each backslash not itself escaped escapes the byte
                     // after it; an escaped quote opens or closes nothing.
@@ -168,19 +221,49 @@ package enum SimpleList {
                 }
                 // Outside a quoted string a backslash is a plain byte to
                 // the scanner, not an escape: such records are its own.
-                if m.backslashes & ~inside != 0 { return nil }
+                if m.backslashes & ~inside != 0 { return declined(start, at, stop, available, terminator) }
                 spaces[at >> 6] = m.spaces
                 var bits = m.special
                 while bits != 0 {
                     let i = at + bits.trailingZeroBitCount
                     bits &= bits &- 1
-                    if !piece.step(record[i], at: i) { return nil }
+                    if !piece.step(start[i], at: i) { return declined(start, at, stop, available, terminator) }
+                }
+                if stop < 64 {
+                    // The terminator: a quoted string still open at it (the
+                    // bit below it inside) leaves the record to the scanner.
+                    let n = at + stop
+                    let open = stop == 0 ? inQuote & 1 : inside >> UInt64(stop - 1) & 1
+                    guard open == 0, piece.finish(at: n) else {
+                        return RecordRead(length: n, terminated: true, count: nil)
+                    }
+                    return RecordRead(length: n, terminated: true, count: piece.count)
                 }
                 at += 64
             }
-            if inQuote != 0 || !piece.finish(at: n) { return nil }
-            return piece.count
         }
+    }
+
+    /// A record found not simple in the block at `at`: its length, the
+    /// terminator found in that block or searched for after it.
+    @inline(never)
+    static func declined(
+        _ start: UnsafePointer<UInt8>, _ at: Int, _ stop: Int, _ available: Int, _ terminator: UInt8
+    ) -> RecordRead {
+        if stop < 64 { return RecordRead(length: at + stop, terminated: true, count: nil) }
+        var i = min(at + 64, available)
+        // Eight bytes a time (the lowest byte SWAR flags is the first match).
+        while i + 8 <= available {
+            let w = UInt64(littleEndian: UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self))
+            let hit = SWAR.byte(w, terminator)
+            if hit != 0 { return RecordRead(length: i + hit.trailingZeroBitCount >> 3, terminated: true, count: nil) }
+            i += 8
+        }
+        while i < available {
+            if start[i] == terminator { return RecordRead(length: i, terminated: true, count: nil) }
+            i += 1
+        }
+        return RecordRead(length: available, terminated: false, count: nil)
     }
 
     struct Masks {
@@ -189,18 +272,21 @@ package enum SimpleList {
         var quotes: UInt64 = 0
         var backslashes: UInt64 = 0
         var refused: UInt64 = 0
+        /// The terminators' bits.
+        var ends: UInt64 = 0
     }
 
-    /// Stage 1 for 64 bytes (the first `vectors` sixteens of them; the
-    /// other bits are left clear): bit *k* of `special` is set when byte *k* is
+    /// Stage 1 for 64 bytes (the first `vectors` sixteens of them, up to
+    /// the first that holds a terminator; the other bits are left clear): bit *k* of `special` is set when byte *k* is
     /// `,` `;` `<` `>` `@` `"` `(` `)` `:` or `[`; of `quotes`, when it is
     /// `"`; of `backslashes`, when it is `\\`; of `spaces`, when it is a
-    /// space. `refused` is not zero when some byte makes the record not
-    /// simple anywhere (CR LF tab 0xEF). Masks that are seldom needed are
-    /// gathered into bits only when some lane is set: gathering costs more
-    /// than comparing.
+    /// space; of `ends`, when it is the terminator; of `refused`, when it
+    /// makes the record not simple anywhere (`otherBreak`, the one of CR
+    /// and LF that does not end records, CR, tab, 0xEF). Masks that are
+    /// seldom needed are gathered into bits only when some lane is set:
+    /// gathering costs more than comparing.
     @inline(__always)
-    static func classify(_ p: UnsafeRawPointer, vectors: Int) -> Masks {
+    static func classify(_ p: UnsafeRawPointer, vectors: Int, terminator: UInt8, otherBreak: UInt8) -> Masks {
         var masks = Masks()
         var refused = SIMDMask<SIMD16<Int8>>(repeating: false)
         var backslashes = SIMDMask<SIMD16<Int8>>(repeating: false)
@@ -221,17 +307,38 @@ package enum SimpleList {
             m .|= v .== SIMD16<UInt8>(repeating: 0x3A)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3B)
             refused .|= v .== SIMD16<UInt8>(repeating: 0x0D)
-            refused .|= v .== SIMD16<UInt8>(repeating: 0x0A)
+            refused .|= v .== SIMD16<UInt8>(repeating: otherBreak)
             refused .|= v .== SIMD16<UInt8>(repeating: 0x09)
             refused .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+            let end = v .== SIMD16<UInt8>(repeating: terminator)
             let shift = 16 * UInt64(k)
-            masks.special |= movemask(m) << shift
-            if isAnySet(quote) { masks.quotes |= movemask(quote) << shift }
-            masks.spaces |= movemask(v .== SIMD16<UInt8>(repeating: 0x20)) << shift
+            masks.special |= VectorBits.bits(m) << shift
+            if VectorBits.isAnySet(quote) { masks.quotes |= VectorBits.bits(quote) << shift }
+            masks.spaces |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x20)) << shift
+            if VectorBits.isAnySet(end) {
+                // The record ends here: the vectors after are the next one's.
+                masks.ends |= VectorBits.bits(end) << shift
+                break
+            }
         }
-        if isAnySet(refused) { masks.refused = 1 }
-        if isAnySet(backslashes) { masks.backslashes = gatherBackslashes(p) }
+        if VectorBits.isAnySet(refused) { masks.refused = gatherRefused(p, vectors: vectors, otherBreak: otherBreak) }
+        if VectorBits.isAnySet(backslashes) { masks.backslashes = gatherBackslashes(p) }
         return masks
+    }
+
+    /// The refused bytes' mask of 64 bytes, for the few blocks that hold one.
+    @inline(never)
+    static func gatherRefused(_ p: UnsafeRawPointer, vectors: Int, otherBreak: UInt8) -> UInt64 {
+        var bits: UInt64 = 0
+        for k in 0..<vectors {
+            let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
+            var m = v .== SIMD16<UInt8>(repeating: 0x0D)
+            m .|= v .== SIMD16<UInt8>(repeating: otherBreak)
+            m .|= v .== SIMD16<UInt8>(repeating: 0x09)
+            m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+            bits |= VectorBits.bits(m) << (16 * UInt64(k))
+        }
+        return bits
     }
 
     /// The backslashes' mask of 64 bytes, for the few blocks that hold one.
@@ -240,16 +347,9 @@ package enum SimpleList {
         var bits: UInt64 = 0
         for k in 0..<4 {
             let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
-            bits |= movemask(v .== SIMD16<UInt8>(repeating: 0x5C)) << (16 * UInt64(k))
+            bits |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x5C)) << (16 * UInt64(k))
         }
         return bits
-    }
-
-    /// Whether some lane of a mask is set.
-    @inline(__always)
-    static func isAnySet(_ m: SIMDMask<SIMD16<Int8>>) -> Bool {
-        let words = unsafeBitCast(m, to: SIMD2<UInt64>.self)
-        return words[0] | words[1] != 0
     }
 
     /// Bit *k* set when an odd number of bits of `x` are set at or below
@@ -264,23 +364,6 @@ package enum SimpleList {
         y ^= y << 16
         y ^= y << 32
         return y
-    }
-
-    /// The lanes of a mask as 16 bits, lane 0 lowest. There is no public
-    /// movemask: each half's lanes (0x00 or 0xFF bytes of a word) are
-    /// folded into its low byte by three shifts, in scalar code.
-    @inline(__always)
-    static func movemask(_ m: SIMDMask<SIMD16<Int8>>) -> UInt64 {
-        let words = unsafeBitCast(m, to: SIMD2<UInt64>.self)
-        return gather(words[0]) | gather(words[1]) << 8
-    }
-
-    /// Bit *j* of the result: the low bit of byte *j* of `w`, gathered by
-    /// one multiply (each bit lands on its own place in the top byte, and
-    /// no two products meet, so nothing carries).
-    @inline(__always)
-    static func gather(_ w: UInt64) -> UInt64 {
-        ((w & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
     }
 
     /// Stage 2: the piece of the record since the last separator, and

@@ -65,12 +65,26 @@ struct RecordProcessor {
                              eof: &eof, failure: &failure)
             len += n
             writer.summary.bytes += n
-            // Scan every complete record, then the start of the unfinished one.
+            // Read every complete record, then scan the start of the
+            // unfinished one. A record read from its first byte is found
+            // by the structural index, which finds its end on the way.
             while scanPos < len {
-                let rest = UnsafeRawPointer(buffer.baseAddress! + scanPos)
-                if let hit = memchr(rest, Int32(terminator), len - scanPos) {
-                    let t = scanPos + (UnsafeRawPointer(hit) - rest)
-                    state.scanRecord(scanPos..<t, writer: &writer)
+                var end: Int?
+                if state.scanner.offset == 0 {
+                    let read = state.index(scanPos, limit: len, terminator: terminator)
+                    if read.terminated {
+                        state.finishIndexed(read, from: scanPos, writer: &writer)
+                        end = scanPos + read.length
+                    }
+                } else {
+                    let rest = UnsafeRawPointer(buffer.baseAddress! + scanPos)
+                    if let hit = memchr(rest, Int32(terminator), len - scanPos) {
+                        let t = scanPos + (UnsafeRawPointer(hit) - rest)
+                        state.scan(scanPos..<t, writer: &writer)
+                        end = t
+                    }
+                }
+                if let t = end {
                     state.endRecord(writer: &writer)
                     scanPos = t + 1
                     state.bufBase = -scanPos
@@ -158,31 +172,47 @@ struct StreamState {
         segments = found
     }
 
-    /// Scans a whole record held at `buffer[range]` (from its first byte,
-    /// with `bufBase` at its start): by the structural index when the
-    /// record is a simple list (``SimpleList``), by the scanner otherwise.
-    mutating func scanRecord(_ range: Range<Int>, writer: inout ChipWriter) {
-        if scanner.offset == 0 {
-            if let count = SimpleList.chips(UnsafeBufferPointer(rebasing: buffer[range]), into: simpleChips) {
-                let p = UnsafeBufferPointer(buffer)
-                for c in UnsafeBufferPointer(start: simpleChips, count: count) {
-                    guard let item = list.handleSimple(c, p, offset: range.lowerBound) else {
-                        // A group's name or end, or a chip for the general path.
-                        handle(c.segment, writer: &writer)
-                        continue
-                    }
-                    chips += 1
-                    writer.write(
-                        simple: item, record: record, index: index, p,
-                        raw: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + Int(c.lo))..<(range.lowerBound + Int(c.hi))]),
-                        start: Int(c.lo), end: Int(c.hi), suggestion: item.typo >= 0 ? list.commonDomain(item.typo) : nil,
-                        group: list.currentGroupName)
-                    index += 1
-                }
-                return
-            }
+    /// Reads the record that starts at `buffer[from]` by the structural
+    /// index (``SimpleList``), up to its terminator or `limit`: where it
+    /// ends, and its entries (in `simpleChips`) when it is simple. Nothing
+    /// is reported until ``finishIndexed(_:from:writer:)``.
+    ///
+    /// - Complexity: O(*n*) in the record's length.
+    @inline(__always)
+    func index(_ from: Int, limit: Int, terminator: UInt8) -> SimpleList.RecordRead {
+        SimpleList.record(buffer.baseAddress! + from, available: limit - from, terminator: terminator, into: simpleChips)
+    }
+
+    /// Reports the record ``index(_:limit:terminator:)`` read at
+    /// `buffer[from]` (with `bufBase` at its start): its entries, or, when
+    /// it is not simple, what the scanner finds in it.
+    mutating func finishIndexed(_ read: SimpleList.RecordRead, from: Int, writer: inout ChipWriter) {
+        let range = from..<(from + read.length)
+        if let count = read.count {
+            writeSimple(count, range, writer: &writer)
+        } else {
+            scan(range, writer: &writer)
         }
-        scan(range, writer: &writer)
+    }
+
+    /// Reports the `count` entries the structural index found in the
+    /// record at `buffer[range]`.
+    mutating func writeSimple(_ count: Int, _ range: Range<Int>, writer: inout ChipWriter) {
+        let p = UnsafeBufferPointer(buffer)
+        for c in UnsafeBufferPointer(start: simpleChips, count: count) {
+            guard let item = list.handleSimple(c, p, offset: range.lowerBound) else {
+                // A group's name or end, or a chip for the general path.
+                handle(c.segment, writer: &writer)
+                continue
+            }
+            chips += 1
+            writer.write(
+                simple: item, record: record, index: index, p,
+                raw: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + Int(c.lo))..<(range.lowerBound + Int(c.hi))]),
+                start: Int(c.lo), end: Int(c.hi), suggestion: item.typo >= 0 ? list.commonDomain(item.typo) : nil,
+                group: list.currentGroupName)
+            index += 1
+        }
     }
 
     mutating func endRecord(writer: inout ChipWriter) {
@@ -307,7 +337,7 @@ struct InMemoryRecords {
     mutating func run(
         _ bytes: UnsafeBufferPointer<UInt8>, terminator: UInt8, writer: inout ChipWriter, totals: inout RunTotals
     ) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard bytes.baseAddress != nil, !bytes.isEmpty else { return }
         state.buffer = UnsafeMutableBufferPointer(mutating: bytes)
         defer { state.buffer = ownBuffer }
         state.record = totals.records + 1
@@ -317,15 +347,12 @@ struct InMemoryRecords {
         var pos = 0
         let n = bytes.count
         while pos < n {
-            let end: Int
-            if let hit = memchr(base + pos, Int32(terminator), n - pos) {
-                end = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-            } else {
-                end = n
-            }
-            state.scanRecord(pos..<end, writer: &writer)
+            // The index finds the record's end as it reads it; the last
+            // record may be unterminated.
+            let read = state.index(pos, limit: n, terminator: terminator)
+            state.finishIndexed(read, from: pos, writer: &writer)
             state.endRecord(writer: &writer)
-            pos = end + 1
+            pos += read.length + 1
             state.bufBase = -pos
         }
         writer.summary.records += state.record - 1 - totals.records

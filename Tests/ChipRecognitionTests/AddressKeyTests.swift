@@ -76,6 +76,25 @@ struct AddressKeyTests {
         }
     }
 
+    /// A run of fewer than eight bytes loaded as one word (`readsPast`,
+    /// when the bytes after it may be read) hashes as when it is read
+    /// byte by byte, whatever the bytes after it are.
+    @Test func shortRunsLoadedWholeHashTheSame() {
+        var rng = SplitMix64(seed: 8)
+        for _ in 0..<20_000 {
+            let bytes = (0..<24).map { _ in UInt8(truncatingIfNeeded: rng.below(256)) }
+            let count = rng.between(1...16)
+            bytes.withUnsafeBufferPointer { p in
+                let base = p.baseAddress!
+                #expect(AddressKey.domainHash(base, count, readsPast: true) == AddressKey.domainHash(base, count))
+                for exact in [false, true] {
+                    #expect(AddressKey.hash(local: base, count, domain: 7, exactLocalPart: exact, readsPast: true)
+                            == AddressKey.hash(local: base, count, domain: 7, exactLocalPart: exact))
+                }
+            }
+        }
+    }
+
     @Test func distinctAddressesRarelyCollide() {
         var seen = Set<UInt64>()
         for i in 0..<50_000 { seen.insert(key("user\(i)@example\(i % 7).com")) }

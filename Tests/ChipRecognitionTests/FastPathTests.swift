@@ -120,4 +120,76 @@ struct FastPathTests {
         }
         #expect(agreed > 10, "seed \(seed): the generator rarely reached the fast path (\(agreed))")
     }
+
+    /// The address reader that knows the `@` (sixteen bytes at a time)
+    /// answers as the byte-by-byte one on seeded random addresses: lengths
+    /// around the vectors' 16 and 32 bytes, every byte class at every
+    /// place, the text at the very end of the buffer and with bytes after.
+    @Test func indexedAddressReaderAnswersAsTheByteReader() {
+        var rng = SplitMix64(seed: 5_321)
+        // The bytes the index leaves in an address: no `"(),:;<>@[`.
+        let alphabet = Array("abcXYZ09-.._+=!#$%&'*/?^`{|}~".utf8) + [0x20, 0x00, 0x1F, 0x7F, 0x5C, 0x5D, 0x80, 0xC3, 0xFF]
+        let plain = Array("abcdxyz0189-".utf8)
+        var mismatches = 0, accepted = 0
+        for _ in 0..<60_000 {
+            // Now and then an odd byte, or (half the time) seldom one.
+            let noise = rng.below(2) == 0 ? 8 : 80
+            func part(_ n: Int) -> [UInt8] {
+                (0..<n).map { _ in rng.below(noise) == 0 ? rng.pick(alphabet) : rng.below(6) == 0 ? 0x2E : rng.pick(plain) }
+            }
+            let local = part(rng.between(0...20))
+            var domain = part(rng.between(0...36))
+            if rng.below(3) == 0, domain.count > 5 { domain.replaceSubrange((domain.count - 3)..., with: [UInt8(0x2E), 0x6F, 0x72]) }
+            if rng.below(8) == 0, domain.count > 8 { domain[2] = 0x2D; domain[3] = 0x2D }
+            let before = (0..<rng.below(3)).map { _ in UInt8(0x3C) }
+            let after = rng.below(3) == 0 ? [] : (0..<rng.between(1...40)).map { _ in rng.pick(alphabet) }
+            let bytes = before + local + [0x40] + domain + after
+            let lo = before.count, at = lo + local.count, hi = at + 1 + domain.count
+            bytes.withUnsafeBufferPointer { p in
+                let t = FastPath.classes
+                let fast = FastPath.indexedAddrSpec(p, lo, at: at, hi, t)
+                let reference = FastPath.addrSpec(p, lo..<hi, t)
+                if fast?.0 != reference?.0 || fast?.1 != reference?.1 {
+                    mismatches += 1
+                    Issue.record("\(String(decoding: bytes[lo..<hi], as: UTF8.self).debugDescription)")
+                }
+                if reference != nil { accepted += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(accepted > 3_000, "\(accepted) valid addresses")
+    }
+
+    /// The name reader of the simple lane (sixteen bytes at a time)
+    /// answers as the byte-by-byte one, facts included, with and without
+    /// dots allowed, on seeded random trimmed names of the bytes the index
+    /// leaves before a `<`.
+    @Test func indexedNameReaderAnswersAsTheByteReader() {
+        var rng = SplitMix64(seed: 2_047)
+        let alphabet = Array("abcXYZ09-_+=?!#'.\"\\]".utf8) + [0x20, 0x20, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0x80, 0xE2, 0xFF]
+        let plain = Array("abcdefghxyz Ann Lee".utf8)
+        var checked = 0
+        for _ in 0..<60_000 {
+            var name = (0..<rng.between(1...40)).map { _ in rng.below(6) == 0 ? rng.pick(alphabet) : rng.pick(plain) }
+            while name.first == 0x20 { name.removeFirst() }
+            while name.last == 0x20 { name.removeLast() }
+            guard !name.isEmpty else { continue }
+            let after = rng.below(3) == 0 ? [] : (0..<rng.between(1...40)).map { _ in rng.pick(alphabet) }
+            let bytes = name + after
+            for dots in [false, true] {
+                bytes.withUnsafeBufferPointer { p in
+                    var fastFacts = FastPath.PhraseFacts(), referenceFacts = FastPath.PhraseFacts()
+                    let fast = FastPath.indexedPhrase(p, 0..<name.count, FastPath.classes, allowsDots: dots, facts: &fastFacts)
+                    let reference = FastPath.phrase(p, 0..<name.count, FastPath.classes, allowsDots: dots, facts: &referenceFacts)
+                    #expect(fast == reference, "\(String(decoding: name, as: UTF8.self).debugDescription)")
+                    if reference != .other {
+                        checked += 1
+                        #expect(fastFacts.encodedWord == referenceFacts.encodedWord && fastFacts.nonASCII == referenceFacts.nonASCII
+                                && fastFacts.at == referenceFacts.at, "\(String(decoding: name, as: UTF8.self).debugDescription)")
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000, "\(checked) names read")
+    }
 }

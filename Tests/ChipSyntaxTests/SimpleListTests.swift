@@ -129,5 +129,63 @@ struct SimpleListTests {
             }
         }
     }
-}
 
+    /// Records read one after another from one buffer, each found by its
+    /// terminator (a line feed, or NUL) as the index classifies it, give
+    /// what each record read alone gives: the same length, the same
+    /// answer and the same entries. The blocks read past a record's end
+    /// hold the next records' bytes, which must change nothing.
+    @Test(arguments: [UInt8(0x0A), 0x00])
+    func recordsReadFromOneBufferAsAlone(terminator: UInt8) throws {
+        let corpus = try #require(readFile(packageRoot() + "/Corpus/real/debian-maintainers.txt"))
+        var records = corpus.split(separator: 0x0A).prefix(400).map(Array.init)
+        var rng = SplitMix64(seed: UInt64(terminator) + 77)
+        let shapes = [
+            "Ann Lee <ann@x.org>", "b.c@y.org", "\"Lee, Ann\" <a@x.org>", "f@x.org (Fay)", "Team: h@z.org",
+            "\"J\\\"K\" <j@x.org>", "\"open", "a@x.org\\", "a@x.org\r", "\t<b@y.org>", "a@x.org (c",
+        ]
+        for _ in 0..<2_000 {
+            switch rng.below(4) {
+            case 0: records.append(randomList(&rng, pieces: rng.between(1...6)))
+            case 1: records.append([])
+            case 2: records.append(Array(String(repeating: "a@x.org, ", count: rng.between(400...600)).utf8))
+            default:
+                var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: ", ").utf8)
+                bytes[rng.below(bytes.count)] = rng.pick(Array(" ,<>@\"();:\t\r\n\\".utf8) + [0xEF, 0x00])
+                records.append(bytes)
+            }
+        }
+        // A record holding the terminator is two records.
+        records = records.flatMap { $0.split(separator: terminator, omittingEmptySubsequences: false).map(Array.init) }
+        var buffer: [UInt8] = []
+        for r in records { buffer += r + [terminator] }
+        buffer.removeLast(rng.below(2))  // the last one unterminated, now and then
+        let out = UnsafeMutablePointer<SimpleList.Chip>.allocate(capacity: SimpleList.maxChips)
+        let alone = UnsafeMutablePointer<SimpleList.Chip>.allocate(capacity: SimpleList.maxChips)
+        defer { out.deallocate(); alone.deallocate() }
+        var answered = 0, declined = 0
+        buffer.withUnsafeBufferPointer { p in
+            var pos = 0
+            for (k, record) in records.enumerated() where pos < p.count || k < records.count - 1 {
+                let read = SimpleList.record(p.baseAddress! + pos, available: p.count - pos, terminator: terminator, into: out)
+                #expect(read.length == record.count, "record \(k)")
+                #expect(read.terminated == (pos + record.count < p.count), "record \(k)")
+                let reference = record.withUnsafeBufferPointer { r in
+                    SimpleList.record(r.baseAddress ?? p.baseAddress!, available: r.count, terminator: terminator, into: alone)
+                }
+                #expect(!reference.terminated && reference.length == record.count)
+                #expect(read.count == reference.count, "\(String(decoding: record, as: UTF8.self).debugDescription)")
+                if let n = read.count, n == reference.count {
+                    answered += 1
+                    for i in 0..<n where out[i] != alone[i] {
+                        Issue.record("entry \(i) of \(String(decoding: record, as: UTF8.self).debugDescription)")
+                    }
+                } else {
+                    declined += 1
+                }
+                pos += record.count + 1
+            }
+        }
+        #expect(answered > 1_000 && declined > 300, "answered \(answered), declined \(declined)")
+    }
+}

@@ -1,0 +1,53 @@
+/// Sixteen bytes compared at once, and the lanes of a compare read back
+/// as bits. Written only with the forms that compile to vector
+/// instructions (compares against a splatted vector, `.|` `.&` on masks,
+/// wrapping arithmetic, `unsafeBitCast`): check the machine code
+/// (`pcmpeqb`, `pminub`) after changing anything here.
+@usableFromInline package enum VectorBits {
+    /// The sixteen bytes at `p`.
+    @inlinable @inline(__always)
+    package static func load(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt8> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+    }
+
+    /// The lanes of a mask as 16 bits, lane 0 lowest. There is no public
+    /// movemask: each half's lanes (0x00 or 0xFF bytes of a word) are
+    /// gathered into bits by one multiply each, in scalar code.
+    @inlinable @inline(__always)
+    package static func bits(_ m: SIMDMask<SIMD16<Int8>>) -> UInt64 {
+        let words = unsafeBitCast(m, to: SIMD2<UInt64>.self)
+        return gather(words[0]) | gather(words[1]) << 8
+    }
+
+    /// Whether some lane of a mask is set.
+    @inlinable @inline(__always)
+    package static func isAnySet(_ m: SIMDMask<SIMD16<Int8>>) -> Bool {
+        let words = unsafeBitCast(m, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
+    /// Bit *j* of the result: the low bit of byte *j* of `w`, gathered by
+    /// one multiply (each bit lands on its own place in the top byte, and
+    /// no two products meet, so nothing carries).
+    @inlinable @inline(__always)
+    package static func gather(_ w: UInt64) -> UInt64 {
+        ((w & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
+    }
+
+    /// The lanes holding an ASCII letter, digit or hyphen (LDH), or a dot.
+    @inlinable @inline(__always)
+    package static func hostNameBytes(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+        let letter = ((v | SIMD16<UInt8>(repeating: 0x20)) &- SIMD16<UInt8>(repeating: 0x61)) .< SIMD16<UInt8>(repeating: 26)
+        let digit = (v &- SIMD16<UInt8>(repeating: 0x30)) .< SIMD16<UInt8>(repeating: 10)
+        var ok = letter .| digit
+        ok .|= v .== SIMD16<UInt8>(repeating: 0x2D)
+        ok .|= v .== SIMD16<UInt8>(repeating: 0x2E)
+        return ok
+    }
+
+    /// The low `n` bits set (`n` at most 64).
+    @inlinable @inline(__always)
+    package static func low(_ n: Int) -> UInt64 {
+        n >= 64 ? ~0 : (1 << UInt64(n)) &- 1
+    }
+}
