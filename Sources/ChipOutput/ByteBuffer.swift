@@ -109,34 +109,6 @@ public struct ByteBuffer: @unchecked Sendable {
             appendLongDecimal(value)
         }
 
-        /// Up to four digits by the pairs' table, without counting them.
-        @inline(__always)
-        func storeShortDecimal(_ value: Int, _ pairs: UnsafeBufferPointer<UInt8>) {
-            let d = base + count
-            if value < 10 {
-                d[0] = UInt8(truncatingIfNeeded: value) + 0x30
-                count += 1
-            } else if value < 100 {
-                d[0] = pairs[value * 2]
-                d[1] = pairs[value * 2 + 1]
-                count += 2
-            } else {
-                let high = value / 100, low = (value - high * 100) * 2
-                if high < 10 {
-                    d[0] = UInt8(truncatingIfNeeded: high) + 0x30
-                    d[1] = pairs[low]
-                    d[2] = pairs[low + 1]
-                    count += 3
-                } else {
-                    d[0] = pairs[high * 2]
-                    d[1] = pairs[high * 2 + 1]
-                    d[2] = pairs[low]
-                    d[3] = pairs[low + 1]
-                    count += 4
-                }
-            }
-        }
-
         func appendLongDecimal(_ value: Int) {
             if value < 0 {
                 append(UInt8(ascii: "-"))
@@ -149,24 +121,42 @@ public struct ByteBuffer: @unchecked Sendable {
             }
             if value < 100_000_000 {
                 // The numbers of a chip's line are short: at most eight
-                // digits, as a high part and four more.
+                // digits, written as one word of eight with the leading
+                // zeros shifted out, without a branch on their count (which
+                // varies from chip to chip and mispredicted).
                 reserve(8)
                 // The pairs' bytes are a constant: read in place, not
                 // through a closure per number.
-                let pairs = UnsafeBufferPointer(start: Storage.digitPairs.utf8Start, count: 200)
-                if value < 10_000 {
-                    storeShortDecimal(value, pairs)
+                let pairs = UnsafeRawPointer(Storage.digitPairs.utf8Start)
+                let v = UInt64(truncatingIfNeeded: value)
+                func pair(_ k: UInt64) -> UInt64 {
+                    UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: Int(k) * 2, as: UInt16.self)))
+                }
+                if v < 10_000 {
+                    // Offsets in a record: four digits at most.
+                    let h = v / 100
+                    let word = UInt32(truncatingIfNeeded: pair(h) | pair(v - h * 100) << 16)
+                    var digits = 1
+                    digits &+= v >= 10 ? 1 : 0
+                    digits &+= v >= 100 ? 1 : 0
+                    digits &+= v >= 1_000 ? 1 : 0
+                    let shifted = word >> UInt32(8 * (4 - digits))
+                    UnsafeMutableRawPointer(base + count).storeBytes(of: UInt32(littleEndian: shifted), as: UInt32.self)
+                    count += digits
                     return
                 }
-                let high = value / 10_000, low = value - high * 10_000
-                storeShortDecimal(high, pairs)
-                let a = low / 100 * 2, b = low % 100 * 2
-                let d = base + count
-                d[0] = pairs[a]
-                d[1] = pairs[a + 1]
-                d[2] = pairs[b]
-                d[3] = pairs[b + 1]
-                count += 4
+                let high = v / 10_000, low = v - high * 10_000
+                let hh = high / 100, hl = high - hh * 100, lh = low / 100, ll = low - lh * 100
+                let word = pair(hh) | pair(hl) << 16 | pair(lh) << 32 | pair(ll) << 48
+                var digits = 5
+                digits &+= v >= 100_000 ? 1 : 0
+                digits &+= v >= 1_000_000 ? 1 : 0
+                digits &+= v >= 10_000_000 ? 1 : 0
+                // Little-endian: the first digit is the lowest byte, so the
+                // leading zeros go out at the bottom.
+                let shifted = word >> UInt64(8 * (8 - digits))
+                UnsafeMutableRawPointer(base + count).storeBytes(of: UInt64(littleEndian: shifted), as: UInt64.self)
+                count += digits
                 return
             }
             // Digits counted first, then written from the end two at a time.

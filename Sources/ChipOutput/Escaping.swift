@@ -38,14 +38,22 @@ package enum JSON {
         let n = p.count
         var i = 0
         var bad: UInt64 = 0
-        while i + 8 <= n {
-            let w = SWAR.load(p, i)
-            // A byte below 0x20 (one of 0x80 and above has its high bit
-            // set, so `~w` clears it), a high byte if refused, DEL, a quote
-            // or a backslash.
-            bad |= (w &- 0x2020_2020_2020_2020) & ~w | (allowsHighBytes ? 0 : w) | SWAR.byte(w, 0x7F)
+        // A byte below 0x20 (one of 0x80 and above has its high bit set,
+        // so `~w` clears it), a high byte if refused, DEL, a quote or a
+        // backslash.
+        @inline(__always) func flags(_ w: UInt64) -> UInt64 {
+            (w &- 0x2020_2020_2020_2020) & ~w | (allowsHighBytes ? 0 : w) | SWAR.byte(w, 0x7F)
                 | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash)
+        }
+        while i + 8 <= n {
+            bad |= flags(SWAR.load(p, i))
             i += 8
+        }
+        if i < n && n >= 8 {
+            // The last bytes as the end of the last eight, read again
+            // whole rather than one by one.
+            bad |= flags(SWAR.load(p, n - 8))
+            i = n
         }
         if bad & 0x8080_8080_8080_8080 != 0 { return false }
         while i < n {

@@ -22,6 +22,11 @@ package struct SimpleItem: Sendable, Hashable {
     /// (``ListRecognizer/commonDomain(_:)``); -1 otherwise.
     package var typo: Int32
 
+    /// An answer to overwrite: no name, empty ranges.
+    package static var none: SimpleItem {
+        SimpleItem(nameRange: nil, localPartRange: 0..<0, domainRange: 0..<0, warnings: [], typo: -1)
+    }
+
     /// The address, `local@domain`, as typed.
     package var addressRange: Range<Int> { localPartRange.lowerBound..<domainRange.upperBound }
 }
@@ -45,8 +50,21 @@ extension ListRecognizer {
     package mutating func handleSimple(
         _ chip: SimpleList.Chip, _ p: UnsafeBufferPointer<UInt8>, offset: Int
     ) -> SimpleItem? {
+        var item = SimpleItem.none
+        return handleSimple(chip, p, offset: offset, into: &item) ? item : nil
+    }
+
+    /// ``handleSimple(_:_:offset:)`` writing its answer into `item` (left
+    /// as it was when the answer is nil): the hot path's form, so that a
+    /// caller in another module reads the fields where they were written
+    /// rather than copying the whole answer back from the stack.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    package mutating func handleSimple(
+        _ chip: SimpleList.Chip, _ p: UnsafeBufferPointer<UInt8>, offset: Int, into item: inout SimpleItem
+    ) -> Bool {
         let lo = offset + Int(chip.lo), hi = offset + Int(chip.hi)
-        guard chip.kind == .chip, chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return nil }
+        guard chip.kind == .chip, chip.ats == 1, hi - lo >= 5, hi - lo <= recognizer.policy.maxChipBytes else { return false }
         let t = fastClasses
         let at = offset + Int(chip.at)
         var warnings: ChipWarnings = []
@@ -59,30 +77,30 @@ extension ListRecognizer {
             // it, when it is plain words with single spaces (dots too: a
             // comment is not a phrase); anything else, and a comment in
             // `Name <…>`, takes the general path.
-            guard chip.open < 0, recognizer.policy.allowsComments else { return nil }
+            guard chip.open < 0, recognizer.policy.allowsComments else { return false }
             let comment = offset + Int(chip.comment)
             var addressEnd = comment
             while addressEnd > lo && p[addressEnd - 1] == ASCII.space { addressEnd -= 1 }
-            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, addressEnd, t) else { return nil }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, addressEnd, t) else { return false }
             local = l
             domain = d
             let inner = (comment + 1)..<(hi - 1)
             if !inner.isEmpty {
                 guard p[inner.upperBound - 1] != ASCII.space,
                       FastPath.phrase(p, inner, t, allowsDots: true, facts: &facts) != .other,
-                      !facts.encodedWord, !facts.at else { return nil }
+                      !facts.encodedWord, !facts.at else { return false }
                 nameRange = comment..<hi
                 nameIsComment = true
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, comment..<hi))) }
             }
         } else if chip.open < 0 {
-            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) else { return nil }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) else { return false }
             local = l
             domain = d
         } else {
             // `Name <…>`: the index saw one `<`, and the `>` ends the chip.
             let open = offset + Int(chip.open)
-            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, hi - 1, t) else { return nil }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, hi - 1, t) else { return false }
             local = l
             domain = d
             var nameEnd = open
@@ -93,13 +111,13 @@ extension ListRecognizer {
                 switch FastPath.indexedPhrase(p, lo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
                 case .simple: break
                 case .dotted: warnings.insert(.obsoleteSyntax)
-                case .other: return nil
+                case .other: return false
                 }
-                if facts.encodedWord || facts.at { return nil }
+                if facts.encodedWord || facts.at { return false }
                 nameRange = lo..<nameEnd
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
             } else if open != lo {
-                return nil
+                return false
             }
         }
         // From here on the chip is this lane's: the list's state changes.
@@ -121,9 +139,13 @@ extension ListRecognizer {
             typo = index
         }
         if groupOpenStart >= 0 { groupMembers += 1 }
-        return SimpleItem(
-            nameRange: nameRange, nameIsComment: nameIsComment, localPartRange: local, domainRange: domain,
-            warnings: warnings, typo: typo)
+        item.nameRange = nameRange
+        item.nameIsComment = nameIsComment
+        item.localPartRange = local
+        item.domainRange = domain
+        item.warnings = warnings
+        item.typo = typo
+        return true
     }
 
     /// The decoded name of the open group, as UTF-8 (what a chip of the

@@ -199,8 +199,9 @@ struct StreamState {
     /// record at `buffer[range]`.
     mutating func writeSimple(_ count: Int, _ range: Range<Int>, writer: inout ChipWriter) {
         let p = UnsafeBufferPointer(buffer)
+        var item = SimpleItem.none
         for c in UnsafeBufferPointer(start: simpleChips, count: count) {
-            guard let item = list.handleSimple(c, p, offset: range.lowerBound) else {
+            guard list.handleSimple(c, p, offset: range.lowerBound, into: &item) else {
                 // A group's name or end, or a chip for the general path.
                 handle(c.segment, writer: &writer)
                 continue
