@@ -261,8 +261,13 @@ public struct ChipRecordWriter: Sendable {
             return
         }
         // A comment's name is the text between its parentheses.
-        let nameText = item.nameRange.map { item.nameIsComment ? ($0.lowerBound + 1)..<($0.upperBound - 1) : $0 }
-        if format == .jsonl, summaryWidth == nil, item.nameIsComment || item.nameRange.map({ p[$0.lowerBound] != ASCII.quote }) ?? true {
+        var nameText: Range<Int>?
+        var unquoted = true
+        if let r = item.nameRange {
+            nameText = item.nameIsComment ? (r.lowerBound + 1)..<(r.upperBound - 1) : r
+            unquoted = item.nameIsComment || p[r.lowerBound] != ASCII.quote
+        }
+        if format == .jsonl, summaryWidth == nil, unquoted {
             // An unquoted name of the lane is its own decoding (plain
             // words, single spaces), and so is a comment's; the address is
             // as typed: both are written from the chip's bytes.
