@@ -148,7 +148,7 @@ enum FastPath {
 
     /// ``phrase(_:_:_:allowsDots:facts:)`` for the name of a chip the
     /// structural index read, with no space at either end: the same answer,
-    /// an unquoted name of up to 32 bytes read sixteen bytes at a time (a
+    /// an unquoted name of up to 64 bytes read sixteen bytes at a time (a
     /// name with a byte of 0x80 or more, a quoted one or a longer one byte
     /// by byte).
     ///
@@ -161,11 +161,11 @@ enum FastPath {
         _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, allowsDots: Bool, facts: inout PhraseFacts
     ) -> Phrase {
         let lo = range.lowerBound, n = range.count
-        guard n <= 32, lo + 32 <= p.count, let base = p.baseAddress, base[lo] != UInt8(ascii: "\"") else {
+        guard n <= 64, lo + 64 <= p.count, let base = p.baseAddress, base[lo] != UInt8(ascii: "\"") else {
             return phrase(p, range, t, allowsDots: allowsDots, facts: &facts)
         }
         var bad: UInt64 = 0, spaces: UInt64 = 0, dots: UInt64 = 0, equals: UInt64 = 0
-        for k in 0..<(n > 16 ? 2 : 1) {
+        for k in 0..<((n + 15) >> 4) {
             let v = VectorBits.load(base + lo + 16 * k)
             var b = v .< SIMD16<UInt8>(repeating: 0x20)
             b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
@@ -205,8 +205,8 @@ enum FastPath {
 
     /// ``addrSpec(_:_:_:)`` for an address whose only `@` stands at `at`,
     /// as the structural index found it (`SimpleList.Chip`): the same
-    /// answer, read sixteen bytes at a time for a local part of up to 16
-    /// bytes and a domain of up to 32, byte by byte otherwise.
+    /// answer, read sixteen bytes at a time for a local part of up to 32
+    /// bytes and a domain of up to 63, byte by byte otherwise.
     ///
     /// The index vouches that the local part holds none of `"` `(` `)`
     /// `,` `:` `;` `<` `>` `@` `[` (each ends, opens or declines a piece),
@@ -217,36 +217,39 @@ enum FastPath {
         _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, at: Int, _ hi: Int, _ t: ByteTable
     ) -> (Range<Int>, Range<Int>)? {
         let localCount = at - lo, domainCount = hi - at - 1
-        guard localCount >= 1, localCount <= 16, domainCount >= 3, domainCount <= 32,
-              lo + 16 <= p.count, at + 33 <= p.count, let base = p.baseAddress else {
+        guard localCount >= 1, localCount <= 32, domainCount >= 3, domainCount <= 63,
+              lo + 32 <= p.count, at + 65 <= p.count, let base = p.baseAddress else {
             return addrSpec(p, lo..<hi, t)
         }
         // Local part: atext, single dots, neither first nor last.
-        let v = VectorBits.load(base + lo)
-        var bad = v .< SIMD16<UInt8>(repeating: 0x21)
-        bad .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
-        bad .|= v .== SIMD16<UInt8>(repeating: 0x5C)
-        bad .|= v .== SIMD16<UInt8>(repeating: 0x5D)
+        var bad: UInt64 = 0, localDots: UInt64 = 0
+        for k in 0..<((localCount + 15) >> 4) {
+            let v = VectorBits.load(base + lo + 16 * k)
+            var b = v .< SIMD16<UInt8>(repeating: 0x21)
+            b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
+            b .|= v .== SIMD16<UInt8>(repeating: 0x5C)
+            b .|= v .== SIMD16<UInt8>(repeating: 0x5D)
+            bad |= VectorBits.bits(b) << UInt64(16 * k)
+            localDots |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x2E)) << UInt64(16 * k)
+        }
         let localBits = VectorBits.low(localCount)
-        guard VectorBits.bits(bad) & localBits == 0 else { return nil }
-        let localDots = VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x2E)) & localBits
+        guard bad & localBits == 0 else { return nil }
+        localDots &= localBits
         if localDots != 0 {
             guard localDots & 1 == 0, localDots >> UInt64(localCount - 1) == 0,
                   localDots & (localDots >> 1) == 0 else { return nil }
         }
-        // Domain: LDH labels separated by single dots, at least two.
+        // Domain: LDH labels separated by single dots, at least two (a
+        // domain of at most 63 bytes holds no label too long).
         let d = at + 1
-        let w0 = VectorBits.load(base + d)
-        var ok = VectorBits.bits(VectorBits.hostNameBytes(w0))
-        var dots = VectorBits.bits(w0 .== SIMD16<UInt8>(repeating: 0x2E))
-        let hyphen0 = w0 .== SIMD16<UInt8>(repeating: 0x2D)
-        var hyphens: UInt64 = VectorBits.isAnySet(hyphen0) ? VectorBits.bits(hyphen0) : 0
-        if domainCount > 16 {
-            let w1 = VectorBits.load(base + d + 16)
-            ok |= VectorBits.bits(VectorBits.hostNameBytes(w1)) << 16
-            dots |= VectorBits.bits(w1 .== SIMD16<UInt8>(repeating: 0x2E)) << 16
-            let hyphen1 = w1 .== SIMD16<UInt8>(repeating: 0x2D)
-            if VectorBits.isAnySet(hyphen1) { hyphens |= VectorBits.bits(hyphen1) << 16 }
+        var ok: UInt64 = 0, dots: UInt64 = 0, hyphens: UInt64 = 0
+        for k in 0..<((domainCount + 15) >> 4) {
+            let w = VectorBits.load(base + d + 16 * k)
+            let shift = UInt64(16 * k)
+            ok |= VectorBits.bits(VectorBits.hostNameBytes(w)) << shift
+            dots |= VectorBits.bits(w .== SIMD16<UInt8>(repeating: 0x2E)) << shift
+            let hyphen = w .== SIMD16<UInt8>(repeating: 0x2D)
+            if VectorBits.isAnySet(hyphen) { hyphens |= VectorBits.bits(hyphen) << shift }
         }
         let domainBits = VectorBits.low(domainCount)
         dots &= domainBits
