@@ -132,30 +132,29 @@ public struct ByteBuffer: @unchecked Sendable {
                 func pair(_ k: UInt64) -> UInt64 {
                     UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: Int(k) * 2, as: UInt16.self)))
                 }
+                // Four digits (offsets in a record) or eight, with their
+                // leading zeros; the first digit in the lowest byte.
+                var word: UInt64, width: Int
                 if v < 10_000 {
-                    // Offsets in a record: four digits at most.
                     let h = v / 100
-                    let word = UInt32(truncatingIfNeeded: pair(h) | pair(v - h * 100) << 16)
-                    var digits = 1
-                    digits &+= v >= 10 ? 1 : 0
-                    digits &+= v >= 100 ? 1 : 0
-                    digits &+= v >= 1_000 ? 1 : 0
-                    let shifted = word >> UInt32(8 * (4 - digits))
-                    UnsafeMutableRawPointer(base + count).storeBytes(of: UInt32(littleEndian: shifted), as: UInt32.self)
-                    count += digits
-                    return
+                    word = pair(h) | pair(v - h * 100) << 16
+                    width = 4
+                } else {
+                    let high = v / 10_000, low = v - high * 10_000
+                    let hh = high / 100, hl = high - hh * 100, lh = low / 100, ll = low - lh * 100
+                    word = pair(hh) | pair(hl) << 16 | pair(lh) << 32 | pair(ll) << 48
+                    width = 8
                 }
-                let high = v / 10_000, low = v - high * 10_000
-                let hh = high / 100, hl = high - hh * 100, lh = low / 100, ll = low - lh * 100
-                let word = pair(hh) | pair(hl) << 16 | pair(lh) << 32 | pair(ll) << 48
-                var digits = 5
+                var digits = v >= 10 ? 2 : 1
+                digits &+= v >= 100 ? 1 : 0
+                digits &+= v >= 1_000 ? 1 : 0
+                digits &+= v >= 10_000 ? 1 : 0
                 digits &+= v >= 100_000 ? 1 : 0
                 digits &+= v >= 1_000_000 ? 1 : 0
                 digits &+= v >= 10_000_000 ? 1 : 0
-                // Little-endian: the first digit is the lowest byte, so the
-                // leading zeros go out at the bottom.
-                let shifted = word >> UInt64(8 * (8 - digits))
-                UnsafeMutableRawPointer(base + count).storeBytes(of: UInt64(littleEndian: shifted), as: UInt64.self)
+                // Little-endian: the leading zeros go out at the bottom.
+                word >>= UInt64(8 * (width - digits))
+                UnsafeMutableRawPointer(base + count).storeBytes(of: UInt64(littleEndian: word), as: UInt64.self)
                 count += digits
                 return
             }

@@ -148,6 +148,9 @@ struct StreamState {
 
     init(capacity: Int, maxChip: Int, policy: ValidationPolicy, firstRecord: Int) {
         buffer = .allocate(capacity: capacity)
+        // Initialized whole: the lane's vector readers may read a few
+        // bytes past a chip into what no read has written yet.
+        buffer.initialize(repeating: 0)
         prefix = .allocate(capacity: maxChip)
         simpleChips = .allocate(capacity: SimpleList.maxChips)
         self.maxChip = maxChip
