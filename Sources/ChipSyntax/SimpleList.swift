@@ -146,7 +146,9 @@ package enum SimpleList {
         // Of the bytes that make a record not simple, the one that is not
         // the terminator (the other of CR LF is compared apart).
         let otherBreak = terminator == ASCII.lineFeed ? ASCII.carriageReturn : ASCII.lineFeed
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64) { spaces -> RecordRead in
+        // One word more than `maxBytes` needs: a record of exactly
+        // `maxBytes` bytes ends in a block of its own, at its first byte.
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64 + 1) { spaces -> RecordRead in
             var piece = Piece(spaces: UnsafeBufferPointer(spaces), record: start, out: out)
             // Block by block: stage 1 classifies it, stage 2 walks its
             // special bytes (a piece ends at a separator, so it never

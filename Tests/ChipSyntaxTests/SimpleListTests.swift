@@ -155,6 +155,13 @@ struct SimpleListTests {
                 records.append(bytes)
             }
         }
+        // Records of about `maxBytes`, whose end falls at or by a block's
+        // edge: the longest the index reads, and the first it declines.
+        for length in (SimpleList.maxBytes - 66)...(SimpleList.maxBytes + 2) {
+            var bytes = Array(String(repeating: "a@x.org, ", count: length / 9 + 1).utf8)[..<length]
+            if bytes.last == 0x20 { bytes[bytes.count - 1] = 0x2C }
+            records.append(Array(bytes))
+        }
         // A record holding the terminator is two records.
         records = records.flatMap { $0.split(separator: terminator, omittingEmptySubsequences: false).map(Array.init) }
         var buffer: [UInt8] = []
