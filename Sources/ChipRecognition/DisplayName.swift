@@ -13,52 +13,67 @@ enum DisplayName {
         let start: Int
         var pendingSpace = false
         var previousWasEncoded = false
-        var pendingEncoded: [EncodedWord.Decoded] = []
+        /// Encoded words decoded and not yet converted to UTF-8.
+        var pending: EncodedWord.Pending
         var warnings: ChipWarnings = []
 
-        init(out: consuming [UInt8]) {
+        init(out: consuming [UInt8], pending: EncodedWord.Pending) {
             self.out = out
             self.start = self.out.count
+            self.pending = pending
         }
 
-        var hasText: Bool { out.count > start || !pendingEncoded.isEmpty }
+        var hasText: Bool { out.count > start || !pending.isEmpty }
 
         mutating func space() {
             if hasText { pendingSpace = true }
         }
 
         mutating func flushEncoded() {
-            guard !pendingEncoded.isEmpty else { return }
+            guard !pending.isEmpty else { return }
             // Words of one charset are joined before conversion, because
             // senders split multi-byte characters across words; except in a
             // stateful charset (ISO-2022-JP), where each word must end back
             // in ASCII (RFC 1468) and joining would put two escape
-            // sequences side by side, an error to its decoder.
-            var run: [UInt8] = []
-            var charset = pendingEncoded[0].charset
-            for word in pendingEncoded {
-                if word.charset != charset || (charset.isStateful && !run.isEmpty) {
-                    EncodedWord.appendUTF8(run, charset: charset, into: &out)
-                    run.removeAll()
+            // sequences side by side, an error to its decoder. A word's
+            // bytes follow the word before's, so a run is a range.
+            let first = out.count
+            var runStart = 0, runEnd = 0
+            var charset = pending.words[0].charset
+            for k in 0..<pending.wordCount {
+                let word = pending.words[k]
+                if word.charset != charset || (charset.isStateful && runEnd > runStart) {
+                    EncodedWord.appendUTF8(pending.run(runStart, runEnd), charset: charset, into: &out)
+                    runStart = runEnd
                     charset = word.charset
                 }
-                run.append(contentsOf: word.bytes)
+                runEnd = word.end
             }
-            let before = out.count
-            EncodedWord.appendUTF8(run, charset: charset, into: &out)
-            // A name does not start with the space a decoded control became.
-            if before == start && out.count > start && out[start] == ASCII.space { out.remove(at: start) }
-            pendingEncoded.removeAll()
+            EncodedWord.appendUTF8(pending.run(runStart, runEnd), charset: charset, into: &out)
+            // A name does not start with a space a word decoded to (a
+            // control it held, or its own), whichever charset's run wrote it.
+            if first == start && out.count > start && out[start] == ASCII.space { out.remove(at: start) }
+            pending.byteCount = 0
+            pending.wordCount = 0
         }
 
-        mutating func beginText(encoded: Bool) {
-            if !encoded { flushEncoded() }
-            if pendingSpace && !(encoded && previousWasEncoded) {
-                flushEncoded()
-                out.append(ASCII.space)
-            }
+        /// Before text that is not encoded: the words pending, then the
+        /// space that stood between.
+        mutating func beginText() {
+            flushEncoded()
+            if pendingSpace { out.append(ASCII.space) }
             pendingSpace = false
-            previousWasEncoded = encoded
+            previousWasEncoded = false
+        }
+
+        /// After an atom's encoded words were added to `pending`: the space
+        /// before them, unless they follow encoded words (RFC 2047 §6.2
+        /// joins those). Words stay pending only after encoded text, so
+        /// after other text there are none to write before the space.
+        mutating func beginEncoded() {
+            if pendingSpace && !previousWasEncoded { out.append(ASCII.space) }
+            pendingSpace = false
+            previousWasEncoded = true
         }
 
         /// Appends literal text, folding white space and dropping controls.
@@ -86,16 +101,15 @@ enum DisplayName {
         }
 
         mutating func atom(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-            switch EncodedWord.decode(p, range) {
-            case .decoded(let words):
-                beginText(encoded: true)
-                pendingEncoded.append(contentsOf: words)
+            switch EncodedWord.decode(p, range, into: &pending) {
+            case .decoded:
+                beginEncoded()
             case .undecodable:
                 warnings.insert(.undecodedEncodedWord)
-                beginText(encoded: false)
+                beginText()
                 text(p, range, unescape: false)
             case .notEncoded:
-                beginText(encoded: false)
+                beginText()
                 text(p, range, unescape: false)
             }
         }
@@ -179,25 +193,28 @@ enum DisplayName {
     static func appendPhrase(
         _ p: UnsafeBufferPointer<UInt8>, _ lexemes: UnsafeBufferPointer<Lexeme>, into out: inout [UInt8]
     ) -> ChipWarnings {
-        var w = Writer(out: out)
-        out = []
-        for l in lexemes {
-            switch l.kind {
-            case .space, .comment:
-                w.space()
-            case .atom:
-                w.atom(p, l.range)
-            case .quoted:
-                w.beginText(encoded: false)
-                w.text(p, l.innerRange, unescape: true)
-            default:
-                w.beginText(encoded: false)
-                w.text(p, l.range, unescape: false)
+        let length = lexemes.isEmpty ? 0 : lexemes[lexemes.count - 1].end - lexemes[0].start
+        return EncodedWord.Pending.with(phraseLength: length) { pending in
+            var w = Writer(out: out, pending: pending)
+            out = []
+            for l in lexemes {
+                switch l.kind {
+                case .space, .comment:
+                    w.space()
+                case .atom:
+                    w.atom(p, l.range)
+                case .quoted:
+                    w.beginText()
+                    w.text(p, l.innerRange, unescape: true)
+                default:
+                    w.beginText()
+                    w.text(p, l.range, unescape: false)
+                }
             }
+            let warnings = w.warnings
+            out = w.finish()
+            return warnings
         }
-        let warnings = w.warnings
-        out = w.finish()
-        return warnings
     }
 
     /// Appends the text of a comment (parentheses excluded), decoding
@@ -205,7 +222,15 @@ enum DisplayName {
     static func appendComment(
         _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]
     ) -> ChipWarnings {
-        var w = Writer(out: out)
+        EncodedWord.Pending.with(phraseLength: range.count) { pending in
+            appendComment(p, range, pending, into: &out)
+        }
+    }
+
+    static func appendComment(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ pending: EncodedWord.Pending, into out: inout [UInt8]
+    ) -> ChipWarnings {
+        var w = Writer(out: out, pending: pending)
         out = []
         var lo = range.lowerBound, hi = range.upperBound
         if lo < hi && p[lo] == UInt8(ascii: "(") { lo += 1 }
@@ -226,16 +251,15 @@ enum DisplayName {
                 if c == UInt8(ascii: "\\") && j + 1 < hi { j += 1 }
                 j += 1
             }
-            switch EncodedWord.decode(p, i..<j) {
-            case .decoded(let words):
-                w.beginText(encoded: true)
-                w.pendingEncoded.append(contentsOf: words)
+            switch EncodedWord.decode(p, i..<j, into: &w.pending) {
+            case .decoded:
+                w.beginEncoded()
             case .undecodable:
                 w.warnings.insert(.undecodedEncodedWord)
-                w.beginText(encoded: false)
+                w.beginText()
                 w.text(p, i..<j, unescape: true)
             case .notEncoded:
-                w.beginText(encoded: false)
+                w.beginText()
                 w.text(p, i..<j, unescape: true)
             }
             i = j

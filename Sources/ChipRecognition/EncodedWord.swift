@@ -3,9 +3,51 @@ import ChipSyntax
 /// RFC 2047 encoded words, `=?charset?encoding?text?=`, as they appear in
 /// display names and comments.
 enum EncodedWord {
-    struct Decoded {
+    /// A decoded word: its charset, and where its bytes end in the
+    /// ``Pending`` bytes (they start where the word before ends).
+    struct Word {
         var charset: Charset
-        var bytes: [UInt8]
+        var end: Int
+    }
+
+    /// The decoded bytes of the encoded words a name has not yet turned
+    /// into UTF-8, in memory the caller lends (on the stack): no word
+    /// allocates. A phrase of *n* bytes needs room for *n* bytes (neither
+    /// encoding decodes to more bytes than its text) and *n*/8 + 1 words
+    /// (a word takes at least eight bytes, `=?c?b??=`).
+    struct Pending {
+        let bytes: UnsafeMutablePointer<UInt8>
+        let byteCapacity: Int
+        let words: UnsafeMutablePointer<Word>
+        let wordCapacity: Int
+        var byteCount = 0
+        var wordCount = 0
+
+        var isEmpty: Bool { wordCount == 0 }
+
+        /// Runs `body` with room for the encoded words of a phrase of
+        /// `length` bytes.
+        static func with<R>(phraseLength length: Int, _ body: (inout Pending) -> R) -> R {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { bytes in
+                withUnsafeTemporaryAllocation(of: Word.self, capacity: length / 8 + 1) { words in
+                    var pending = Pending(
+                        bytes: bytes.baseAddress!, byteCapacity: bytes.count,
+                        words: words.baseAddress!, wordCapacity: words.count)
+                    return body(&pending)
+                }
+            }
+        }
+
+        mutating func append(_ byte: UInt8) {
+            precondition(byteCount < byteCapacity, "decoded words outgrew their phrase")
+            bytes[byteCount] = byte
+            byteCount += 1
+        }
+
+        /// The bytes of words `from ..< to` (offsets in ``bytes``).
+        func run(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: bytes + from, count: to - from)
+        }
     }
 
     enum Outcome {
@@ -14,45 +56,56 @@ enum EncodedWord {
         /// Shaped like one, but with an unknown charset or a bad encoding:
         /// left as written.
         case undecodable
-        case decoded([Decoded])
+        /// Decoded: its words were added to the pending ones.
+        case decoded
     }
 
     /// Decodes an atom that consists of one or more encoded words (several
-    /// only when written back to back, which real mail does).
-    static func decode(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Outcome {
+    /// only when written back to back, which real mail does), adding them
+    /// to `pending`; adds nothing unless the outcome is `decoded`.
+    ///
+    /// - Complexity: O(*n*) in the atom's length.
+    static func decode(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into pending: inout Pending) -> Outcome {
         var i = range.lowerBound
         let end = range.upperBound
         guard end - i >= 8, p[i] == UInt8(ascii: "="), p[i + 1] == UInt8(ascii: "?") else {
             return .notEncoded
         }
-        var words: [Decoded] = []
+        let bytesBefore = pending.byteCount, wordsBefore = pending.wordCount
+        func fail(_ outcome: Outcome) -> Outcome {
+            pending.byteCount = bytesBefore
+            pending.wordCount = wordsBefore
+            return outcome
+        }
         while i < end {
             guard end - i >= 8, p[i] == UInt8(ascii: "="), p[i + 1] == UInt8(ascii: "?") else {
-                return words.isEmpty ? .notEncoded : .undecodable
+                return fail(pending.wordCount == wordsBefore ? .notEncoded : .undecodable)
             }
             // charset
             var j = i + 2
             let charsetStart = j
             while j < end && p[j] != UInt8(ascii: "?") { j += 1 }
-            guard j < end, j > charsetStart else { return .notEncoded }
+            guard j < end, j > charsetStart else { return fail(.notEncoded) }
             let charsetEnd = j
             j += 1
-            guard j + 1 < end, p[j + 1] == UInt8(ascii: "?") else { return .notEncoded }
+            guard j + 1 < end, p[j + 1] == UInt8(ascii: "?") else { return fail(.notEncoded) }
             let encoding = ByteClass.lowercased(p[j])
-            guard encoding == UInt8(ascii: "b") || encoding == UInt8(ascii: "q") else { return .notEncoded }
+            guard encoding == UInt8(ascii: "b") || encoding == UInt8(ascii: "q") else { return fail(.notEncoded) }
             j += 2
             let textStart = j
             while j + 1 < end && !(p[j] == UInt8(ascii: "?") && p[j + 1] == UInt8(ascii: "=")) { j += 1 }
-            guard j + 1 < end else { return .notEncoded }
+            guard j + 1 < end else { return fail(.notEncoded) }
             let textEnd = j
             i = j + 2
-            guard let charset = charset(p, charsetStart..<charsetEnd) else { return .undecodable }
+            guard let charset = charset(p, charsetStart..<charsetEnd) else { return fail(.undecodable) }
             let text = UnsafeBufferPointer(rebasing: p[textStart..<textEnd])
-            let decoded = encoding == UInt8(ascii: "b") ? base64(text) : quoted(text)
-            guard let bytes = decoded else { return .undecodable }
-            words.append(Decoded(charset: charset, bytes: bytes))
+            let decoded = encoding == UInt8(ascii: "b") ? base64(text, into: &pending) : quoted(text, into: &pending)
+            guard decoded else { return fail(.undecodable) }
+            precondition(pending.wordCount < pending.wordCapacity, "encoded words outnumber their phrase's room")
+            pending.words[pending.wordCount] = Word(charset: charset, end: pending.byteCount)
+            pending.wordCount += 1
         }
-        return .decoded(words)
+        return .decoded
     }
 
     /// The charset a label names (WHATWG labels; an RFC 2231 language
@@ -69,46 +122,87 @@ enum EncodedWord {
         return charset
     }
 
-    static func base64(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count * 3 / 4)
-        return Base64.decode(text) { out.append($0) } ? out : nil
+    /// Appends the bytes of a B word's text (false on bad base64).
+    static func base64(_ text: UnsafeBufferPointer<UInt8>, into pending: inout Pending) -> Bool {
+        Base64.decode(text) { pending.append($0) }
     }
 
-    static func quoted(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count)
+    /// Appends the bytes of a Q word's text (false on a bad `=XX`).
+    static func quoted(_ text: UnsafeBufferPointer<UInt8>, into pending: inout Pending) -> Bool {
         var i = 0
         while i < text.count {
             let c = text[i]
             if c == UInt8(ascii: "_") {
-                out.append(ASCII.space)
+                pending.append(ASCII.space)
             } else if c == UInt8(ascii: "=") {
-                guard i + 2 < text.count, let hi = Base64.hexValue(text[i + 1]), let lo = Base64.hexValue(text[i + 2]) else { return nil }
-                out.append(hi << 4 | lo)
+                guard i + 2 < text.count, let hi = Base64.hexValue(text[i + 1]), let lo = Base64.hexValue(text[i + 2]) else { return false }
+                pending.append(hi << 4 | lo)
                 i += 2
             } else {
-                out.append(c)
+                pending.append(c)
             }
             i += 1
         }
-        return out
+        return true
     }
-
 
     /// Appends `bytes` in `charset` as UTF-8; what cannot be converted
     /// becomes U+FFFD. Every control character (C0, DEL, C1) and line or
     /// paragraph separator becomes a space, and runs of white space fold to
     /// one, so a decoded name can never smuggle a line break, and the words
     /// around a control stay apart (`x=0D=0Ay` is `x y`).
-    static func appendUTF8(_ bytes: [UInt8], charset: Charset, into out: inout [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            charset.decode(buffer) { v in
-                if v <= 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) || v == 0x2028 || v == 0x2029 {
-                    if out.last != ASCII.space { out.append(ASCII.space) }
-                } else {
-                    appendUTF8Scalar(v, into: &out)
+    ///
+    /// UTF-8 text is copied a stretch at a time while it is well-formed
+    /// and holds none of those; the first byte that is not goes, with all
+    /// after it, through the charset's decoder (``appendDecoded(_:charset:into:)``,
+    /// which gives the same for every input: a test compares the two).
+    ///
+    /// - Complexity: O(*n*) in the bytes.
+    static func appendUTF8(_ bytes: UnsafeBufferPointer<UInt8>, charset: Charset, into out: inout [UInt8]) {
+        guard charset == .utf8 else { return appendDecoded(bytes, charset: charset, into: &out) }
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            let b = bytes[i]
+            if b > 0x20 && b < 0x7F {
+                i += 1
+                continue
+            }
+            if b == ASCII.space {
+                // A space after a space (or after a control that became
+                // one) folds away.
+                let previous = i > 0 ? bytes[i - 1] : out.last
+                if previous != ASCII.space {
+                    i += 1
+                    continue
                 }
+            } else if b >= 0xC2 {
+                let length = UTF8Bytes.sequenceLength(bytes, at: i, end: n)
+                // C1 controls (U+0080–U+009F) and the line and paragraph
+                // separators (U+2028, U+2029) become spaces: the decoder's.
+                let c1 = b == 0xC2 && length == 2 && bytes[i + 1] < 0xA0
+                let separator = b == 0xE2 && length == 3 && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)
+                if length > 0 && !c1 && !separator {
+                    i += length
+                    continue
+                }
+            }
+            // Anything else: the decoder from here on.
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<i]))
+            return appendDecoded(UnsafeBufferPointer(rebasing: bytes[i..<n]), charset: charset, into: &out)
+        }
+        out.append(contentsOf: bytes)
+    }
+
+    /// ``appendUTF8(_:charset:into:)`` scalar by scalar, for any charset.
+    ///
+    /// - Complexity: O(*n*) in the bytes.
+    static func appendDecoded(_ bytes: UnsafeBufferPointer<UInt8>, charset: Charset, into out: inout [UInt8]) {
+        charset.decode(bytes) { v in
+            if v <= 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) || v == 0x2028 || v == 0x2029 {
+                if out.last != ASCII.space { out.append(ASCII.space) }
+            } else {
+                appendUTF8Scalar(v, into: &out)
             }
         }
     }

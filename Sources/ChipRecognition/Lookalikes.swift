@@ -157,8 +157,8 @@ package struct Lookalikes: Sendable {
                     recognizer.appendDisplayName(r, p, into: &name)
                 }
                 if name.contains(UInt8(ascii: "@")) && spoofs(name, r, p) { r.warnings.insert(.displayNameSpoof) }
-                if Lookalikes.mixesScripts(name[...]) { r.warnings.insert(.mixedScript) }
-            } else if found.hasNonASCII, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[nameRange])) {
+                if name.withUnsafeBufferPointer({ Lookalikes.mixesScripts($0, wellFormed: false) }) { r.warnings.insert(.mixedScript) }
+            } else if found.hasNonASCII, Lookalikes.mixesScripts(UnsafeBufferPointer(rebasing: p[nameRange]), wellFormed: false) {
                 // Quotes and escapes are ASCII: the raw text has the name's letters.
                 r.warnings.insert(.mixedScript)
             }
@@ -341,11 +341,15 @@ package struct Lookalikes: Sendable {
         }
     }
 
-    /// ``mixesScripts(_:)`` for well-formed UTF-8 (a name the fast
-    /// grammar read), decoded by hand: ASCII bytes cost a compare or two.
+    /// ``mixesScripts(_:)`` decoded by hand: ASCII bytes cost a compare or
+    /// two. Unless `wellFormed` (a name the fast grammar read), each
+    /// sequence is checked, and a byte that starts none is skipped, as the
+    /// standard library's decoder skips the maximal subpart it reports as
+    /// an error (its continuation bytes start none either), so the answer
+    /// is the same.
     ///
     /// - Complexity: O(*n*) in the bytes.
-    static func mixesScripts(wellFormed p: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func mixesScripts(_ p: UnsafeBufferPointer<UInt8>, wellFormed: Bool) -> Bool {
         var seen: UInt8 = 0
         var i = 0
         let n = p.count
@@ -361,6 +365,10 @@ package struct Lookalikes: Sendable {
                 }
                 continue
             }
+            if !wellFormed && UTF8Bytes.sequenceLength(p, at: i, end: n) == 0 {
+                i += 1
+                continue
+            }
             let (v, length) = UTF8Bytes.decodeWellFormed(p, at: i)
             i += length
             switch script(Unicode.Scalar(v) ?? "\u{FFFD}") {
@@ -372,6 +380,13 @@ package struct Lookalikes: Sendable {
             if seen.nonzeroBitCount > 1 { return true }
         }
         return false
+    }
+
+    /// ``mixesScripts(_:)`` for well-formed UTF-8.
+    ///
+    /// - Complexity: O(*n*) in the bytes.
+    static func mixesScripts(wellFormed p: UnsafeBufferPointer<UInt8>) -> Bool {
+        mixesScripts(p, wellFormed: true)
     }
 
     /// The index of the common domain this one is likely a typo of, if any.

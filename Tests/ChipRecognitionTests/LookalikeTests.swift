@@ -93,6 +93,28 @@ struct LookalikeTests {
         }
     }
 
+    /// The checking form agrees with the general one on any bytes: random
+    /// pieces of the scripts, cut sequences, stray continuation and lead
+    /// bytes, overlong forms and surrogates.
+    @Test func theCheckingScriptCheckAgreesWithTheGeneralOneOnAnyBytes() {
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("é".utf8), Array("α".utf8), Array("д".utf8), Array("中".utf8), Array("😀".utf8),
+            Array(" ".utf8), Array(".".utf8), [0x80], [0xBF], [0xC0, 0xAF], [0xC3], [0xCE], [0xD0], [0xE0, 0x80],
+            [0xE4, 0xB8], [0xED, 0xA0, 0x80], [0xF0, 0x9F], [0xF4, 0x90, 0x80, 0x80], [0xF8], [0xFF],
+        ]
+        var rng = SplitMix64(seed: 29)
+        var mixed = 0
+        for _ in 0..<20_000 {
+            let bytes = (0..<rng.between(1...10)).flatMap { _ in rng.pick(pieces) }
+            let checked = bytes.withUnsafeBufferPointer { Lookalikes.mixesScripts($0, wellFormed: false) }
+            let general = Lookalikes.mixesScripts(bytes[...])
+            #expect(checked == general, "\(bytes)")
+            if general { mixed += 1 }
+        }
+        // Both answers occur.
+        #expect(mixed > 1_000 && mixed < 19_000)
+    }
+
     /// However small the verdict cache (one set of four slots here, so
     /// domains drive each other out), every verdict is the one worked out
     /// afresh.

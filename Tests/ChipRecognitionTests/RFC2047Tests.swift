@@ -244,4 +244,77 @@ struct RFC2047Tests {
 
     @Test("legacy charsets of the WHATWG Encoding Standard", arguments: RFC2047Tables.legacyCharsets)
     func legacyCharsets(_ row: RFCRow) { verifyRFCRow(row) }
+
+    /// UTF-8 words are copied a stretch at a time; the bytes that need the
+    /// decoder (controls, C1, line separators, ill-formed sequences, a
+    /// second space) hand the rest over to it. Both give the same bytes
+    /// for random words after any text already written.
+    @Test func utf8WordsCopiedAsTheDecoderWritesThem() {
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("Zoë".utf8), Array("中文".utf8), Array("😀".utf8), [0x20], [0x20, 0x20], [0x09], [0x0A],
+            [0x00], [0x7F], [0xC2, 0x85], [0xC2, 0xA0], [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9], [0xE2, 0x80, 0xAA],
+            [0xEF, 0xBB, 0xBF], [0x80], [0xC0, 0xAF], [0xC3], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF0, 0x9F, 0x98],
+            [0xF4, 0x90, 0x80, 0x80], [0xFF],
+        ]
+        let before: [[UInt8]] = [[], Array("Ann".utf8), Array("Ann ".utf8)]
+        var rng = SplitMix64(seed: 47)
+        var handedOver = 0
+        for _ in 0..<20_000 {
+            let word = (0..<rng.between(0...8)).flatMap { _ in rng.pick(pieces) }
+            var fast = rng.pick(before)
+            var slow = fast
+            word.withUnsafeBufferPointer {
+                EncodedWord.appendUTF8($0, charset: .utf8, into: &fast)
+                EncodedWord.appendDecoded($0, charset: .utf8, into: &slow)
+            }
+            #expect(fast == slow, "\(word)")
+            if word.contains(where: { $0 < 0x20 || $0 == 0x7F || ($0 >= 0x80 && $0 < 0xC2) || $0 >= 0xF5 }) { handedOver += 1 }
+        }
+        // Many words needed the decoder, and many did not.
+        #expect(handedOver > 2_000 && handedOver < 18_000)
+    }
+
+    /// Names of many encoded words (charsets mixed, the stateful one among
+    /// them, some undecodable, white space between some) decode to the
+    /// words' texts joined as §6.2 says: words back to back, or with only
+    /// white space between, are joined; other text keeps its space.
+    @Test func manyEncodedWordsJoinAsTheRFCSays() {
+        // (encoded word, its text, decodable)
+        let words: [(String, String, Bool)] = [
+            ("=?UTF-8?B?WsO2ZQ==?=", "Zöe", true), ("=?UTF-8?Q?_Lee?=", " Lee", true),
+            ("=?ISO-8859-1?Q?Jos=E9?=", "José", true), ("=?iso-8859-7?B?4eLj?=", "αβγ", true),
+            ("=?ISO-2022-JP?B?GyRCJUYlOSVIGyhC?=", "テスト", true), ("=?x-unknown?Q?zz?=", "=?x-unknown?Q?zz?=", false),
+            ("=?UTF-8?B?not*base64?=", "=?UTF-8?B?not*base64?=", false),
+        ]
+        var rng = SplitMix64(seed: 53)
+        for _ in 0..<2_000 {
+            var text = ""
+            var expected = ""
+            var previousDecoded = false
+            for k in 0..<rng.between(1...5) {
+                let (word, decoded, ok) = rng.pick(words)
+                let plain = rng.between(0...4) == 0
+                let spaced = k > 0 && (plain || !ok || !previousDecoded || rng.between(0...1) == 0)
+                if k > 0 { text += spaced ? " " : "" }
+                if plain {
+                    text += "Ann"
+                    expected += (k > 0 ? " " : "") + "Ann"
+                    previousDecoded = false
+                    continue
+                }
+                if !spaced && k > 0 && !(ok && previousDecoded) {
+                    // Glued to text that is not a decoded word: one atom
+                    // that is no encoded word, as written.
+                    text += " "
+                }
+                text += word
+                let joins = ok && previousDecoded
+                expected += (k > 0 && !joins ? " " : "") + decoded
+                previousDecoded = ok
+            }
+            let chip = AddressList.parse(text + " <a@example.com>").first
+            let folded = expected.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            #expect(chip?.displayName == folded, "\(text)")
+        }
+    }
 }
