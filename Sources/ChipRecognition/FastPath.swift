@@ -2,6 +2,7 @@ import ChipSyntax
 
 /// A single pass over the bytes for the chips most lists are made of:
 /// `local@domain`, `Name Words <local@domain>` and `"Quoted Name" <local@domain>`
+/// (escapes of printable ASCII allowed in the quoted name)
 /// with a plain dot-atom local part and an LDH host name of two or more
 /// labels. It answers only when the chip is certainly valid with no warning
 /// under every policy, and then exactly as the full grammar would (a test
@@ -79,10 +80,14 @@ enum FastPath {
         var encodedWord = false
         /// An `@` (only a quoted string may hold one).
         var at = false
+        /// A quoted-pair (only a quoted string may hold one): the name's
+        /// text is not its bytes between the quotes.
+        var escapes = false
     }
 
     /// A phrase of unquoted words separated by white space, or one quoted
-    /// string of printable text; UTF-8 must be well-formed. With
+    /// string of printable text and quoted-pairs of printable ASCII; UTF-8
+    /// must be well-formed. With
     /// `allowsDots`, dots may stand in the unquoted words anywhere but
     /// first (`obs-phrase`): the phrase is then `dotted`.
     @inline(__always)
@@ -104,6 +109,17 @@ enum FastPath {
                     if b == UInt8(ascii: "=") && p[i + 1] == UInt8(ascii: "?") { facts.encodedWord = true }
                     if b == UInt8(ascii: "@") { facts.at = true }
                     i += 1
+                    continue
+                }
+                if b == ASCII.backslash {
+                    // A quoted-pair of printable ASCII (`\"`, `\\`), which
+                    // the grammar takes as it stands; not the closing quote.
+                    guard i + 2 < end, p[i + 1] >= 0x20 && p[i + 1] < 0x7F else { return .other }
+                    // What the facts say of the bytes holds for escaped ones.
+                    if p[i + 1] == UInt8(ascii: "@") { facts.at = true }
+                    if p[i + 1] == UInt8(ascii: "=") && p[i + 2] == UInt8(ascii: "?") { facts.encodedWord = true }
+                    facts.escapes = true
+                    i += 2
                     continue
                 }
                 guard b >= 0x80 else { return .other }

@@ -38,6 +38,10 @@ struct SimpleLaneTests {
         "Team: Ann <a@x.org>, b@y.org; c@z.org", "\"Q\\\"T\" =?utf-8?q?x?=: a@x.org;", "T: a@x.org (c), Ann (w) <b@y.org>;",
         "undisclosed-recipients:;, a@x.org", "a@x.org (Ann Lee), (Bob) <b@y.org>, c@z.org ()", "T:;U: a@x.org",
         "\"Lee\\, Ann\" <a@x.org>, Team: \"R\\\\\" <r@y.org>",
+        // Escapes in a quoted name: the lane reads them, and what they
+        // escape counts as what it is (`@`, `=?`).
+        "\"A\\\"B\\\\\" <a@x.org>", "\"A\\@B\" <a@x.org>", "\"A\\=?B\" <a@x.org>", "\"A=\\?B\" <a@x.org>",
+        "\"\\\u{1}\" <a@x.org>", "\"Zo\\\u{00EB}\" <a@x.org>", "\"A\\\" <a@x.org>",
         // A comment after a bare address names it.
         "richard@shaw.ca (Richard Garcia), a@x.org (Richard Garcia)", "b@y.org (Bo  Lee)", "c@z.org (Dr. C. Z)",
         "d@x.org (A) (B)", "f@x.org (=?utf-8?q?F?=)", "h@x.org (H (I) J)", "i@x.org (\u{00DC}nal)", "j@x.org (j@k.org)",

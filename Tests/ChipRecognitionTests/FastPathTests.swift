@@ -43,6 +43,7 @@ struct FastPathTests {
         "ann@example.com", "ann.lee+tag@mail.example.co.uk", "Ann Lee <ann@example.com>",
         "\"Lee, Ann\" <ann@example.com>", "<ann@example.com>", "José Müller <jose@example.de>",
         "=?UTF-8?B?SsO8cmdlbg==?= <j@example.de>", "Who? <one@y.test>", "\"\" <a@b.cd>", "Ann\tLee <a@x.org>",
+        "\"A\\\"B\" <a@x.org>", "\"Lee, Ann \\\"Nan\\\"\" <a@x.org>", "\"\\\\\" <a@x.org>", "\"\\ \" <a@x.org>",
     ])
     func commonChipsTakeTheFastPath(_ text: String) {
         let bytes = Array(text.utf8)
@@ -57,7 +58,8 @@ struct FastPathTests {
         "ann@localhost", "ann@x.123", "ann..lee@x.org", ".ann@x.org", "ann.@x.org", "ann@-x.org", "ann@x-.org",
         "ann@x..org", "ann@x.org.", "\"ann\"@x.org", "ann@[1.2.3.4]", "Dr. Ann <a@x.org>", "Ann  <a@x.org>x",
         "Ann <a@x.org> (c)", "mailto:a@x.org", "a@b@c.org", "ann@exa_mple.com",
-        "\"A\\\"B\" <a@x.org>", "ann lee@x.org", "<a@x.org><b@y.org>", "üser@x.org", "a@ü.org",
+        "ann lee@x.org", "<a@x.org><b@y.org>", "üser@x.org", "a@ü.org",
+        "\"A\\\" <a@x.org>", "\"A\\\u{1}B\" <a@x.org>", "\"A\\\tB\" <a@x.org>", "\"A\\é\" <a@x.org>",
     ])
     func unusualChipsTakeTheGeneralPath(_ text: String) {
         // A warning, an error, an answer that depends on the policy, or a
@@ -87,7 +89,10 @@ struct FastPathTests {
         var rng = SplitMix64(seed: UInt64(seed) &+ 77)
         let atoms = ["ann", "lee", "x", "1", "a-b", "o'neil", "+tag", "_", "Z9", "{q}", "=?"]
         let labels = ["example", "com", "x", "1", "a-b", "-", "org", "123", "co", "ü", "b_c"]
-        let names = ["Ann", "Lee", "\"Lee, Ann\"", "José", "Who?", "Dr.", "=?UTF-8?Q?a?=", "\"\"", "(c)", "M.", ".", "J.R."]
+        let names = [
+            "Ann", "Lee", "\"Lee, Ann\"", "José", "Who?", "Dr.", "=?UTF-8?Q?a?=", "\"\"", "(c)", "M.", ".", "J.R.",
+            "\"A\\\"B\"", "\"a\\\\\"", "\"\\x\\ y\"",
+        ]
         let noise: [UInt8] = Array(" .@<>\"()[]\\,;:-\t".utf8) + [0xC3, 0xA9, 0xFF, 0x00]
         var agreed = 0
         for _ in 0..<500 {
