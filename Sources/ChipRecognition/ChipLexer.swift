@@ -245,6 +245,7 @@ enum ChipLexer {
                 }
                 return i + 2
             }
+            flags.insert(.nonASCII)
             let n = UTF8Bytes.sequenceLength(p, at: i + 1, end: end)
             if n == 0 {
                 problem = Problem.pick(problem, Problem(error: .invalidUTF8, offset: i + 1))

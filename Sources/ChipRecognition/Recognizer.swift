@@ -693,9 +693,12 @@ struct MailboxParser {
                 continue
             case .atom, .quoted:
                 length += l.end - l.start
-                let found = Invisibles.scan(p, l.range)
-                if let bad = found.control { r.fail(.invalidCharacter, at: bad) }
-                if let hidden = found.first { r.fail(.invisibleCharacter, at: hidden) }
+                // What Invisibles finds is never ASCII.
+                if l.flags.contains(.nonASCII) {
+                    let found = Invisibles.scan(p, l.range)
+                    if let bad = found.control { r.fail(.invalidCharacter, at: bad) }
+                    if let hidden = found.first { r.fail(.invisibleCharacter, at: hidden) }
+                }
                 if l.kind == .quoted && AddressCleaner.holdsLineBreak(p, l.range) { r.addressIsVerbatim = false }
                 if !expectWord {
                     adjacentWords = true
@@ -757,7 +760,7 @@ struct MailboxParser {
     /// host-name rules; returns the length in octets of its ASCII form.
     mutating func checkDomain(_ range: Range<Int>) -> Int {
         let firstLexeme = lx[range.lowerBound]
-        for k in range where lx[k].kind == .atom || lx[k].kind == .literal {
+        for k in range where (lx[k].kind == .atom || lx[k].kind == .literal) && lx[k].flags.contains(.nonASCII) {
             if let hidden = Invisibles.scan(p, lx[k].range).first { r.fail(.invisibleCharacter, at: hidden) }
         }
         if firstLexeme.kind == .literal {

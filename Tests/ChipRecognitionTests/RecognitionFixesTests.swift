@@ -58,6 +58,8 @@ enum RecognitionFixTables {
         rfc("TR 36", "ann@ex\u{FEFF}ample.com", .standard, "invisible-character"),
         rfc("TR 36", "ann@example.com\u{200D}", .lenient, "invisible-character"),
         rfc("TR 36", "\"a\u{2066}b\"@x.org", .standard, "invisible-character"),
+        rfc("TR 36", "\"a\\\u{200B}b\"@x.org", .standard, "invisible-character"),
+        rfc("TR 36", "\"a\\\u{0085}b\"@x.org", .lenient, "invalid-character"),
         rfc("TR 36", "a\u{00AD}b@x.org", .standard, "invisible-character"),
         rfc("TR 36", "Ann <a\u{200E}@x.org>", .standard, "invisible-character"),
         rfc("TR 36", "a@[192.0.2.1\u{200B}]", .lenient, "invisible-character"),
