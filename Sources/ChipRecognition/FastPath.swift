@@ -26,22 +26,31 @@ enum FastPath {
     /// With `allowsObsolete` (the policy's ``ValidationPolicy/allowsObsoleteSyntax``),
     /// a name with dots between its words (`Aaron M. Ucko`, RFC 5322
     /// `obs-phrase`) is read too, with the warning the grammar gives it.
-    static func recognize(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowsObsolete: Bool = false) -> Recognition? {
-        recognize(p, range, classes, allowsObsolete: allowsObsolete)
+    ///
+    /// With `lengthLimits` (the policy's ``ValidationPolicy/enforcesLengthLimits``),
+    /// an address that breaks only the RFC 5321 length limits is read too:
+    /// its error is the one the grammar gives it (the first of local part,
+    /// label, domain and address too long; valid where limits are not
+    /// enforced). Without, such a chip is left to the grammar.
+    static func recognize(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowsObsolete: Bool = false, lengthLimits: Bool? = nil
+    ) -> Recognition? {
+        recognize(p, range, classes, allowsObsolete: allowsObsolete, lengthLimits: lengthLimits)
     }
 
     @inline(__always)
     static func recognize(
-        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, allowsObsolete: Bool
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, allowsObsolete: Bool, lengthLimits: Bool? = nil
     ) -> Recognition? {
         let end = range.upperBound
         guard end - range.lowerBound >= 5 else { return nil }
         if p[end - 1] != UInt8(ascii: ">") {
             // A bare address.
-            guard let (local, domain) = addrSpec(p, range, t) else { return nil }
+            guard let (local, domain, over) = addrSpec(p, range, t, lengthLimits: lengthLimits) else { return nil }
             var r = Recognition()
             r.localPartRange = local
             r.domainRange = domain
+            if let over { r.fail(over.error, at: over.offset) }
             return r
         }
         // A name-addr: find the `<`, then check the name before it.
@@ -51,10 +60,11 @@ enum FastPath {
             open -= 1
         }
         guard p[open] == UInt8(ascii: "<"),
-              let (local, domain) = addrSpec(p, (open + 1)..<(end - 1), t) else { return nil }
+              let (local, domain, over) = addrSpec(p, (open + 1)..<(end - 1), t, lengthLimits: lengthLimits) else { return nil }
         var r = Recognition()
         r.localPartRange = local
         r.domainRange = domain
+        if let over { r.fail(over.error, at: over.offset) }
         var nameEnd = open
         while nameEnd > range.lowerBound && (p[nameEnd - 1] == ASCII.space || p[nameEnd - 1] == ASCII.tab) { nameEnd -= 1 }
         if nameEnd == range.lowerBound {
@@ -293,6 +303,24 @@ enum FastPath {
     static func addrSpec(
         _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable
     ) -> (Range<Int>, Range<Int>)? {
+        guard let (local, domain, over) = addrSpec(p, range, t, lengthLimits: nil), over == nil else { return nil }
+        return (local, domain)
+    }
+
+    /// The length limit an address breaks, as the grammar reports it.
+    struct OverLimit: Equatable {
+        var error: ChipError
+        var offset: Int
+    }
+
+    /// ``addrSpec(_:_:_:)``, and with `lengthLimits` also an address that
+    /// breaks only the length limits: with the error the grammar gives the
+    /// first it breaks in the order of ``ChipError/Kind`` (which error a
+    /// chip shows), or none when `lengthLimits` is false.
+    @inline(__always)
+    static func addrSpec(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, lengthLimits: Bool?
+    ) -> (Range<Int>, Range<Int>, OverLimit?)? {
         var i = range.lowerBound
         let end = range.upperBound
         // Local part: atext runs separated by single dots.
@@ -310,18 +338,19 @@ enum FastPath {
             }
             i += 1
         }
-        guard i < end, p[i] == UInt8(ascii: "@"), !previousDot, i - localStart <= SMTPLimits.maxLocalPartBytes else { return nil }
+        guard i < end, p[i] == UInt8(ascii: "@"), !previousDot else { return nil }
         let localEnd = i
         i += 1
-        // Domain: LDH labels of 1–63 bytes, no hyphen at either end.
+        // Domain: LDH labels of at least a byte, no hyphen at either end.
         let domainStart = i
         var labels = 0
         var labelStart = i
+        var longLabel = -1
         while true {
             while i < end && t[p[i]] & 2 != 0 { i += 1 }
             let length = i - labelStart
-            guard length > 0, length <= SMTPLimits.maxLabelBytes,
-                  p[labelStart] != UInt8(ascii: "-"), p[i - 1] != UInt8(ascii: "-") else { return nil }
+            guard length > 0, p[labelStart] != UInt8(ascii: "-"), p[i - 1] != UInt8(ascii: "-") else { return nil }
+            if length > SMTPLimits.maxLabelBytes && longLabel < 0 { longLabel = labelStart }
             // `ab--…` labels (A-labels among them) are IDNA's business.
             if length >= 4 && p[labelStart + 2] == UInt8(ascii: "-") && p[labelStart + 3] == UInt8(ascii: "-") {
                 return nil
@@ -337,7 +366,24 @@ enum FastPath {
         // end at their first byte).
         var k = labelStart
         while k < end && t[p[k]] & 4 != 0 { k += 1 }
-        guard labels >= 2, k < end, end - domainStart <= SMTPLimits.maxDomainBytes, end - localStart <= SMTPLimits.maxAddressBytes else { return nil }
-        return (localStart..<localEnd, domainStart..<end)
+        guard labels >= 2, k < end else { return nil }
+        let ranges = (localStart..<localEnd, domainStart..<end)
+        // The limits, in the order of the errors' kinds.
+        var over: OverLimit?
+        if localEnd - localStart > SMTPLimits.maxLocalPartBytes {
+            over = OverLimit(error: .localPartTooLong, offset: localStart)
+        } else if longLabel >= 0 {
+            over = OverLimit(error: .domainLabelTooLong, offset: longLabel)
+        } else if end - domainStart > SMTPLimits.maxDomainBytes {
+            over = OverLimit(error: .domainTooLong, offset: domainStart)
+        } else if end - localStart > SMTPLimits.maxAddressBytes {
+            over = OverLimit(error: .addressTooLong, offset: localStart)
+        }
+        guard let over else { return (ranges.0, ranges.1, nil) }
+        switch lengthLimits {
+        case nil: return nil
+        case true?: return (ranges.0, ranges.1, over)
+        case false?: return (ranges.0, ranges.1, nil)
+        }
     }
 }

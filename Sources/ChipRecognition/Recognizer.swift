@@ -95,7 +95,9 @@ public struct Recognizer: Sendable {
             r.fail(.tooLong, at: range.lowerBound)
             return r
         }
-        if let simple = FastPath.recognize(p, range, allowsObsolete: policy.allowsObsoleteSyntax) { return simple }
+        if let simple = FastPath.recognize(
+            p, range, allowsObsolete: policy.allowsObsoleteSyntax, lengthLimits: policy.enforcesLengthLimits
+        ) { return simple }
         return recognizeInGeneral(p, range)
     }
 
@@ -112,7 +114,9 @@ public struct Recognizer: Sendable {
             r.fail(.tooLong, at: range.lowerBound)
             return r
         }
-        if let simple = FastPath.recognize(p, range, allowsObsolete: policy.allowsObsoleteSyntax) { return simple }
+        if let simple = FastPath.recognize(
+            p, range, allowsObsolete: policy.allowsObsoleteSyntax, lengthLimits: policy.enforcesLengthLimits
+        ) { return simple }
         return recognizeInGeneral(p, range, labels: &labels)
     }
 

@@ -82,6 +82,40 @@ struct FastPathTests {
         #expect(fast(Array("abcdefg@\(domain)".utf8)) == nil)  // 255
     }
 
+    /// Addresses near and over the RFC 5321 limits (local part 64, label
+    /// 63, domain 255, address 254 octets), bare and in angle brackets,
+    /// breaking one limit or several: told the policy's limits, the fast
+    /// path answers them, valid or with the grammar's error, exactly as the
+    /// grammar does under every policy (limits enforced or not).
+    @Test func overLongAddressesAnswerAsTheGrammar() {
+        var rng = SplitMix64(seed: 61)
+        var loose = ValidationPolicy.standard
+        loose.enforcesLengthLimits = false
+        var errors: [String: Int] = [:]
+        for _ in 0..<3_000 {
+            let local = (0..<rng.between(1...3)).map { _ in String(repeating: "l", count: rng.between(1...30)) }.joined(separator: ".")
+            let longLocal = rng.below(4) == 0 ? String(repeating: "m", count: rng.between(60...70)) : local
+            let labels = (0..<rng.between(2...8)).map { _ in
+                String(repeating: "d", count: rng.below(3) == 0 ? rng.between(58...68) : rng.between(1...40))
+            }
+            let text = "\(longLocal)@\(labels.joined(separator: ".")).org"
+            let chip = rng.below(2) == 0 ? text : "Ann Lee <\(text)>"
+            let bytes = Array(chip.utf8)
+            for policy in [ValidationPolicy.strict, .standard, .lenient, loose] {
+                let expected = general(bytes, policy)
+                let r = bytes.withUnsafeBufferPointer {
+                    FastPath.recognize($0, 0..<$0.count, allowsObsolete: policy.allowsObsoleteSyntax, lengthLimits: policy.enforcesLengthLimits)
+                }
+                #expect(r == expected, "\(policy.name): \(chip)")
+                if let code = expected.error?.code, r != nil, policy.enforcesLengthLimits { errors[code, default: 0] += 1 }
+            }
+        }
+        // Each limit was broken, and answered, many times.
+        for code in ["local-part-too-long", "domain-label-too-long", "domain-too-long", "address-too-long"] {
+            #expect(errors[code, default: 0] > 50, "\(code): \(errors)")
+        }
+    }
+
     /// Whenever the fast path answers, the full grammar agrees, under every
     /// policy: valid-looking chips, mutated at random.
     @Test(arguments: 0..<40)
