@@ -265,11 +265,12 @@ public struct ChipRecordWriter: Sendable {
         var unquoted = true
         if let r = item.nameRange {
             nameText = item.nameIsComment ? (r.lowerBound + 1)..<(r.upperBound - 1) : r
-            unquoted = item.nameIsComment || p[r.lowerBound] != ASCII.quote
+            unquoted = !item.nameIsEncoded && (item.nameIsComment || p[r.lowerBound] != ASCII.quote)
         }
         if format == .jsonl, summaryWidth == nil, unquoted {
             // An unquoted name of the lane is its own decoding (plain
-            // words, single spaces), and so is a comment's; the address is
+            // words, single spaces) unless it holds `=?`, and so is a
+            // comment's; the address is
             // as typed: both are written from the chip's bytes.
             let fields = Fields(
                 record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: group, raw: raw,

@@ -175,6 +175,15 @@ public struct ListRecognizer: Sendable {
         }
     }
 
+    /// Decodes the phrase `p[range]` into `nameScratch`; returns the
+    /// warnings decoding raised.
+    ///
+    /// - Complexity: O(*n*) in the phrase's length.
+    mutating func decodePhrase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ChipWarnings {
+        nameScratch.removeAll(keepingCapacity: true)
+        return recognizer.appendPhrase(p, range, into: &nameScratch)
+    }
+
     /// Whether the bytes start with `mailto:` (any case).
     static func startsWithMailto(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard range.count > MailtoScheme.prefixBytes, p[range.lowerBound + MailtoScheme.nameBytes] == UInt8(ascii: ":")

@@ -15,6 +15,10 @@ package struct SimpleItem: Sendable, Hashable {
     /// The name is the comment after a bare address (`a@x.org (Ann Lee)`),
     /// whose text between the parentheses is its own decoding.
     package var nameIsComment = false
+    /// The name holds `=?` (RFC 2047 encoded words, or text that looks like
+    /// one): unlike the lane's other unquoted names, its decoding is not its
+    /// bytes.
+    package var nameIsEncoded = false
     package var localPartRange: Range<Int>
     package var domainRange: Range<Int>
     package var warnings: ChipWarnings
@@ -36,7 +40,8 @@ extension ListRecognizer {
     /// structural index found (its `<` and `@`), when it is a valid
     /// mailbox the fast grammar reads (`local@domain`, `Name Words
     /// <local@domain>`, `"Quoted Name" <local@domain>`) with a name that
-    /// needs no decoding and holds no `@`, or a bare address followed by one
+    /// holds no `@`, before decoding or after (an encoded name is decoded
+    /// here, for the checks its text needs), or a bare address followed by one
     /// comment of such words (`a@x.org (Ann Lee)`, which names it). Then it does
     /// all ``handle(_:_:base:)`` would (duplicates, look-alikes, invisible
     /// characters) and returns the same verdict as plain data.
@@ -113,7 +118,16 @@ extension ListRecognizer {
                 case .dotted: warnings.insert(.obsoleteSyntax)
                 case .other: return false
                 }
-                if facts.encodedWord || facts.at { return false }
+                if facts.at { return false }
+                if facts.encodedWord {
+                    // Decoded as the general path decodes it: the warnings
+                    // of decoding and of the text it gives; a decoded `@`,
+                    // which may spoof an address, is the general path's.
+                    let decoding = decodePhrase(p, lo..<nameEnd)
+                    if nameScratch.contains(UInt8(ascii: "@")) { return false }
+                    warnings.formUnion(decoding)
+                    warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch)))
+                }
                 nameRange = lo..<nameEnd
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
             } else if open != lo {
@@ -131,7 +145,12 @@ extension ListRecognizer {
         if !seen.insert(hash, limit: maxTrackedAddresses) { warnings.insert(.duplicate) }
         var typo: Int32 = -1
         if checksLookalikes {
-            if facts.nonASCII, let name = nameRange, Lookalikes.mixesScripts(wellFormed: UnsafeBufferPointer(rebasing: p[name])) {
+            if facts.encodedWord {
+                // The decoded name's letters, not the encoded ones.
+                if nameScratch.withUnsafeBufferPointer({ Lookalikes.mixesScripts($0, wellFormed: false) }) {
+                    warnings.insert(.mixedScript)
+                }
+            } else if facts.nonASCII, let name = nameRange, Lookalikes.mixesScripts(wellFormed: UnsafeBufferPointer(rebasing: p[name])) {
                 warnings.insert(.mixedScript)
             }
             let (found, index) = lookalikes.judgeDomain(p, domain, key: domainKey)
@@ -141,6 +160,7 @@ extension ListRecognizer {
         if groupOpenStart >= 0 { groupMembers += 1 }
         item.nameRange = nameRange
         item.nameIsComment = nameIsComment
+        item.nameIsEncoded = facts.encodedWord
         item.localPartRange = local
         item.domainRange = domain
         item.warnings = warnings
