@@ -386,4 +386,85 @@ enum FastPath {
         case false?: return (ranges.0, ranges.1, nil)
         }
     }
+
+    /// An ASCII dot-atom local part and a domain of two or more labels
+    /// with bytes of 0x80 and more (an international domain name), for a
+    /// chip whose only `@` stands at `at`, as the grammar reads it when it
+    /// finds the address valid under every policy: each ASCII label LDH
+    /// (and no `ab--` one, IDNA's business), each other label well-formed
+    /// UTF-8 with no invisible character, no ASCII byte but LDH, no hyphen
+    /// at either end, one label to IDNA (no ideographic full stop) and an
+    /// A-label it converts to (its verdict in `labels`, as the grammar keeps
+    /// it); the lengths limits counted in A-labels, and a top-level label
+    /// that is not all digits. Nil for anything else.
+    ///
+    /// - Complexity: O(*n*) in the address's length; a label not yet in
+    ///   `labels` is converted once.
+    static func internationalAddrSpec(
+        _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, at: Int, _ hi: Int, _ t: ByteTable, labels: inout LabelCache
+    ) -> (Range<Int>, Range<Int>)? {
+        // Local part: atext runs separated by single dots.
+        guard at > lo, at - lo <= SMTPLimits.maxLocalPartBytes, hi > at + 1 else { return nil }
+        var previousDot = true
+        for i in lo..<at {
+            let b = p[i]
+            if t[b] & 1 != 0 {
+                previousDot = false
+            } else if b == UInt8(ascii: ".") && !previousDot {
+                previousDot = true
+            } else {
+                return nil
+            }
+        }
+        guard !previousDot else { return nil }
+        var length = 0, labelCount = 0
+        var start = at + 1
+        var international = false
+        while true {
+            var end = start
+            var wide = false
+            while end < hi && p[end] != UInt8(ascii: ".") {
+                let b = p[end]
+                if b < 0x80 {
+                    guard t[b] & 2 != 0 else { return nil }
+                    end += 1
+                } else {
+                    let n = UTF8Bytes.sequenceLength(p, at: end, end: hi)
+                    guard n > 0 else { return nil }
+                    wide = true
+                    end += n
+                }
+            }
+            guard end > start, p[start] != UInt8(ascii: "-"), p[end - 1] != UInt8(ascii: "-") else { return nil }
+            if wide {
+                let found = Invisibles.scan(p, start..<end)
+                guard found.first == nil, found.control == nil else { return nil }
+                let verdict = labels.verdict(p, start..<end, LabelCache.work)
+                guard verdict.pieces == 1, verdict.asciiLength >= 0, verdict.asciiLength <= SMTPLimits.maxLabelBytes else {
+                    return nil
+                }
+                length += Int(verdict.asciiLength)
+                international = true
+            } else {
+                let n = end - start
+                guard n <= SMTPLimits.maxLabelBytes,
+                      !(n >= 4 && p[start + 2] == UInt8(ascii: "-") && p[start + 3] == UInt8(ascii: "-")) else { return nil }
+                length += n
+            }
+            labelCount += 1
+            if end == hi {
+                // The top-level label is not all digits.
+                var k = start
+                while k < end && t[p[k]] & 4 != 0 { k += 1 }
+                guard k < end else { return nil }
+                break
+            }
+            length += 1
+            start = end + 1
+            guard start < hi else { return nil }
+        }
+        guard international, labelCount >= 2, length <= SMTPLimits.maxDomainBytes,
+              at - lo + 1 + length <= SMTPLimits.maxAddressBytes else { return nil }
+        return (lo..<at, (at + 1)..<hi)
+    }
 }

@@ -851,18 +851,7 @@ struct MailboxParser {
     mutating func checkLabel(_ l: Lexeme) -> Int {
         var length = l.end - l.start
         if l.flags.contains(.nonASCII) {
-            let found = labels.verdict(p, l.range) { text in
-                // UTS #46 maps the full-width forms an input method types
-                // to ASCII, and the ideographic full stops to label separators.
-                let pieces = IDNA.mapWidth(text).split(separator: ".", omittingEmptySubsequences: false)
-                do {
-                    var total = pieces.count - 1
-                    for piece in pieces { total += try IDNA.asciiLabel(String(piece)).utf8.count }
-                    return LabelCache.Verdict(pieces: Int32(pieces.count), asciiLength: Int32(total))
-                } catch {
-                    return LabelCache.Verdict(pieces: Int32(pieces.count), asciiLength: -1)
-                }
-            }
+            let found = labels.verdict(p, l.range, LabelCache.work)
             extraLabels += Int(found.pieces) - 1
             if found.asciiLength >= 0 {
                 length = Int(found.asciiLength)
@@ -954,6 +943,23 @@ package struct LabelCache: Sendable {
     init(slots: Int) {
         self.slots = [Lookalikes.Verdict](repeating: Lookalikes.Verdict(), count: slots)
         count = slots
+    }
+
+    /// What a label holding non-ASCII text comes to: UTS #46 maps the
+    /// full-width forms an input method types to ASCII, and the
+    /// ideographic full stops to label separators; each piece is then
+    /// converted to its A-label.
+    ///
+    /// - Complexity: O(*n*) in the label's length.
+    static func work(_ text: String) -> Verdict {
+        let pieces = IDNA.mapWidth(text).split(separator: ".", omittingEmptySubsequences: false)
+        do {
+            var total = pieces.count - 1
+            for piece in pieces { total += try IDNA.asciiLabel(String(piece)).utf8.count }
+            return Verdict(pieces: Int32(pieces.count), asciiLength: Int32(total))
+        } catch {
+            return Verdict(pieces: Int32(pieces.count), asciiLength: -1)
+        }
     }
 
     /// The verdict on `p[range]`, from the cache or from `work` (given

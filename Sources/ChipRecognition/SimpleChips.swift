@@ -86,7 +86,7 @@ extension ListRecognizer {
             let comment = offset + Int(chip.comment)
             var addressEnd = comment
             while addressEnd > lo && p[addressEnd - 1] == ASCII.space { addressEnd -= 1 }
-            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, addressEnd, t) else { return false }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, addressEnd, t) ?? internationalAddrSpec(p, lo, at, addressEnd) else { return false }
             local = l
             domain = d
             let inner = (comment + 1)..<(hi - 1)
@@ -99,13 +99,15 @@ extension ListRecognizer {
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, comment..<hi))) }
             }
         } else if chip.open < 0 {
-            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) else { return false }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) ?? internationalAddrSpec(p, lo, at, hi) else { return false }
             local = l
             domain = d
         } else {
             // `Name <…>`: the index saw one `<`, and the `>` ends the chip.
             let open = offset + Int(chip.open)
-            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, hi - 1, t) else { return false }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, hi - 1, t) ?? internationalAddrSpec(p, open + 1, at, hi - 1) else {
+                return false
+            }
             local = l
             domain = d
             var nameEnd = open
@@ -166,6 +168,20 @@ extension ListRecognizer {
         item.warnings = warnings
         item.typo = typo
         return true
+    }
+
+    /// The address `p[lo..<hi]` (its only `@` at `at`) when its domain is
+    /// international (``FastPath/internationalAddrSpec(_:_:at:_:_:labels:)``),
+    /// with the label verdicts the grammar keeps; nil at once for a domain
+    /// of ASCII only, which the vector reader has refused.
+    @inline(never)
+    mutating func internationalAddrSpec(
+        _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ at: Int, _ hi: Int
+    ) -> (Range<Int>, Range<Int>)? {
+        guard at >= lo, at < hi, SWAR.hasNonASCII(UnsafeBufferPointer(rebasing: p[(at + 1)..<hi])) else { return nil }
+        var labels = lookalikes.lendLabels()
+        defer { lookalikes.returnLabels(&labels) }
+        return FastPath.internationalAddrSpec(p, lo, at: at, hi, fastClasses, labels: &labels)
     }
 
     /// The decoded name of the open group, as UTF-8 (what a chip of the

@@ -116,6 +116,37 @@ struct FastPathTests {
         }
     }
 
+    /// The reader of international domains answers only for addresses
+    /// the grammar finds valid, with no warning, under every policy, and
+    /// with the grammar's ranges; and it reads most well-formed ones.
+    @Test func internationalDomainsAnswerAsTheGrammar() {
+        var rng = SplitMix64(seed: 67)
+        let pieces = [
+            "köln", "例え", "bücher", "ab", "x", "1", "a-b", "-", "ö-", "-ö", "ä\u{200B}", "\u{3002}", "xn--kln-sna", "ab--c",
+            "k_ö", "\u{2665}", "ß", "\u{0430}", "٣", String(repeating: "ü", count: 30), "123",
+            "ö\u{00AD}", "\u{200E}ö", "ö\u{2060}", "\u{200D}", "ö\u{0085}",
+        ]
+        var answered = 0
+        for _ in 0..<6_000 {
+            let labels = (0..<rng.between(1...4)).map { _ in (0..<rng.between(1...2)).map { _ in rng.pick(pieces) }.joined() }
+            let text = "ann.lee@" + labels.joined(separator: ".")
+            let bytes = Array(text.utf8)
+            let at = 7
+            var cache = LabelCache(slots: 64)
+            let found = bytes.withUnsafeBufferPointer {
+                FastPath.internationalAddrSpec($0, 0, at: at, $0.count, FastPath.classes, labels: &cache)
+            }
+            guard let (local, domain) = found else { continue }
+            answered += 1
+            for policy in [ValidationPolicy.strict, .standard, .lenient] {
+                let r = general(bytes, policy)
+                #expect(r.error == nil && r.warnings.isEmpty, "\(policy.name): \(text)")
+                #expect(r.localPartRange == local && r.domainRange == domain, "\(policy.name): \(text)")
+            }
+        }
+        #expect(answered > 200, "read \(answered)")
+    }
+
     /// Whenever the fast path answers, the full grammar agrees, under every
     /// policy: valid-looking chips, mutated at random.
     @Test(arguments: 0..<40)
