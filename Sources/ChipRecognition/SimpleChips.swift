@@ -122,13 +122,8 @@ extension ListRecognizer {
                 }
                 if facts.at { return false }
                 if facts.encodedWord {
-                    // Decoded as the general path decodes it: the warnings
-                    // of decoding and of the text it gives; a decoded `@`,
-                    // which may spoof an address, is the general path's.
-                    let decoding = decodePhrase(p, lo..<nameEnd)
-                    if nameScratch.contains(UInt8(ascii: "@")) { return false }
-                    warnings.formUnion(decoding)
-                    warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch)))
+                    guard let found = encodedNameWarnings(p, lo..<nameEnd) else { return false }
+                    warnings.formUnion(found)
                 }
                 nameRange = lo..<nameEnd
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
@@ -147,12 +142,9 @@ extension ListRecognizer {
         if !seen.insert(hash, limit: maxTrackedAddresses) { warnings.insert(.duplicate) }
         var typo: Int32 = -1
         if checksLookalikes {
-            if facts.encodedWord {
-                // The decoded name's letters, not the encoded ones.
-                if nameScratch.withUnsafeBufferPointer({ Lookalikes.mixesScripts($0, wellFormed: false) }) {
-                    warnings.insert(.mixedScript)
-                }
-            } else if facts.nonASCII, let name = nameRange, Lookalikes.mixesScripts(wellFormed: UnsafeBufferPointer(rebasing: p[name])) {
+            // An encoded name's letters were judged as it was decoded.
+            if facts.nonASCII, !facts.encodedWord, let name = nameRange,
+               Lookalikes.mixesScripts(wellFormed: UnsafeBufferPointer(rebasing: p[name])) {
                 warnings.insert(.mixedScript)
             }
             let (found, index) = lookalikes.judgeDomain(p, domain, key: domainKey)
@@ -168,6 +160,24 @@ extension ListRecognizer {
         item.warnings = warnings
         item.typo = typo
         return true
+    }
+
+    /// The warnings of an encoded name `p[range]`, decoded as the general
+    /// path decodes it: those of decoding, of the text it gives (hidden
+    /// and bidi characters) and, when look-alikes are checked, mixed
+    /// scripts in that text; nil when the text holds an `@`, which may
+    /// spoof an address (the general path's business).
+    ///
+    /// - Complexity: O(*n*) in the name's length.
+    @inline(never)
+    mutating func encodedNameWarnings(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ChipWarnings? {
+        var warnings = decodePhrase(p, range)
+        if nameScratch.contains(UInt8(ascii: "@")) { return nil }
+        warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch)))
+        if checksLookalikes && nameScratch.withUnsafeBufferPointer({ Lookalikes.mixesScripts($0, wellFormed: false) }) {
+            warnings.insert(.mixedScript)
+        }
+        return warnings
     }
 
     /// The address `p[lo..<hi]` (its only `@` at `at`) when its domain is
