@@ -387,6 +387,38 @@ enum FastPath {
         }
     }
 
+    /// Whether `p[range]`, which starts at a `(` the structural index
+    /// found, is comments and spaces only, each comment's text free of
+    /// what the lexer reports in one (a control character, ill-formed
+    /// UTF-8). The index vouches that the comments nest and hold no quote
+    /// or backslash.
+    ///
+    /// - Complexity: O(*n*) in the range's length.
+    static func onlyComments(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var depth = 0
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i < end {
+            let b = p[i]
+            if b == UInt8(ascii: "(") {
+                depth += 1
+            } else if b == UInt8(ascii: ")") {
+                depth -= 1
+            } else if depth == 0 {
+                guard b == ASCII.space else { return false }
+            } else if b >= 0x80 {
+                let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
+                guard n > 0 else { return false }
+                i += n
+                continue
+            } else if b < 0x20 || b == 0x7F {
+                return false
+            }
+            i += 1
+        }
+        return depth == 0
+    }
+
     /// An ASCII dot-atom local part and a domain of two or more labels
     /// with bytes of 0x80 and more (an international domain name), for a
     /// chip whose only `@` stands at `at`, as the grammar reads it when it

@@ -77,12 +77,12 @@ extension ListRecognizer {
         var nameIsComment = false
         var facts = FastPath.PhraseFacts()
         let local: Range<Int>, domain: Range<Int>
-        if chip.comment >= 0 {
+        if chip.comment >= 0 && chip.open < 0 {
             // `a@x.org (Ann Lee)`: one comment after a bare address names
             // it, when it is plain words with single spaces (dots too: a
-            // comment is not a phrase); anything else, and a comment in
-            // `Name <…>`, takes the general path.
-            guard chip.open < 0, recognizer.policy.allowsComments else { return false }
+            // comment is not a phrase); anything else takes the general
+            // path.
+            guard recognizer.policy.allowsComments else { return false }
             let comment = offset + Int(chip.comment)
             var addressEnd = comment
             while addressEnd > lo && p[addressEnd - 1] == ASCII.space { addressEnd -= 1 }
@@ -111,6 +111,16 @@ extension ListRecognizer {
             local = l
             domain = d
             var nameEnd = open
+            if chip.comment >= 0 {
+                // `Ann Lee (work) <…>`: comments after the name's words are
+                // no part of the name; the grammar reads nothing in them
+                // but what the lexer reports. Any other comment is the
+                // general path's.
+                let comment = offset + Int(chip.comment)
+                guard comment < open, recognizer.policy.allowsComments,
+                      FastPath.onlyComments(p, comment..<open) else { return false }
+                nameEnd = comment
+            }
             while nameEnd > lo && p[nameEnd - 1] == ASCII.space { nameEnd -= 1 }
             if nameEnd > lo {
                 // A name to decode, or holding an `@` (a quoted one), which
