@@ -387,6 +387,55 @@ enum FastPath {
         }
     }
 
+    /// Whether `p[range]`, the text of one comment between its outer
+    /// parentheses, is its own decoding as a name: words of printable
+    /// ASCII or well-formed UTF-8 with single spaces between them and none
+    /// at either end, any nested comment balanced inside it (kept as
+    /// text), no control, quote or backslash. Notes `@`, `=?` and
+    /// non-ASCII bytes in `facts`.
+    ///
+    /// - Complexity: O(*n*) in the range's length.
+    static func commentText(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, facts: inout PhraseFacts) -> Bool {
+        var depth = 0
+        var previousSpace = true
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i < end {
+            let b = p[i]
+            if b >= 0x80 {
+                let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
+                guard n > 0 else { return false }
+                facts.nonASCII = true
+                previousSpace = false
+                i += n
+                continue
+            }
+            switch b {
+            case ASCII.space:
+                if previousSpace { return false }
+                previousSpace = true
+                i += 1
+                continue
+            case UInt8(ascii: "("):
+                depth += 1
+            case UInt8(ascii: ")"):
+                depth -= 1
+                if depth < 0 { return false }
+            case UInt8(ascii: "@"):
+                facts.at = true
+            case UInt8(ascii: "="):
+                if i + 1 < end && p[i + 1] == UInt8(ascii: "?") { facts.encodedWord = true }
+            case ASCII.quote, ASCII.backslash:
+                return false
+            default:
+                if b < 0x20 || b == 0x7F { return false }
+            }
+            previousSpace = false
+            i += 1
+        }
+        return depth == 0 && !previousSpace
+    }
+
     /// Whether `p[range]`, which starts at a `(` the structural index
     /// found, is comments and spaces only, each comment's text free of
     /// what the lexer reports in one (a control character, ill-formed

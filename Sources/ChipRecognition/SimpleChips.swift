@@ -79,9 +79,9 @@ extension ListRecognizer {
         let local: Range<Int>, domain: Range<Int>
         if chip.comment >= 0 && chip.open < 0 {
             // `a@x.org (Ann Lee)`: one comment after a bare address names
-            // it, when it is plain words with single spaces (dots too: a
-            // comment is not a phrase); anything else takes the general
-            // path.
+            // it, when its text is its own decoding (single spaces, nested
+            // comments kept as text: `(Ann (work), Sales)`); anything else
+            // takes the general path.
             guard recognizer.policy.allowsComments else { return false }
             let comment = offset + Int(chip.comment)
             var addressEnd = comment
@@ -91,9 +91,7 @@ extension ListRecognizer {
             domain = d
             let inner = (comment + 1)..<(hi - 1)
             if !inner.isEmpty {
-                guard p[inner.upperBound - 1] != ASCII.space,
-                      FastPath.phrase(p, inner, t, allowsDots: true, facts: &facts) != .other,
-                      !facts.encodedWord, !facts.at else { return false }
+                guard FastPath.commentText(p, inner, facts: &facts), !facts.encodedWord, !facts.at else { return false }
                 nameRange = comment..<hi
                 nameIsComment = true
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, comment..<hi))) }

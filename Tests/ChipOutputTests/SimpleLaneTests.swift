@@ -62,6 +62,9 @@ struct SimpleLaneTests {
         "Ann (=?utf-8?q?x?=) <a@x.org>", "Ann (x (y)) <a@x.org>", "Ann ( ) <a@x.org>", "Ann(x)<a@x.org>", "Ann (x) (y) <a@x.org>",
         "Ann (\u{0430}) <a@x.org>", "\"Ann\" (x) <a@x.org>", "Dr. Ann (x) <a@x.org>", "Ann (x) <a@x.org> (y)",
         "=?utf-8?q?Ann?= (x) <a@x.org>", "Ann Lee (x) <ann@x.org>, ann lee (y) <ANN@x.org>",
+        "s@x.org (Susan Johnson, Legal)", "l@x.org (Liam (work))", "a@x.org (())", "a@x.org (A)(B)", "a@x.org (x ( y ))",
+        "a@x.org (a,b;c:d<e>f[g]!)", "a@x.org (x@y.z)", "a@x.org (Zoë (née X))", "a@x.org (\u{0430}b)", "a@x.org ((x) y)",
+        "a@x.org (x (y) )", "a@x.org (x\u{7F})", "a@x.org (Ann (=?utf-8?q?B?=))", "a@x.org (x\u{2028}y)", "a@x.org (x  y)", "a@x.org (x (y)  z)",
         // A comment after a bare address names it.
         "richard@shaw.ca (Richard Garcia), a@x.org (Richard Garcia)", "b@y.org (Bo  Lee)", "c@z.org (Dr. C. Z)",
         "d@x.org (A) (B)", "f@x.org (=?utf-8?q?F?=)", "h@x.org (H (I) J)", "i@x.org (\u{00DC}nal)", "j@x.org (j@k.org)",
@@ -85,7 +88,7 @@ struct SimpleLaneTests {
         for _ in 0..<1_000 { records.append(randomList(&rng, pieces: rng.between(1...8))) }
         let shapes = [
             "Ann Lee <ann@x.org>", "b.c@y.org", "<d@z.org>", "José <j@x.de>", "M. Ucko <u@gmial.com>", "e@x.org (Eve)",
-            "Team: f@y.org", "g@z.org;", "\"H\\\"I\" <h@x.org>", "=?UTF-8?Q?K=C3=B6_L?= <k@x.org>", "Jo <j@köln.de>", "Ki (K) <k@x.org>",
+            "Team: f@y.org", "g@z.org;", "\"H\\\"I\" <h@x.org>", "=?UTF-8?Q?K=C3=B6_L?= <k@x.org>", "Jo <j@köln.de>", "Ki (K) <k@x.org>", "m@x.org (M (m), N)",
         ]
         for _ in 0..<2_000 {
             var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: rng.pick([", ", ","])).utf8)
