@@ -36,6 +36,22 @@ package enum JSON {
     @inline(__always)
     static func isPlain(_ p: UnsafeBufferPointer<UInt8>, allowsHighBytes: Bool) -> Bool {
         let n = p.count
+        if n >= 16, let base = p.baseAddress {
+            // Sixteen bytes a step, the last sixteen overlapping.
+            var bad = SIMDMask<SIMD16<Int8>>(repeating: false)
+            var i = 0
+            while true {
+                let v = VectorBits.load(base + i)
+                bad .|= v .< SIMD16<UInt8>(repeating: 0x20)
+                bad .|= v .== SIMD16<UInt8>(repeating: 0x7F)
+                bad .|= v .== SIMD16<UInt8>(repeating: ASCII.quote)
+                bad .|= v .== SIMD16<UInt8>(repeating: ASCII.backslash)
+                if !allowsHighBytes { bad .|= v .>= SIMD16<UInt8>(repeating: 0x80) }
+                if i + 16 >= n { break }
+                i = min(i + 16, n - 16)
+            }
+            return !VectorBits.isAnySet(bad)
+        }
         var i = 0
         var bad: UInt64 = 0
         // A byte below 0x20 (one of 0x80 and above has its high bit set,

@@ -272,17 +272,24 @@ public struct ChipRecordWriter: Sendable {
             // words, single spaces) unless it holds `=?`, and so is a
             // comment's; the address is
             // as typed: both are written from the chip's bytes.
-            let fields = Fields(
-                record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: group, raw: raw,
-                truncated: false, start: start, end: end, warnings: item.warnings, suggestion: suggestion)
             let name = nameText.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            let address = UnsafeBufferPointer(rebasing: p[item.addressRange])
             // The name and address are parts of the raw text: when it needs
             // no escape, neither do they. The lane took only well-formed
             // UTF-8 (the fast grammar checks each sequence of a name; an
             // address is ASCII), so its bytes of 0x80 and above are copied.
+            let plain = JSON.isPlain(wellFormedUTF8: raw)
+            if plain && group == nil && suggestion == nil {
+                JSONLine.writePlain(
+                    record: recordNumbers ? record : nil, index: index, name: name, address: address, raw: raw,
+                    start: start, end: end, warnings: item.warnings, to: output.uniqueStorage)
+                return
+            }
+            let fields = Fields(
+                record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: group, raw: raw,
+                truncated: false, start: start, end: end, warnings: item.warnings, suggestion: suggestion)
             Self.writeJSON(
-                fields, name: name, address: UnsafeBufferPointer(rebasing: p[item.addressRange]), recordNumbers: recordNumbers,
-                to: output.uniqueStorage, plain: JSON.isPlain(wellFormedUTF8: raw))
+                fields, name: name, address: address, recordNumbers: recordNumbers, to: output.uniqueStorage, plain: plain)
             return
         }
         name.removeAll(keepingCapacity: true)

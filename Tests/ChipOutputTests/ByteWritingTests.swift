@@ -1,5 +1,6 @@
 import Testing
 @testable import ChipOutput
+import ChipRecognition
 import ChipSyntax
 import ChipTestSupport
 
@@ -111,6 +112,46 @@ struct ByteWritingTests {
             buffer.append(0x7C)
             buffer.appendDecimal(v)
             #expect(buffer.bytes == [0x7C] + Array(String(v).utf8), "\(v)")
+        }
+    }
+
+    /// The simple lane's JSON line, written in one reservation through a
+    /// cursor, is the general writer's line for the same chip: numbers at
+    /// every width and edge, with and without record numbers, strings of
+    /// every short length (ASCII and UTF-8), no name, any set of warnings.
+    @Test func laneLinesAreTheGeneralWritersLines() {
+        var rng = SplitMix64(seed: 31)
+        let numbers = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 99_999, 100_000, 9_999_999, 10_000_000,
+                       99_999_999, 100_000_000, 123_456_789_012, Int.max]
+        let alphabet = Array("abcXYZ019 .-_<>@,;:()[]!#~".utf8).map { [$0] } + ["é", "中", "😀", "\u{2028}"].map { Array($0.utf8) }
+        func text(_ rng: inout SplitMix64, _ n: Int) -> [UInt8] { (0..<n).flatMap { _ in rng.pick(alphabet) } }
+        let allWarnings = ChipWarnings.all.reduce(into: ChipWarnings()) { $0.formUnion($1.warning) }
+        for trial in 0..<4_000 {
+            let name = rng.chance(perMille: 200) ? [] : text(&rng, rng.below(40))
+            let address = text(&rng, 1 + rng.below(70))
+            let raw = text(&rng, 1 + rng.below(120))
+            let warnings = ChipWarnings(rawValue: UInt32(truncatingIfNeeded: rng.next()) & allWarnings.rawValue & (rng.chance(perMille: 500) ? 0 : ~0))
+            let record = min(rng.pick(numbers), Int.max - 2) + rng.below(3), index = trial < 300 ? trial : rng.pick(numbers)
+            let start = rng.pick(numbers), end = rng.pick(numbers)
+            let withNumbers = rng.chance(perMille: 700)
+            let lean = ByteBuffer.Storage(capacity: 1), general = ByteBuffer.Storage(capacity: 1)
+            name.withUnsafeBufferPointer { n in
+                address.withUnsafeBufferPointer { a in
+                    raw.withUnsafeBufferPointer { r in
+                        JSONLine.writePlain(
+                            record: withNumbers ? record : nil, index: index, name: n, address: a, raw: r,
+                            start: start, end: end, warnings: warnings, to: lean)
+                        let fields = ChipRecordWriter.Fields(
+                            record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: nil,
+                            raw: r, truncated: false, start: start, end: end, warnings: warnings, suggestion: nil)
+                        ChipRecordWriter.writeJSON(fields, name: n, address: a, recordNumbers: withNumbers, to: general)
+                    }
+                }
+            }
+            let leanBytes = Array(UnsafeBufferPointer(start: lean.base, count: lean.count))
+            let generalBytes = Array(UnsafeBufferPointer(start: general.base, count: general.count))
+            #expect(lean.count <= lean.capacity)
+            #expect(leanBytes == generalBytes, "\(String(decoding: leanBytes, as: UTF8.self))")
         }
     }
 

@@ -1,0 +1,166 @@
+import ChipRecognition
+import ChipSyntax
+
+/// The JSON line of a chip of the simple lane whose raw text needs no
+/// escape, written in one go: the room for the whole line is reserved
+/// once, and every piece is stored through a local cursor, with no check
+/// of capacity and no reload of the buffer's count between pieces.
+///
+/// Writes exactly what ``ChipRecordWriter``'s general JSON writer writes
+/// for such a chip (a valid mailbox with no group, suggestion or contact;
+/// tested byte for byte against it on the corpora and random lists).
+enum JSONLine {
+    /// The longest warning code (`"missing-angle-brackets"` and its
+    /// neighbours), with its quotes and comma, rounded up.
+    static let roomPerWarning = 40
+
+    /// The line's bytes besides its three strings and its warnings, with
+    /// twenty digits for each number.
+    static let fixedRoom = 256
+
+    /// Writes the line. `name` is empty for a chip without one (`null`);
+    /// `name`, `address` and `raw` need no escape.
+    ///
+    /// - Complexity: O(*n*) in the strings' lengths.
+    static func writePlain(
+        record: Int?, index: Int, name: UnsafeBufferPointer<UInt8>, address: UnsafeBufferPointer<UInt8>,
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, warnings: ChipWarnings, to out: ByteBuffer.Storage
+    ) {
+        out.reserve(
+            fixedRoom + name.count + address.count + raw.count
+                + roomPerWarning * warnings.rawValue.nonzeroBitCount)
+        var c = Cursor(out.base + out.count)
+        if let record {
+            c.put("{\"record\":")
+            c.putDecimal(record)
+            c.put(",\"index\":")
+        } else {
+            c.put("{\"index\":")
+        }
+        c.putDecimal(index)
+        c.put(",\"kind\":\"mailbox\",\"state\":\"valid\",\"name\":")
+        if name.isEmpty {
+            c.put("null")
+        } else {
+            c.putQuoted(name)
+        }
+        c.put(",\"address\":")
+        c.putQuoted(address)
+        c.put(",\"raw\":")
+        c.putQuoted(raw)
+        c.put(",\"start\":")
+        c.putDecimal(start)
+        c.put(",\"end\":")
+        c.putDecimal(end)
+        if warnings.isEmpty {
+            c.put(",\"error\":null,\"warnings\":[]}\n")
+        } else {
+            c.put(",\"error\":null,\"warnings\":[")
+            var first = true
+            warnings.forEachCode { code in
+                c.put(first ? "\"" : ",\"")
+                c.put(code)
+                c.put("\"")
+                first = false
+            }
+            c.put("]}\n")
+        }
+        out.count = c.p - out.base
+    }
+
+    /// Where the next byte goes, in room already reserved.
+    struct Cursor {
+        var p: UnsafeMutablePointer<UInt8>
+
+        init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
+
+        /// A constant piece: its length is known where this is inlined,
+        /// so the copy is a few stores of words.
+        @inline(__always)
+        mutating func put(_ s: StaticString) {
+            copy(s.utf8Start, s.utf8CodeUnitCount)
+        }
+
+        @inline(__always)
+        mutating func putQuoted(_ text: UnsafeBufferPointer<UInt8>) {
+            p.pointee = ASCII.quote
+            p += 1
+            if let base = text.baseAddress { copy(base, text.count) }
+            p.pointee = ASCII.quote
+            p += 1
+        }
+
+        /// Copies `n` bytes: sixteen at a time with the last sixteen
+        /// overlapping, never reading outside the source.
+        @inline(__always)
+        mutating func copy(_ source: UnsafePointer<UInt8>, _ n: Int) {
+            let src = UnsafeRawPointer(source), dst = UnsafeMutableRawPointer(p)
+            if n >= 16 {
+                var i = 0
+                while i + 16 < n {
+                    dst.storeBytes(of: src.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self), toByteOffset: i, as: SIMD16<UInt8>.self)
+                    i += 16
+                }
+                dst.storeBytes(
+                    of: src.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self), toByteOffset: n - 16,
+                    as: SIMD16<UInt8>.self)
+            } else if n >= 8 {
+                dst.storeBytes(of: src.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+            } else if n >= 4 {
+                dst.storeBytes(of: src.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), toByteOffset: n - 4, as: UInt32.self)
+            } else {
+                for k in 0..<n { p[k] = source[k] }
+            }
+            p += n
+        }
+
+        /// `value` in decimal: below 10⁸ as one word of eight digits from
+        /// the two-digit table with the leading zeros shifted out (room
+        /// for eight bytes is reserved whatever the count); other values
+        /// two digits at a time from the end.
+        @inline(__always)
+        mutating func putDecimal(_ value: Int) {
+            if UInt(bitPattern: value) < 10 {
+                p.pointee = UInt8(truncatingIfNeeded: value) &+ 0x30
+                p += 1
+                return
+            }
+            putLongDecimal(value)
+        }
+
+        @inline(never)
+        mutating func putLongDecimal(_ value: Int) {
+            guard value >= 0 else {
+                // Never a chip's numbers; written as the library writes them.
+                copy(String(value).utf8)
+                return
+            }
+            let pairs = UnsafeRawPointer(ByteBuffer.Storage.digitPairs.utf8Start)
+            @inline(__always) func pair(_ k: UInt64) -> UInt64 {
+                UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: Int(k) &* 2, as: UInt16.self)))
+            }
+            let v = UInt64(value)
+            if v < 100_000_000 {
+                let high = v / 10_000, low = v - high * 10_000
+                let hh = high / 100, hl = high - hh * 100, lh = low / 100, ll = low - lh * 100
+                let word = pair(hh) | pair(hl) << 16 | pair(lh) << 32 | pair(ll) << 48
+                // The digits' count: the leading zeros go out at the bottom.
+                let digits = 8 - (v < 10_000_000 ? 1 : 0) - (v < 1_000_000 ? 1 : 0) - (v < 100_000 ? 1 : 0)
+                    - (v < 10_000 ? 1 : 0) - (v < 1_000 ? 1 : 0) - (v < 100 ? 1 : 0)
+                UnsafeMutableRawPointer(p).storeBytes(of: UInt64(littleEndian: word >> UInt64(8 * (8 - digits))), as: UInt64.self)
+                p += digits
+                return
+            }
+            copy(String(value).utf8)
+        }
+
+        mutating func copy(_ text: String.UTF8View) {
+            for b in text {
+                p.pointee = b
+                p += 1
+            }
+        }
+    }
+}
