@@ -127,6 +127,14 @@ enum JSONLine {
                 p += 1
                 return
             }
+            if UInt(bitPattern: value) < 100 {
+                // Most offsets in a record: one pair from the table.
+                let pairs = UnsafeRawPointer(ByteBuffer.Storage.digitPairs.utf8Start)
+                UnsafeMutableRawPointer(p).storeBytes(
+                    of: pairs.loadUnaligned(fromByteOffset: value &* 2, as: UInt16.self), as: UInt16.self)
+                p += 2
+                return
+            }
             putLongDecimal(value)
         }
 
