@@ -13,8 +13,9 @@
 /// is masked out; stage 2 walks only the set bits, keeping a comment's
 /// depth. A record with anything else (a backslash outside a quoted string,
 /// a quote or backslash in a comment, a comment inside `<…>`, a domain
-/// literal, line breaks, tabs, a `0xEF` lead byte, a quote that is not a
-/// name before `<…>` or is never closed, a name before a bare address,
+/// literal, control bytes such as line breaks and tabs, a `0xEF` lead
+/// byte, a quote that is not a name before `<…>` or is never closed, a
+/// name before a bare address,
 /// words without an address, text after `>` or after a comment, a separator
 /// inside `<…>`, a `:` that does not open a group) is refused, and the
 /// caller scans it with ``ListScanner``, which stays the reference: where
@@ -143,9 +144,6 @@ package enum SimpleList {
     package static func record(
         _ start: UnsafePointer<UInt8>, available: Int, terminator: UInt8, into out: UnsafeMutablePointer<Chip>
     ) -> RecordRead {
-        // Of the bytes that make a record not simple, the one that is not
-        // the terminator (the other of CR LF is compared apart).
-        let otherBreak = terminator == ASCII.lineFeed ? ASCII.carriageReturn : ASCII.lineFeed
         // One word more than `maxBytes` needs: a record of exactly
         // `maxBytes` bytes ends in a block of its own, at its first byte.
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxBytes / 64 + 1) { spaces -> RecordRead in
@@ -169,7 +167,7 @@ package enum SimpleList {
                 }
                 var m: Masks
                 if at + 64 <= available {
-                    m = classify(UnsafeRawPointer(start + at), vectors: 4, terminator: terminator, otherBreak: otherBreak)
+                    m = classify(UnsafeRawPointer(start + at), vectors: 4, terminator: terminator)
                 } else {
                     // The last bytes available, padded with a plain letter;
                     // only the 16-byte vectors that hold some of them are
@@ -179,7 +177,7 @@ package enum SimpleList {
                     m = withUnsafeMutableBytes(of: &pad) { raw in
                         raw.baseAddress!.copyMemory(from: start + at, byteCount: available - at)
                         return classify(UnsafeRawPointer(raw.baseAddress!), vectors: (available - at + 15) >> 4,
-                                        terminator: terminator, otherBreak: otherBreak)
+                                        terminator: terminator)
                     }
                 }
                 // Where the record ends in this block, if it does: bytes
@@ -283,12 +281,12 @@ package enum SimpleList {
     /// `,` `;` `<` `>` `@` `"` `(` `)` `:` or `[`; of `quotes`, when it is
     /// `"`; of `backslashes`, when it is `\\`; of `spaces`, when it is a
     /// space; of `ends`, when it is the terminator; of `refused`, when it
-    /// makes the record not simple anywhere (`otherBreak`, the one of CR
-    /// and LF that does not end records, CR, tab, 0xEF). Masks that are
+    /// makes the record not simple anywhere (a control byte other than the
+    /// terminator, such as CR, LF, tab or NUL, and 0xEF). Masks that are
     /// seldom needed are gathered into bits only when some lane is set:
     /// gathering costs more than comparing.
     @inline(__always)
-    static func classify(_ p: UnsafeRawPointer, vectors: Int, terminator: UInt8, otherBreak: UInt8) -> Masks {
+    static func classify(_ p: UnsafeRawPointer, vectors: Int, terminator: UInt8) -> Masks {
         var masks = Masks()
         var refused = SIMDMask<SIMD16<Int8>>(repeating: false)
         var backslashes = SIMDMask<SIMD16<Int8>>(repeating: false)
@@ -308,35 +306,37 @@ package enum SimpleList {
             m .|= v .== SIMD16<UInt8>(repeating: 0x5B)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3A)
             m .|= v .== SIMD16<UInt8>(repeating: 0x3B)
-            refused .|= v .== SIMD16<UInt8>(repeating: 0x0D)
-            refused .|= v .== SIMD16<UInt8>(repeating: otherBreak)
-            refused .|= v .== SIMD16<UInt8>(repeating: 0x09)
             refused .|= v .== SIMD16<UInt8>(repeating: 0xEF)
-            let end = v .== SIMD16<UInt8>(repeating: terminator)
+            // The terminator and the refused controls, all below 0x20:
+            // one compare for the vectors (nearly all) that hold none.
+            let control = v .< SIMD16<UInt8>(repeating: 0x20)
             let shift = 16 * UInt64(k)
             masks.special |= VectorBits.bits(m) << shift
             if VectorBits.isAnySet(quote) { masks.quotes |= VectorBits.bits(quote) << shift }
             masks.spaces |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x20)) << shift
-            if VectorBits.isAnySet(end) {
-                // The record ends here: the vectors after are the next one's.
-                masks.ends |= VectorBits.bits(end) << shift
-                break
+            if VectorBits.isAnySet(control) {
+                let end = v .== SIMD16<UInt8>(repeating: terminator)
+                refused .|= control .& .!end
+                if VectorBits.isAnySet(end) {
+                    // The record ends here: the vectors after are the next one's.
+                    masks.ends |= VectorBits.bits(end) << shift
+                    break
+                }
             }
         }
-        if VectorBits.isAnySet(refused) { masks.refused = gatherRefused(p, vectors: vectors, otherBreak: otherBreak) }
+        if VectorBits.isAnySet(refused) { masks.refused = gatherRefused(p, vectors: vectors, terminator: terminator) }
         if VectorBits.isAnySet(backslashes) { masks.backslashes = gatherBackslashes(p) }
         return masks
     }
 
     /// The refused bytes' mask of 64 bytes, for the few blocks that hold one.
     @inline(never)
-    static func gatherRefused(_ p: UnsafeRawPointer, vectors: Int, otherBreak: UInt8) -> UInt64 {
+    static func gatherRefused(_ p: UnsafeRawPointer, vectors: Int, terminator: UInt8) -> UInt64 {
         var bits: UInt64 = 0
         for k in 0..<vectors {
             let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
-            var m = v .== SIMD16<UInt8>(repeating: 0x0D)
-            m .|= v .== SIMD16<UInt8>(repeating: otherBreak)
-            m .|= v .== SIMD16<UInt8>(repeating: 0x09)
+            var m = v .< SIMD16<UInt8>(repeating: 0x20)
+            m .&= v .!= SIMD16<UInt8>(repeating: terminator)
             m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
             bits |= VectorBits.bits(m) << (16 * UInt64(k))
         }
