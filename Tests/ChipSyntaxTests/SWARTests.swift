@@ -57,3 +57,39 @@ struct SWARTests {
         }
     }
 }
+
+/// A compare's lanes read back as bits: the machine's movemask (on x86_64)
+/// and the multiplies (everywhere) give lane *k* as bit *k*, for every
+/// single lane, and for seeded random masks.
+@Suite("Vector lanes as bits")
+struct VectorBitsTests {
+    func mask(_ lanes: [Bool]) -> SIMDMask<SIMD16<Int8>> {
+        var v = SIMD16<UInt8>(repeating: 0)
+        for (k, on) in lanes.enumerated() where on { v[k] = 0x2C }
+        return v .== SIMD16<UInt8>(repeating: 0x2C)
+    }
+
+    @Test func eachLaneIsItsBit() {
+        for k in 0..<16 {
+            var lanes = [Bool](repeating: false, count: 16)
+            lanes[k] = true
+            #expect(VectorBits.bits(mask(lanes)) == 1 << UInt64(k))
+            #expect(VectorBits.gatheredBits(mask(lanes)) == 1 << UInt64(k))
+            #expect(VectorBits.isAnySet(mask(lanes)))
+        }
+        #expect(VectorBits.bits(mask([Bool](repeating: false, count: 16))) == 0)
+        #expect(!VectorBits.isAnySet(mask([Bool](repeating: false, count: 16))))
+        #expect(VectorBits.bits(mask([Bool](repeating: true, count: 16))) == 0xFFFF)
+    }
+
+    @Test func randomMasks() {
+        var rng = SplitMix64(seed: 16)
+        for _ in 0..<5_000 {
+            let word = rng.next() & 0xFFFF
+            let lanes = (0..<16).map { word >> UInt64($0) & 1 == 1 }
+            #expect(VectorBits.bits(mask(lanes)) == word)
+            #expect(VectorBits.gatheredBits(mask(lanes)) == word)
+            #expect(VectorBits.isAnySet(mask(lanes)) == (word != 0))
+        }
+    }
+}
