@@ -1,33 +1,45 @@
 import ChipRecognition
 import ChipSyntax
 
-/// The JSON line of a chip of the simple lane whose raw text needs no
-/// escape, written in one go: the room for the whole line is reserved
-/// once, and every piece is stored through a local cursor, with no check
-/// of capacity and no reload of the buffer's count between pieces.
+/// The JSON line of a chip of the simple lane, written in one go: the
+/// room for the whole line is reserved once, and every piece is stored
+/// through a local cursor, with no check of capacity and no reload of the
+/// buffer's count between pieces. Strings that need no escape (most) are
+/// copied whole; the others are escaped in the room reserved for them.
 ///
 /// Writes exactly what ``ChipRecordWriter``'s general JSON writer writes
-/// for such a chip (a valid mailbox with no group, suggestion or contact;
-/// tested byte for byte against it on the corpora and random lists).
+/// for such a chip (a valid mailbox, perhaps in a group, perhaps with a
+/// suggested domain; tested byte for byte against it on the corpora,
+/// random lists and a table of every number width).
 enum JSONLine {
     /// The longest warning code (`"missing-angle-brackets"` and its
     /// neighbours), with its quotes and comma, rounded up.
     static let roomPerWarning = 40
 
-    /// The line's bytes besides its three strings and its warnings, with
-    /// twenty digits for each number.
-    static let fixedRoom = 256
+    /// The line's bytes besides its strings and its warnings, with twenty
+    /// digits for each number.
+    static let fixedRoom = 288
+
+    /// A string of the line: its bytes, and whether they need no escape
+    /// (``JSON/isPlain(wellFormedUTF8:)``).
+    struct Text {
+        var bytes: UnsafeBufferPointer<UInt8>
+        var plain: Bool
+
+        /// The most bytes it takes in the line, quotes included.
+        var room: Int { (plain ? bytes.count : 6 * bytes.count) + 2 }
+    }
 
     /// Writes the line. `name` is empty for a chip without one (`null`);
-    /// `name`, `address` and `raw` need no escape.
+    /// `group` and `suggestion` are written when given.
     ///
     /// - Complexity: O(*n*) in the strings' lengths.
-    static func writePlain(
-        record: Int?, index: Int, name: UnsafeBufferPointer<UInt8>, address: UnsafeBufferPointer<UInt8>,
-        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, warnings: ChipWarnings, to out: ByteBuffer.Storage
+    static func write(
+        record: Int?, index: Int, name: Text, address: Text, group: Text?, raw: Text,
+        start: Int, end: Int, warnings: ChipWarnings, suggestion: Text?, to out: ByteBuffer.Storage
     ) {
         out.reserve(
-            fixedRoom + name.count + address.count + raw.count
+            fixedRoom + name.room + address.room + raw.room + (group?.room ?? 0) + (suggestion?.room ?? 0)
                 + roomPerWarning * warnings.rawValue.nonzeroBitCount)
         var c = Cursor(out.base + out.count)
         if let record {
@@ -39,21 +51,25 @@ enum JSONLine {
         }
         c.putDecimal(index)
         c.put(",\"kind\":\"mailbox\",\"state\":\"valid\",\"name\":")
-        if name.isEmpty {
+        if name.bytes.isEmpty {
             c.put("null")
         } else {
-            c.putQuoted(name)
+            c.put(name, in: out)
         }
         c.put(",\"address\":")
-        c.putQuoted(address)
+        c.put(address, in: out)
+        if let group {
+            c.put(",\"group\":")
+            c.put(group, in: out)
+        }
         c.put(",\"raw\":")
-        c.putQuoted(raw)
+        c.put(raw, in: out)
         c.put(",\"start\":")
         c.putDecimal(start)
         c.put(",\"end\":")
         c.putDecimal(end)
         if warnings.isEmpty {
-            c.put(",\"error\":null,\"warnings\":[]}\n")
+            c.put(",\"error\":null,\"warnings\":[]")
         } else {
             c.put(",\"error\":null,\"warnings\":[")
             var first = true
@@ -63,8 +79,13 @@ enum JSONLine {
                 c.put("\"")
                 first = false
             }
-            c.put("]}\n")
+            c.put("]")
         }
+        if let suggestion {
+            c.put(",\"suggestion\":")
+            c.put(suggestion, in: out)
+        }
+        c.put("}\n")
         out.count = c.p - out.base
     }
 
@@ -79,6 +100,20 @@ enum JSONLine {
         @inline(__always)
         mutating func put(_ s: StaticString) {
             copy(s.utf8Start, s.utf8CodeUnitCount)
+        }
+
+        /// A string of the line, copied or (when it needs escapes) written
+        /// by the general escaper into the room reserved for it in `out`,
+        /// which holds this cursor's bytes.
+        @inline(__always)
+        mutating func put(_ text: Text, in out: ByteBuffer.Storage) {
+            if text.plain {
+                putQuoted(text.bytes)
+            } else {
+                out.count = p - out.base
+                JSON.appendString(text.bytes, to: out)
+                p = out.base + out.count
+            }
         }
 
         @inline(__always)

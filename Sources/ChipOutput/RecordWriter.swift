@@ -267,29 +267,10 @@ public struct ChipRecordWriter: Sendable {
             nameText = item.nameIsComment ? (r.lowerBound + 1)..<(r.upperBound - 1) : r
             unquoted = !item.nameIsEncoded && (item.nameIsComment || p[r.lowerBound] != ASCII.quote)
         }
-        if format == .jsonl, summaryWidth == nil, unquoted {
-            // An unquoted name of the lane is its own decoding (plain
-            // words, single spaces) unless it holds `=?`, and so is a
-            // comment's; the address is
-            // as typed: both are written from the chip's bytes.
-            let name = nameText.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-            let address = UnsafeBufferPointer(rebasing: p[item.addressRange])
-            // The name and address are parts of the raw text: when it needs
-            // no escape, neither do they. The lane took only well-formed
-            // UTF-8 (the fast grammar checks each sequence of a name; an
-            // address is ASCII), so its bytes of 0x80 and above are copied.
-            let plain = JSON.isPlain(wellFormedUTF8: raw)
-            if plain && group == nil && suggestion == nil {
-                JSONLine.writePlain(
-                    record: recordNumbers ? record : nil, index: index, name: name, address: address, raw: raw,
-                    start: start, end: end, warnings: item.warnings, to: output.uniqueStorage)
-                return
-            }
-            let fields = Fields(
-                record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: group, raw: raw,
-                truncated: false, start: start, end: end, warnings: item.warnings, suggestion: suggestion)
-            Self.writeJSON(
-                fields, name: name, address: address, recordNumbers: recordNumbers, to: output.uniqueStorage, plain: plain)
+        if format == .jsonl, summaryWidth == nil {
+            writeLaneJSON(
+                item, record: record, index: index, p, nameText: nameText, unquoted: unquoted, raw: raw, start: start,
+                end: end, suggestion: suggestion, group: group)
             return
         }
         name.removeAll(keepingCapacity: true)
@@ -320,6 +301,53 @@ public struct ChipRecordWriter: Sendable {
                 kind: .mailbox, error: nil, group: group.map { String(decoding: $0, as: UTF8.self) },
                 start: start, end: end, warnings: warnings)
         }
+    }
+
+    /// A lane chip's JSON line (``JSONLine``). An unquoted name of the
+    /// lane is its own decoding (plain words, single spaces) unless it
+    /// holds `=?`, and so is a comment's; the address is as typed: both
+    /// are written from the chip's bytes, which are parts of the raw
+    /// text, so that when it needs no escape neither do they. The lane
+    /// took only well-formed UTF-8 (the fast grammar checks each sequence
+    /// of a name; an address is ASCII), so its bytes of 0x80 and above are
+    /// copied. A quoted or encoded name is decoded first.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    mutating func writeLaneJSON(
+        _ item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>, nameText: Range<Int>?,
+        unquoted: Bool, raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?
+    ) {
+        let rawPlain = JSON.isPlain(wellFormedUTF8: raw)
+        let address = UnsafeBufferPointer(rebasing: p[item.addressRange])
+        let addressText = JSONLine.Text(bytes: address, plain: rawPlain || JSON.isPlain(wellFormedUTF8: address))
+        let rawText = JSONLine.Text(bytes: raw, plain: rawPlain)
+        var warnings = item.warnings
+        let out = output.uniqueStorage
+        let numbers = recordNumbers ? record : nil
+        // A common domain, for `likely-typo`: seldom.
+        let suggested = suggestion.map { Array($0.utf8) }
+        // Decoded text may be anything: judged by the strict test.
+        func decoded(_ a: [UInt8]?, _ body: (JSONLine.Text?) -> Void) {
+            guard let a else { return body(nil) }
+            a.withUnsafeBufferPointer { body(JSONLine.Text(bytes: $0, plain: JSON.isPlain($0))) }
+        }
+        func emit(_ name: JSONLine.Text, _ warnings: ChipWarnings) {
+            decoded(group) { group in
+                decoded(suggested) { suggestion in
+                    JSONLine.write(
+                        record: numbers, index: index, name: name, address: addressText, group: group, raw: rawText,
+                        start: start, end: end, warnings: warnings, suggestion: suggestion, to: out)
+                }
+            }
+        }
+        if unquoted {
+            let bytes = nameText.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            emit(JSONLine.Text(bytes: bytes, plain: rawPlain || JSON.isPlain(wellFormedUTF8: bytes)), warnings)
+            return
+        }
+        name.removeAll(keepingCapacity: true)
+        if let n = nameText { warnings.formUnion(names.appendPhrase(p, n, into: &name)) }
+        name.withUnsafeBufferPointer { emit(JSONLine.Text(bytes: $0, plain: JSON.isPlain($0)), warnings) }
     }
 
     /// Ends a record: for `header`, its value is finished and written,

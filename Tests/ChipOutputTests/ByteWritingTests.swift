@@ -118,32 +118,61 @@ struct ByteWritingTests {
     /// The simple lane's JSON line, written in one reservation through a
     /// cursor, is the general writer's line for the same chip: numbers at
     /// every width and edge, with and without record numbers, strings of
-    /// every short length (ASCII and UTF-8), no name, any set of warnings.
+    /// every short length (ASCII, UTF-8, bytes to escape, ill-formed
+    /// UTF-8), no name, a group or not, a suggestion or not, any set of
+    /// warnings.
     @Test func laneLinesAreTheGeneralWritersLines() {
         var rng = SplitMix64(seed: 31)
         let numbers = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 99_999, 100_000, 9_999_999, 10_000_000,
                        99_999_999, 100_000_000, 123_456_789_012, Int.max]
         let alphabet = Array("abcXYZ019 .-_<>@,;:()[]!#~".utf8).map { [$0] } + ["é", "中", "😀", "\u{2028}"].map { Array($0.utf8) }
-        func text(_ rng: inout SplitMix64, _ n: Int) -> [UInt8] { (0..<n).flatMap { _ in rng.pick(alphabet) } }
+        let needy: [[UInt8]] = [[0x22], [0x5C], [0x0A], [0x01], [0x7F]]
+        // A string and whether it is well-formed UTF-8; now and then with
+        // bytes to escape or a byte that is not UTF-8.
+        func text(_ rng: inout SplitMix64, _ n: Int) -> ([UInt8], Bool) {
+            var bytes = (0..<n).flatMap { _ in rng.pick(alphabet) }
+            var wellFormed = true
+            if n > 0 && rng.chance(perMille: 300) { bytes.insert(contentsOf: rng.pick(needy), at: rng.below(bytes.count)) }
+            if n > 0 && rng.chance(perMille: 100) {
+                bytes.insert(0xFF, at: rng.below(bytes.count))
+                wellFormed = false
+            }
+            return (bytes, wellFormed)
+        }
+        func judged(_ b: UnsafeBufferPointer<UInt8>, _ wellFormed: Bool) -> JSONLine.Text {
+            JSONLine.Text(bytes: b, plain: wellFormed ? JSON.isPlain(wellFormedUTF8: b) : JSON.isPlain(b))
+        }
         let allWarnings = ChipWarnings.all.reduce(into: ChipWarnings()) { $0.formUnion($1.warning) }
-        for trial in 0..<4_000 {
-            let name = rng.chance(perMille: 200) ? [] : text(&rng, rng.below(40))
-            let address = text(&rng, 1 + rng.below(70))
-            let raw = text(&rng, 1 + rng.below(120))
+        var escaped = 0
+        for trial in 0..<6_000 {
+            let (name, nameOK) = rng.chance(perMille: 200) ? ([], true) : text(&rng, rng.below(40))
+            let (address, addressOK) = text(&rng, 1 + rng.below(70))
+            let (raw, rawOK) = text(&rng, 1 + rng.below(120))
+            let group = rng.chance(perMille: 300) ? text(&rng, rng.below(30)).0 : nil
+            let suggestion = rng.chance(perMille: 200) ? String(decoding: text(&rng, 1 + rng.below(20)).0, as: UTF8.self) : nil
             let warnings = ChipWarnings(rawValue: UInt32(truncatingIfNeeded: rng.next()) & allWarnings.rawValue & (rng.chance(perMille: 500) ? 0 : ~0))
             let record = min(rng.pick(numbers), Int.max - 2) + rng.below(3), index = trial < 300 ? trial : rng.pick(numbers)
             let start = rng.pick(numbers), end = rng.pick(numbers)
             let withNumbers = rng.chance(perMille: 700)
             let lean = ByteBuffer.Storage(capacity: 1), general = ByteBuffer.Storage(capacity: 1)
+            let suggested = suggestion.map { Array($0.utf8) } ?? []
             name.withUnsafeBufferPointer { n in
                 address.withUnsafeBufferPointer { a in
                     raw.withUnsafeBufferPointer { r in
-                        JSONLine.writePlain(
-                            record: withNumbers ? record : nil, index: index, name: n, address: a, raw: r,
-                            start: start, end: end, warnings: warnings, to: lean)
+                        (group ?? []).withUnsafeBufferPointer { g in
+                            suggested.withUnsafeBufferPointer { s in
+                                let texts = [judged(n, nameOK), judged(a, addressOK), judged(r, rawOK)]
+                                if texts.contains(where: { !$0.plain }) { escaped += 1 }
+                                JSONLine.write(
+                                    record: withNumbers ? record : nil, index: index, name: texts[0], address: texts[1],
+                                    group: group == nil ? nil : JSON.isPlain(g) ? .init(bytes: g, plain: true) : .init(bytes: g, plain: false),
+                                    raw: texts[2], start: start, end: end, warnings: warnings,
+                                    suggestion: suggestion == nil ? nil : judged(s, true), to: lean)
+                            }
+                        }
                         let fields = ChipRecordWriter.Fields(
-                            record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: nil,
-                            raw: r, truncated: false, start: start, end: end, warnings: warnings, suggestion: nil)
+                            record: record, index: index, isEmptyGroup: false, error: nil, errorAt: start, group: group,
+                            raw: r, truncated: false, start: start, end: end, warnings: warnings, suggestion: suggestion)
                         ChipRecordWriter.writeJSON(fields, name: n, address: a, recordNumbers: withNumbers, to: general)
                     }
                 }
@@ -153,6 +182,7 @@ struct ByteWritingTests {
             #expect(lean.count <= lean.capacity)
             #expect(leanBytes == generalBytes, "\(String(decoding: leanBytes, as: UTF8.self))")
         }
+        #expect(escaped > 1_000)
     }
 
     @Test func copiesOfEveryShortLength() {
