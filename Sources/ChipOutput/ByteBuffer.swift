@@ -58,19 +58,27 @@ public struct ByteBuffer: @unchecked Sendable {
             append(s.utf8Start, count: s.utf8CodeUnitCount)
         }
 
-        /// Copies `n` bytes; a few stores for the short pieces a record
-        /// is made of (a call to `memmove` costs more than the copy), and
-        /// `memmove` for long ones.
+        /// Copies `n` bytes: a few stores for the short pieces a record
+        /// is made of (a call to `memmove` costs more than the copy),
+        /// sixteen bytes a store up to 256 with the last sixteen
+        /// overlapping, and `memmove` for longer ones. Never reads or
+        /// writes outside the `n` bytes.
         @inline(__always)
         static func copy(_ p: UnsafePointer<UInt8>, to d: UnsafeMutablePointer<UInt8>, _ n: Int) {
             let src = UnsafeRawPointer(p), dst = UnsafeMutableRawPointer(d)
-            if n >= 8 && n <= 32 {
-                // Eight at a time, the last eight overlapping.
+            if n >= 16 && n <= 256 {
                 var i = 0
-                while i + 8 < n {
-                    dst.storeBytes(of: src.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
-                    i += 8
+                while i + 16 < n {
+                    dst.storeBytes(
+                        of: src.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self), toByteOffset: i,
+                        as: SIMD16<UInt8>.self)
+                    i += 16
                 }
+                dst.storeBytes(
+                    of: src.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self), toByteOffset: n - 16,
+                    as: SIMD16<UInt8>.self)
+            } else if n >= 8 && n < 16 {
+                dst.storeBytes(of: src.loadUnaligned(as: UInt64.self), as: UInt64.self)
                 dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
             } else if n >= 4 && n < 8 {
                 dst.storeBytes(of: src.loadUnaligned(as: UInt32.self), as: UInt32.self)
@@ -96,96 +104,98 @@ public struct ByteBuffer: @unchecked Sendable {
             a.withUnsafeBufferPointer { append($0.baseAddress, count: $0.count) }
         }
 
-        /// Appends `value` in decimal. One digit is written here; longer
-        /// numbers by ``appendLongDecimal(_:)``.
+        /// Appends `value` in decimal.
         @inline(__always)
         func appendDecimal(_ value: Int) {
-            if UInt(bitPattern: value) < 10 {
-                reserve(1)
-                base[count] = UInt8(truncatingIfNeeded: value) + 0x30
-                count += 1
-                return
-            }
-            appendLongDecimal(value)
+            reserve(Storage.decimalRoom)
+            count += Storage.storeDecimal(value, at: base + count)
         }
 
-        func appendLongDecimal(_ value: Int) {
-            if value < 0 {
-                append(UInt8(ascii: "-"))
-                if value == .min {
-                    appendString(String(value).dropFirst().description)
-                    return
-                }
-                appendDecimal(-value)
-                return
+        /// The most bytes ``storeDecimal(_:at:)`` may store (it writes a
+        /// word of eight for a number of fewer digits).
+        static let decimalRoom = 24
+
+        /// Stores `value` in decimal at `d` (room for ``decimalRoom``
+        /// bytes) and returns how many bytes it is. One digit or two (most
+        /// offsets in a record) from the two-digit table; below 10⁸ one
+        /// word of eight digits with the leading zeros shifted out, without
+        /// a branch on their count (which varies from chip to chip and
+        /// mispredicted); longer numbers two digits at a time from the end.
+        @inline(__always)
+        static func storeDecimal(_ value: Int, at d: UnsafeMutablePointer<UInt8>) -> Int {
+            if UInt(bitPattern: value) < 10 {
+                d.pointee = UInt8(truncatingIfNeeded: value) &+ 0x30
+                return 1
             }
-            if value < 100_000_000 {
-                // The numbers of a chip's line are short: at most eight
-                // digits, written as one word of eight with the leading
-                // zeros shifted out, without a branch on their count (which
-                // varies from chip to chip and mispredicted).
-                reserve(8)
-                // The pairs' bytes are a constant: read in place, not
-                // through a closure per number.
-                let pairs = UnsafeRawPointer(Storage.digitPairs.utf8Start)
-                let v = UInt64(truncatingIfNeeded: value)
-                func pair(_ k: UInt64) -> UInt64 {
-                    UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: Int(k) * 2, as: UInt16.self)))
-                }
-                // Four digits (offsets in a record) or eight, with their
-                // leading zeros; the first digit in the lowest byte.
-                var word: UInt64, width: Int
-                if v < 10_000 {
-                    let h = v / 100
-                    word = pair(h) | pair(v - h * 100) << 16
-                    width = 4
-                } else {
-                    let high = v / 10_000, low = v - high * 10_000
-                    let hh = high / 100, hl = high - hh * 100, lh = low / 100, ll = low - lh * 100
-                    word = pair(hh) | pair(hl) << 16 | pair(lh) << 32 | pair(ll) << 48
-                    width = 8
-                }
-                var digits = v >= 10 ? 2 : 1
-                digits &+= v >= 100 ? 1 : 0
-                digits &+= v >= 1_000 ? 1 : 0
-                digits &+= v >= 10_000 ? 1 : 0
-                digits &+= v >= 100_000 ? 1 : 0
-                digits &+= v >= 1_000_000 ? 1 : 0
-                digits &+= v >= 10_000_000 ? 1 : 0
+            if UInt(bitPattern: value) < 100 {
+                let pairs = UnsafeRawPointer(digitPairs.utf8Start)
+                UnsafeMutableRawPointer(d).storeBytes(
+                    of: pairs.loadUnaligned(fromByteOffset: value &* 2, as: UInt16.self), as: UInt16.self)
+                return 2
+            }
+            return storeLongDecimal(value, at: d)
+        }
+
+        @inline(never)
+        static func storeLongDecimal(_ value: Int, at d: UnsafeMutablePointer<UInt8>) -> Int {
+            if value < 0 {
+                d.pointee = UInt8(ascii: "-")
+                return 1 + storeDigits(value.magnitude, at: d + 1)
+            }
+            return storeDigits(UInt(value), at: d)
+        }
+
+        /// The digits of `v`, which is 10 or more unless negative numbers
+        /// brought it here.
+        static func storeDigits(_ v: UInt, at d: UnsafeMutablePointer<UInt8>) -> Int {
+            let pairs = UnsafeRawPointer(digitPairs.utf8Start)
+            @inline(__always) func pair(_ k: UInt64) -> UInt64 {
+                UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: Int(k) &* 2, as: UInt16.self)))
+            }
+            if v < 100_000_000 {
+                // The first digit in the lowest byte.
+                let w = UInt64(v)
+                let high = w / 10_000, low = w - high * 10_000
+                let hh = high / 100, hl = high - hh * 100, lh = low / 100, ll = low - lh * 100
+                let word = pair(hh) | pair(hl) << 16 | pair(lh) << 32 | pair(ll) << 48
+                var digits = w >= 10 ? 2 : 1
+                digits &+= w >= 100 ? 1 : 0
+                digits &+= w >= 1_000 ? 1 : 0
+                digits &+= w >= 10_000 ? 1 : 0
+                digits &+= w >= 100_000 ? 1 : 0
+                digits &+= w >= 1_000_000 ? 1 : 0
+                digits &+= w >= 10_000_000 ? 1 : 0
                 // Little-endian: the leading zeros go out at the bottom.
-                word >>= UInt64(8 * (width - digits))
-                UnsafeMutableRawPointer(base + count).storeBytes(of: UInt64(littleEndian: word), as: UInt64.self)
-                count += digits
-                return
+                UnsafeMutableRawPointer(d).storeBytes(
+                    of: UInt64(littleEndian: word >> UInt64(8 * (8 - digits))), as: UInt64.self)
+                return digits
             }
             // Digits counted first, then written from the end two at a time.
-            var digits = 2
-            var bound = 100
-            while digits < 19 && value >= bound {
+            var digits = 9
+            var bound: UInt = 1_000_000_000
+            while digits < 20 && v >= bound {
                 digits += 1
+                if bound > UInt.max / 10 { break }
                 bound &*= 10
             }
-            reserve(digits)
-            var v = value
-            var at = count + digits
-            Storage.digitPairs.withUTF8Buffer { pairs in
-                while v >= 100 {
-                    let pair = Int(v % 100) * 2
-                    v /= 100
-                    at -= 2
-                    base[at] = pairs[pair]
-                    base[at + 1] = pairs[pair + 1]
-                }
-                if v >= 10 {
-                    at -= 2
-                    base[at] = pairs[v * 2]
-                    base[at + 1] = pairs[v * 2 + 1]
-                } else {
-                    at -= 1
-                    base[at] = UInt8(truncatingIfNeeded: v) + 0x30
-                }
+            var rest = v
+            var at = digits
+            while rest >= 100 {
+                let k = Int(rest % 100) * 2
+                rest /= 100
+                at -= 2
+                d[at] = pairs.load(fromByteOffset: k, as: UInt8.self)
+                d[at + 1] = pairs.load(fromByteOffset: k + 1, as: UInt8.self)
             }
-            count += digits
+            if rest >= 10 {
+                at -= 2
+                d[at] = pairs.load(fromByteOffset: Int(rest) * 2, as: UInt8.self)
+                d[at + 1] = pairs.load(fromByteOffset: Int(rest) * 2 + 1, as: UInt8.self)
+            } else {
+                at -= 1
+                d[at] = UInt8(truncatingIfNeeded: rest) + 0x30
+            }
+            return digits
         }
 
         /// "00", "01", … "99", back to back.

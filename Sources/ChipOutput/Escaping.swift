@@ -12,7 +12,7 @@ package enum JSON {
 
     /// Whether every byte needs no escape and is ASCII (printable, not `"`
     /// or `\`): eight bytes a step. A string of such bytes, and any part
-    /// of it, is written by ``appendPlainString(_:to:)``.
+    /// of it, is copied whole (``JSONLine``).
     ///
     /// - Complexity: O(*n*).
     package static func isPlain(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -24,7 +24,7 @@ package enum JSON {
     /// above pass: ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
     /// copies a well-formed sequence as it is). Eight bytes a step. A
     /// string of such bytes, and any part of it, is written by
-    /// ``appendPlainString(_:to:)``.
+    /// ``JSONLine`` whole.
     ///
     /// - Complexity: O(*n*).
     package static func isPlain(wellFormedUTF8 p: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -80,18 +80,6 @@ package enum JSON {
             i += 1
         }
         return true
-    }
-
-    /// Writes bytes ``isPlain(_:)`` approved (or a part of them) as a JSON
-    /// string: in quotes, copied whole.
-    @inline(__always)
-    package static func appendPlainString(_ p: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
-        out.reserve(p.count + 2)
-        out.base[out.count] = ASCII.quote
-        out.count += 1
-        out.append(p)
-        out.base[out.count] = ASCII.quote
-        out.count += 1
     }
 
     package static func appendString(_ a: [UInt8], to out: inout ByteBuffer) {

@@ -16,9 +16,9 @@ enum JSONLine {
     /// neighbours), with its quotes and comma, rounded up.
     static let roomPerWarning = 40
 
-    /// The line's bytes besides its strings and its warnings, with twenty
-    /// digits for each number.
-    static let fixedRoom = 288
+    /// The line's bytes besides its strings and its warnings, with room
+    /// for each number's store.
+    static let fixedRoom = 200 + 4 * ByteBuffer.Storage.decimalRoom
 
     /// A string of the line: its bytes, and whether they need no escape
     /// (``JSON/isPlain(wellFormedUTF8:)``).
@@ -125,85 +125,18 @@ enum JSONLine {
             p += 1
         }
 
-        /// Copies `n` bytes: sixteen at a time with the last sixteen
-        /// overlapping, never reading outside the source.
+        /// Copies `n` bytes (``ByteBuffer/Storage/copy(_:to:_:)``).
         @inline(__always)
         mutating func copy(_ source: UnsafePointer<UInt8>, _ n: Int) {
-            let src = UnsafeRawPointer(source), dst = UnsafeMutableRawPointer(p)
-            if n >= 16 {
-                var i = 0
-                while i + 16 < n {
-                    dst.storeBytes(of: src.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self), toByteOffset: i, as: SIMD16<UInt8>.self)
-                    i += 16
-                }
-                dst.storeBytes(
-                    of: src.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self), toByteOffset: n - 16,
-                    as: SIMD16<UInt8>.self)
-            } else if n >= 8 {
-                dst.storeBytes(of: src.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
-            } else if n >= 4 {
-                dst.storeBytes(of: src.loadUnaligned(as: UInt32.self), as: UInt32.self)
-                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), toByteOffset: n - 4, as: UInt32.self)
-            } else {
-                for k in 0..<n { p[k] = source[k] }
-            }
+            ByteBuffer.Storage.copy(source, to: p, n)
             p += n
         }
 
-        /// `value` in decimal: below 10⁸ as one word of eight digits from
-        /// the two-digit table with the leading zeros shifted out (room
-        /// for eight bytes is reserved whatever the count); other values
-        /// two digits at a time from the end.
+        /// `value` in decimal (``ByteBuffer/Storage/storeDecimal(_:at:)``,
+        /// whose room ``fixedRoom`` counts).
         @inline(__always)
         mutating func putDecimal(_ value: Int) {
-            if UInt(bitPattern: value) < 10 {
-                p.pointee = UInt8(truncatingIfNeeded: value) &+ 0x30
-                p += 1
-                return
-            }
-            if UInt(bitPattern: value) < 100 {
-                // Most offsets in a record: one pair from the table.
-                let pairs = UnsafeRawPointer(ByteBuffer.Storage.digitPairs.utf8Start)
-                UnsafeMutableRawPointer(p).storeBytes(
-                    of: pairs.loadUnaligned(fromByteOffset: value &* 2, as: UInt16.self), as: UInt16.self)
-                p += 2
-                return
-            }
-            putLongDecimal(value)
-        }
-
-        @inline(never)
-        mutating func putLongDecimal(_ value: Int) {
-            guard value >= 0 else {
-                // Never a chip's numbers; written as the library writes them.
-                copy(String(value).utf8)
-                return
-            }
-            let pairs = UnsafeRawPointer(ByteBuffer.Storage.digitPairs.utf8Start)
-            @inline(__always) func pair(_ k: UInt64) -> UInt64 {
-                UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: Int(k) &* 2, as: UInt16.self)))
-            }
-            let v = UInt64(value)
-            if v < 100_000_000 {
-                let high = v / 10_000, low = v - high * 10_000
-                let hh = high / 100, hl = high - hh * 100, lh = low / 100, ll = low - lh * 100
-                let word = pair(hh) | pair(hl) << 16 | pair(lh) << 32 | pair(ll) << 48
-                // The digits' count: the leading zeros go out at the bottom.
-                let digits = 8 - (v < 10_000_000 ? 1 : 0) - (v < 1_000_000 ? 1 : 0) - (v < 100_000 ? 1 : 0)
-                    - (v < 10_000 ? 1 : 0) - (v < 1_000 ? 1 : 0) - (v < 100 ? 1 : 0)
-                UnsafeMutableRawPointer(p).storeBytes(of: UInt64(littleEndian: word >> UInt64(8 * (8 - digits))), as: UInt64.self)
-                p += digits
-                return
-            }
-            copy(String(value).utf8)
-        }
-
-        mutating func copy(_ text: String.UTF8View) {
-            for b in text {
-                p.pointee = b
-                p += 1
-            }
+            p += ByteBuffer.Storage.storeDecimal(value, at: p)
         }
     }
 }

@@ -442,13 +442,11 @@ public struct ChipRecordWriter: Sendable {
     }
 
     /// One chip's JSON line, its decoded name and address given as bytes
-    /// (empty: `null`). `plain`: the caller found the raw text
-    /// plain (``JSON/isPlain(_:)``, or ``JSON/isPlain(wellFormedUTF8:)`` for
-    /// the lane) and the name and address parts of it, so all
-    /// three are copied without looking for bytes to escape.
+    /// (empty: `null`). The simple lane's chips are written by
+    /// ``JSONLine``, which writes what this writes.
     static func writeJSON(
         _ c: Fields, name: UnsafeBufferPointer<UInt8>, address: UnsafeBufferPointer<UInt8>, recordNumbers: Bool,
-        to out: ByteBuffer.Storage, plain: Bool = false
+        to out: ByteBuffer.Storage
     ) {
         if recordNumbers {
             out.append("{\"record\":")
@@ -461,12 +459,10 @@ public struct ChipRecordWriter: Sendable {
         out.append(",\"kind\":\"")
         out.append(c.kindName)
         out.append(c.error == nil ? "\",\"state\":\"valid\",\"name\":" : "\",\"state\":\"error\",\"name\":")
-        // A string, `null` when empty; copied whole when `plain`.
+        // A string, `null` when empty.
         @inline(__always) func appendText(_ text: UnsafeBufferPointer<UInt8>) {
             if text.isEmpty {
                 out.append("null")
-            } else if plain {
-                JSON.appendPlainString(text, to: out)
             } else {
                 JSON.appendString(text, to: out)
             }
@@ -479,7 +475,7 @@ public struct ChipRecordWriter: Sendable {
             JSON.appendString(group, to: out)
         }
         out.append(",\"raw\":")
-        if plain { JSON.appendPlainString(c.raw, to: out) } else { JSON.appendString(c.raw, to: out) }
+        JSON.appendString(c.raw, to: out)
         if c.truncated { out.append(",\"truncated\":true") }
         out.append(",\"start\":")
         out.appendDecimal(c.start)

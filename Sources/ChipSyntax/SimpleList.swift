@@ -15,9 +15,9 @@
 /// a quote or backslash in a comment, a comment inside `<…>`, a domain
 /// literal, control bytes such as line breaks and tabs, a `0xEF` lead
 /// byte, a quote that is not a name before `<…>` or is never closed, a
-/// name before a bare address,
-/// words without an address, text after `>` or after a comment, a separator
-/// inside `<…>`, a `:` that does not open a group) is refused, and the
+/// name before a bare address, words without an address, text after `>`
+/// or after a comment, a separator inside `<…>`, a `:` that does not open
+/// a group) is refused, and the
 /// caller scans it with ``ListScanner``, which stays the reference: where
 /// this answers, its segments are exactly the scanner's (tested on the
 /// corpora, the RFC tables and random lists).

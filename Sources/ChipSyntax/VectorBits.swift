@@ -25,8 +25,7 @@ import _Builtin_intrinsics.intel
         #if arch(x86_64)
         return UInt64(UInt16(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(m, to: __m128i.self))))
         #else
-        let words = unsafeBitCast(m, to: SIMD2<UInt64>.self)
-        return gather(words[0]) | gather(words[1]) << 8
+        return gatheredBits(m)
         #endif
     }
 

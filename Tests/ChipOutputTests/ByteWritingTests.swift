@@ -28,11 +28,19 @@ struct ByteWritingTests {
                 #expect(plain == expected, "\(text.debugDescription)")
                 if plain {
                     var copied = ByteBuffer(capacity: 8)
-                    bytes.withUnsafeBufferPointer { JSON.appendPlainString($0, to: copied.uniqueStorage) }
+                    bytes.withUnsafeBufferPointer { ByteWritingTests.copyWhole($0, to: copied.uniqueStorage) }
                     #expect(copied.bytes == Self.plainJSON(bytes), "\(text.debugDescription)")
                 }
             }
         }
+    }
+
+    /// A plain string as the lane's JSON line copies it: quoted, whole.
+    static func copyWhole(_ bytes: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
+        out.reserve(bytes.count + 2)
+        var cursor = JSONLine.Cursor(out.base + out.count)
+        cursor.putQuoted(bytes)
+        out.count = cursor.p - out.base
     }
 
     /// JSON string escaping as the writer documents it, one byte at a time.
@@ -215,7 +223,7 @@ private extension String {
                 #expect(plain == expected, "\(bytes)")
                 if plain {
                     var copied = ByteBuffer(capacity: 8)
-                    bytes.withUnsafeBufferPointer { JSON.appendPlainString($0, to: copied.uniqueStorage) }
+                    bytes.withUnsafeBufferPointer { ByteWritingTests.copyWhole($0, to: copied.uniqueStorage) }
                     #expect(copied.bytes == ByteWritingTests.plainJSON(bytes), "\(bytes)")
                 }
             }
