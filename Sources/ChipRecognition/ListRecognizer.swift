@@ -36,6 +36,10 @@ public struct ListRecognizer: Sendable {
 
     @usableFromInline var groupName: [UInt8]?
     @usableFromInline var groupOpenStart = -1
+    /// The storage of the last group's name, kept for the next group the
+    /// simple lane opens (``handleSimpleGroup(_:_:offset:)``), which then
+    /// allocates nothing.
+    var spareGroupName: [UInt8] = []
     var groupMembers = 0
     var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []

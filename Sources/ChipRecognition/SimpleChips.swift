@@ -170,6 +170,60 @@ extension ListRecognizer {
         return true
     }
 
+    /// A group's name or end the structural index found, taken by the
+    /// simple lane when it makes no item: a name of unquoted words (dots
+    /// among them where the policy allows them), with no encoded word,
+    /// opens the group with its own bytes, which are its decoding; the end
+    /// of a group that has members closes it. Returns false, having
+    /// changed nothing, for anything else (a quoted or encoded name, the
+    /// end of an empty group, which is an item): the caller hands the
+    /// segment to ``handle(_:_:base:)``, whose state this leaves as that
+    /// would.
+    ///
+    /// - Complexity: O(*n*) in the name's length; the name's storage is the
+    ///   last group's, so nothing is allocated once a group has been read.
+    package mutating func handleSimpleGroup(_ chip: SimpleList.Chip, _ p: UnsafeBufferPointer<UInt8>, offset: Int) -> Bool {
+        switch chip.kind {
+        case .groupOpen:
+            let lo = offset + Int(chip.lo)
+            let colon = offset + Int(chip.hi) - 1
+            // The general path decodes no name longer than a chip.
+            guard colon > lo, colon - lo <= recognizer.policy.maxChipBytes, p[lo] != ASCII.quote else { return false }
+            var end = colon
+            while end > lo && p[end - 1] == ASCII.space { end -= 1 }
+            var facts = FastPath.PhraseFacts()
+            guard FastPath.indexedPhrase(
+                p, lo..<end, fastClasses, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) != .other,
+                !facts.encodedWord else { return false }
+            var name = spareGroupName
+            spareGroupName = []
+            name.removeAll(keepingCapacity: true)
+            name.append(contentsOf: UnsafeBufferPointer(rebasing: p[lo..<end]))
+            groupName = name
+            // As the general path keeps it: the segment's own offset.
+            groupOpenStart = Int(chip.lo)
+            groupMembers = 0
+            return true
+        case .groupClose:
+            guard groupOpenStart < 0 || groupMembers > 0 else { return false }
+            keepGroupName()
+            groupOpenStart = -1
+            groupMembers = 0
+            return true
+        case .chip:
+            return false
+        }
+    }
+
+    /// Ends the group's name, its storage kept for the next one.
+    @inline(__always)
+    mutating func keepGroupName() {
+        guard var name = groupName else { return }
+        groupName = nil
+        name.removeAll(keepingCapacity: true)
+        spareGroupName = name
+    }
+
     /// The warnings of an encoded name `p[range]`, decoded as the general
     /// path decodes it: those of decoding, of the text it gives (hidden
     /// and bidi characters) and, when look-alikes are checked, mixed

@@ -259,8 +259,20 @@ public struct InvariantVerifier: Sendable {
                     }
                     guard let expected = general.handle(segment, p, base: 0) else {
                         if simple != nil { problems.append("\(text) \(c.range): the simple lane made a chip of only comments") }
+                        // A group's name or end the lane takes leaves it as
+                        // the general path does (its name is compared with
+                        // each chip's group below).
+                        if c.kind != .chip && lane.handleSimpleGroup(c, p, offset: 0) {
+                            if lane.currentGroupName != general.currentGroupName {
+                                problems.append("\(text) \(c.range): the simple lane's group name differs from the general path's")
+                            }
+                            continue
+                        }
                         if lane.handle(segment, p, base: 0) != nil { problems.append("\(text) \(c.range): the lists went apart") }
                         continue
+                    }
+                    if c.kind != .chip && lane.handleSimpleGroup(c, p, offset: 0) {
+                        problems.append("\(text) \(c.range): the simple lane took a group's end that is an item")
                     }
                     defer { index += 1 }
                     let chip = ChipRecord(

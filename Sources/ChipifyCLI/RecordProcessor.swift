@@ -205,7 +205,9 @@ struct StreamState {
         var item = SimpleItem.none
         for c in UnsafeBufferPointer(start: simpleChips, count: count) {
             guard list.handleSimple(c, p, offset: range.lowerBound, into: &item) else {
-                // A group's name or end, or a chip for the general path.
+                // A group's name or end (most are the lane's), or a chip
+                // for the general path.
+                if c.kind != .chip && list.handleSimpleGroup(c, p, offset: range.lowerBound) { continue }
                 handle(c.segment, writer: &writer)
                 continue
             }

@@ -38,6 +38,12 @@ struct SimpleLaneTests {
         "Team: Ann <a@x.org>, b@y.org; c@z.org", "\"Q\\\"T\" =?utf-8?q?x?=: a@x.org;", "T: a@x.org (c), Ann (w) <b@y.org>;",
         "undisclosed-recipients:;, a@x.org", "a@x.org (Ann Lee), (Bob) <b@y.org>, c@z.org ()", "T:;U: a@x.org",
         "\"Lee\\, Ann\" <a@x.org>, Team: \"R\\\\\" <r@y.org>",
+        // Group names the lane opens itself (words, dots where allowed,
+        // UTF-8, spaces before the colon) and those it leaves to the
+        // general path (quoted, encoded, doubled spaces, longer than a chip).
+        "Dr. Who Fans: a@x.org, b@y.org;", "Zoë's Team : Ann <a@x.org>;", "A: a@x.org; B: b@y.org;, C:;",
+        "Ann  Lee: a@x.org;", "\"Q\": a@x.org;", "=?utf-8?q?T?=: a@x.org;", "Team\u{200B}: a@x.org;",
+        "A very long group name here: a@x.org, b@y.org;", "T: a@x.org; T: a@x.org;", "Ops: a@x.org", "O.: a@x.org;",
         // Escapes in a quoted name: the lane reads them, and what they
         // escape counts as what it is (`@`, `=?`).
         "\"A\\\"B\\\\\" <a@x.org>", "\"A\\@B\" <a@x.org>", "\"A\\=?B\" <a@x.org>", "\"A=\\?B\" <a@x.org>",
@@ -75,6 +81,36 @@ struct SimpleLaneTests {
         for policy in Self.policies {
             let problems = InvariantVerifier.simpleLaneDifferences([Array(text.utf8)], policy: policy)
             #expect(problems.isEmpty, "\(policy.name) \(text.debugDescription): \(problems)")
+        }
+    }
+
+    /// Groups with a name of plain words are opened and closed by the lane
+    /// (the general path makes no item of them); an empty group, a quoted
+    /// or an encoded name are not.
+    @Test func takesGroupsOfPlainNames() {
+        let cases: [(String, [Bool])] = [
+            ("Team: a@x.org, b@y.org;", [true, true]), ("Dr. Who: a@x.org;", [true, true]),
+            ("Zoë : a@x.org", [true, true]), ("T:;", [true, false]), ("\"T\": a@x.org;", [false, true]),
+            ("=?utf-8?q?T?=: a@x.org;", [false, true]), ("Ann  Lee: a@x.org;", [false, true]),
+        ]
+        for (text, expected) in cases {
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { p in
+                var chips: [SimpleList.Chip] = []
+                #expect(SimpleList.appendChips(p, to: &chips), "\(text)")
+                var list = ListRecognizer(policy: .standard)
+                var taken: [Bool] = []
+                for c in chips {
+                    if c.kind == .chip {
+                        if list.handleSimple(c, p, offset: 0) == nil { _ = list.handle(c.segment, p, base: 0) }
+                        continue
+                    }
+                    let lane = list.handleSimpleGroup(c, p, offset: 0)
+                    taken.append(lane)
+                    if !lane { _ = list.handle(c.segment, p, base: 0) }
+                }
+                #expect(taken == expected, "\(text): \(taken)")
+            }
         }
     }
 
