@@ -116,8 +116,9 @@ public struct ByteBuffer: @unchecked Sendable {
         static let decimalRoom = 24
 
         /// Stores `value` in decimal at `d` (room for ``decimalRoom``
-        /// bytes) and returns how many bytes it is. One digit or two (most
-        /// offsets in a record) from the two-digit table; below 10⁸ one
+        /// bytes) and returns how many bytes it is. One digit or two from
+        /// the two-digit table, three or four (most offsets in a record)
+        /// from two of its pairs in one word; below 10⁸ one
         /// word of eight digits with the leading zeros shifted out, without
         /// a branch on their count (which varies from chip to chip and
         /// mispredicted); longer numbers two digits at a time from the end.
@@ -127,11 +128,22 @@ public struct ByteBuffer: @unchecked Sendable {
                 d.pointee = UInt8(truncatingIfNeeded: value) &+ 0x30
                 return 1
             }
+            let pairs = UnsafeRawPointer(digitPairs.utf8Start)
             if UInt(bitPattern: value) < 100 {
-                let pairs = UnsafeRawPointer(digitPairs.utf8Start)
                 UnsafeMutableRawPointer(d).storeBytes(
                     of: pairs.loadUnaligned(fromByteOffset: value &* 2, as: UInt16.self), as: UInt16.self)
                 return 2
+            }
+            if UInt(bitPattern: value) < 10_000 {
+                // Three or four digits: two pairs in one word, a leading
+                // zero shifted out without a branch.
+                let high = UInt32(truncatingIfNeeded: value / 100), low = UInt32(truncatingIfNeeded: value) &- high &* 100
+                let word = UInt32(pairs.loadUnaligned(fromByteOffset: Int(high) &* 2, as: UInt16.self))
+                    | UInt32(pairs.loadUnaligned(fromByteOffset: Int(low) &* 2, as: UInt16.self)) << 16
+                let digits = value >= 1_000 ? 4 : 3
+                UnsafeMutableRawPointer(d).storeBytes(
+                    of: UInt32(littleEndian: word >> UInt32(8 &* (4 &- digits))), as: UInt32.self)
+                return digits
             }
             return storeLongDecimal(value, at: d)
         }

@@ -93,7 +93,7 @@ package enum JSON {
     package static func appendString(_ p: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
         // Room for the worst case (every byte six), so the loop stores
         // without checking; words of eight bytes that need no escape are
-        // copied whole.
+        // copied whole, and a word's bytes before its first that does.
         out.reserve(6 * p.count + 2)
         var o = out.count
         let d = out.base
@@ -107,13 +107,21 @@ package enum JSON {
                 let w = SWAR.load(p, i)
                 // No byte below 0x20, none of 0x7F and above, no `"` or `\`.
                 let below = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
-                if (below | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash))
-                    & 0x8080_8080_8080_8080 == 0 {
-                    UnsafeMutableRawPointer(d + o).storeBytes(of: w.littleEndian, as: UInt64.self)
+                let special = (below | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash))
+                    & 0x8080_8080_8080_8080
+                // The word goes out whole; only the bytes before its first
+                // one that needs a look count (the room reserved holds the
+                // rest of the word).
+                UnsafeMutableRawPointer(d + o).storeBytes(of: w.littleEndian, as: UInt64.self)
+                if special == 0 {
                     o += 8
                     i += 8
                     continue
                 }
+                // The lowest flag is exact (a borrow runs only upwards).
+                let plainBytes = special.trailingZeroBitCount >> 3
+                o += plainBytes
+                i += plainBytes
             }
             let b = p[i]
             if plain[b] != 0 {
