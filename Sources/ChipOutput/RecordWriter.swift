@@ -248,7 +248,7 @@ public struct ChipRecordWriter: Sendable {
     /// of the same text: `p` holds the ranges of `item`, `raw` is the
     /// chip's text, `start`/`end` its offsets in the record, `suggestion`
     /// the domain a `likely-typo` warning names, `group` the decoded name
-    /// of the group the chip is in (``ListRecognizer/currentGroupName``).
+    /// of the group the chip is in (``ListRecognizer/currentGroupName``),
     ///
     /// - Complexity: O(*n*) in the chip's length.
     @inline(__always)
@@ -256,29 +256,63 @@ public struct ChipRecordWriter: Sendable {
         simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
         raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]? = nil
     ) {
+        writeLane(
+            item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group,
+            decodedName: nil)
+    }
+
+    /// ``write(simple:record:index:_:raw:start:end:suggestion:group:)`` for
+    /// a chip whose name is encoded (``SimpleItem/nameIsEncoded``), with
+    /// its text as the lane decoded it for its checks
+    /// (``ListRecognizer/decodedEncodedName``), which is then not decoded
+    /// again. Apart, so that the other chips' call stays as small as it is.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    @inline(never)
+    package mutating func write(
+        simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?,
+        decodedName: [UInt8]
+    ) {
+        writeLane(
+            item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group,
+            decodedName: item.nameIsEncoded ? decodedName : nil)
+    }
+
+    @inline(__always)
+    mutating func writeLane(
+        _ item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?,
+        decodedName: [UInt8]?
+    ) {
         if summarize {
             summary.count(error: nil, warnings: item.warnings)
             return
         }
-        // A comment's name is the text between its parentheses.
+        // A comment's name is the text between its parentheses, as is a
+        // quoted string's that holds no quoted-pair or `=?`.
         var nameText: Range<Int>?
         var unquoted = true
         if let r = item.nameRange {
-            nameText = item.nameIsComment ? (r.lowerBound + 1)..<(r.upperBound - 1) : r
-            unquoted = !item.nameIsEncoded && (item.nameIsComment || p[r.lowerBound] != ASCII.quote)
+            let inner = item.nameIsComment || item.nameIsPlainQuoted
+            nameText = inner ? (r.lowerBound + 1)..<(r.upperBound - 1) : r
+            unquoted = !item.nameIsEncoded && (inner || p[r.lowerBound] != ASCII.quote)
         }
         if format == .jsonl, summaryWidth == nil {
             writeLaneJSON(
                 item, record: record, index: index, p, nameText: nameText, unquoted: unquoted, raw: raw, start: start,
-                end: end, suggestion: suggestion, group: group)
+                end: end, suggestion: suggestion, group: group, decodedName: decodedName)
             return
         }
         name.removeAll(keepingCapacity: true)
         address.removeAll(keepingCapacity: true)
         var warnings = item.warnings
         if let n = nameText {
-            if item.nameIsComment {
+            if item.nameIsComment || item.nameIsPlainQuoted {
                 name.append(contentsOf: UnsafeBufferPointer(rebasing: p[n]))
+            } else if item.nameIsEncoded, let decodedName {
+                // Its decoding's warnings are the item's already.
+                name.append(contentsOf: decodedName)
             } else {
                 warnings.formUnion(names.appendPhrase(p, n, into: &name))
             }
@@ -315,7 +349,8 @@ public struct ChipRecordWriter: Sendable {
     /// - Complexity: O(*n*) in the chip's length.
     mutating func writeLaneJSON(
         _ item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>, nameText: Range<Int>?,
-        unquoted: Bool, raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?
+        unquoted: Bool, raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?,
+        decodedName: [UInt8]?
     ) {
         let rawPlain = JSON.isPlain(wellFormedUTF8: raw)
         let address = UnsafeBufferPointer(rebasing: p[item.addressRange])
@@ -343,6 +378,11 @@ public struct ChipRecordWriter: Sendable {
         if unquoted {
             let bytes = nameText.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
             emit(JSONLine.Text(bytes: bytes, plain: rawPlain || JSON.isPlain(wellFormedUTF8: bytes)), warnings)
+            return
+        }
+        if let decodedName {
+            // An encoded name the lane decoded: its warnings are the item's.
+            decodedName.withUnsafeBufferPointer { emit(JSONLine.Text(bytes: $0, plain: JSON.isPlain($0)), warnings) }
             return
         }
         name.removeAll(keepingCapacity: true)

@@ -93,6 +93,9 @@ enum FastPath {
         /// A quoted-pair (only a quoted string may hold one): the name's
         /// text is not its bytes between the quotes.
         var escapes = false
+        /// A quoted string's spaces are not single spaces between words
+        /// (decoding trims and folds them).
+        var unfoldedSpaces = false
     }
 
     /// A phrase of unquoted words separated by white space, or one quoted
@@ -109,9 +112,17 @@ enum FastPath {
         if p[i] == UInt8(ascii: "\"") {
             guard end - i >= 2, p[end - 1] == UInt8(ascii: "\"") else { return .other }
             i += 1
+            var previousSpace = true
             while i < end - 1 {
                 let b = p[i]
-                if t[b] & 16 != 0 || b == ASCII.space {
+                if b == ASCII.space {
+                    if previousSpace { facts.unfoldedSpaces = true }
+                    previousSpace = true
+                    i += 1
+                    continue
+                }
+                previousSpace = false
+                if t[b] & 16 != 0 {
                     i += 1
                     continue
                 }
@@ -138,6 +149,7 @@ enum FastPath {
                 facts.nonASCII = true
                 i += n
             }
+            if previousSpace && end - range.lowerBound > 2 { facts.unfoldedSpaces = true }
             return .simple
         }
         var previousSpace = true

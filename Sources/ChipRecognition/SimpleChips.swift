@@ -19,6 +19,10 @@ package struct SimpleItem: Sendable, Hashable {
     /// one): unlike the lane's other unquoted names, its decoding is not its
     /// bytes.
     package var nameIsEncoded = false
+    /// The name is one quoted string with no quoted-pair, no `=?` and
+    /// single spaces between words: its text is its bytes between the
+    /// quotes.
+    package var nameIsPlainQuoted = false
     package var localPartRange: Range<Int>
     package var domainRange: Range<Int>
     package var warnings: ChipWarnings
@@ -75,6 +79,7 @@ extension ListRecognizer {
         var warnings: ChipWarnings = []
         var nameRange: Range<Int>?
         var nameIsComment = false
+        var plainQuoted = false
         var facts = FastPath.PhraseFacts()
         let local: Range<Int>, domain: Range<Int>
         if chip.comment >= 0 && chip.open < 0 {
@@ -134,6 +139,7 @@ extension ListRecognizer {
                     warnings.formUnion(found)
                 }
                 nameRange = lo..<nameEnd
+                plainQuoted = p[lo] == ASCII.quote && !facts.escapes && !facts.encodedWord && !facts.unfoldedSpaces
                 if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
             } else if open != lo {
                 return false
@@ -163,6 +169,7 @@ extension ListRecognizer {
         item.nameRange = nameRange
         item.nameIsComment = nameIsComment
         item.nameIsEncoded = facts.encodedWord
+        item.nameIsPlainQuoted = plainQuoted
         item.localPartRange = local
         item.domainRange = domain
         item.warnings = warnings
@@ -259,6 +266,11 @@ extension ListRecognizer {
     /// The decoded name of the open group, as UTF-8 (what a chip of the
     /// group carries as ``ListItem/group``), nil outside a group.
     @inlinable package var currentGroupName: [UInt8]? { groupOpenStart >= 0 ? groupName : nil }
+
+    /// The text of the last lane chip's encoded name, as decoded for its
+    /// checks: valid right after ``handleSimple(_:_:offset:into:)`` gave an
+    /// item whose ``SimpleItem/nameIsEncoded``, until the next chip.
+    package var decodedEncodedName: [UInt8] { nameScratch }
 
     /// The common domain a `likely-typo` warning of the simple lane names.
     package func commonDomain(_ typo: Int32) -> String { lookalikes.commonDomain(typo) }

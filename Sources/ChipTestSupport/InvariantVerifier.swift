@@ -296,10 +296,19 @@ public struct InvariantVerifier: Sendable {
                         problems.append("\(text) \(c.range): the simple lane's \(simple) differs from the general path's \(r)")
                     }
                     for k in laneWriters.indices {
-                        laneWriters[k].write(
-                            simple: simple, record: number + 1, index: index, p, raw: UnsafeBufferPointer(rebasing: p[c.range]),
-                            start: c.range.lowerBound, end: c.range.upperBound,
-                            suggestion: simple.typo >= 0 ? lane.commonDomain(simple.typo) : nil, group: lane.currentGroupName)
+                        let raw = UnsafeBufferPointer(rebasing: p[c.range])
+                        let suggestion = simple.typo >= 0 ? lane.commonDomain(simple.typo) : nil
+                        if simple.nameIsEncoded {
+                            // As chipify writes it: the name the lane decoded.
+                            laneWriters[k].write(
+                                simple: simple, record: number + 1, index: index, p, raw: raw, start: c.range.lowerBound,
+                                end: c.range.upperBound, suggestion: suggestion, group: lane.currentGroupName,
+                                decodedName: lane.decodedEncodedName)
+                        } else {
+                            laneWriters[k].write(
+                                simple: simple, record: number + 1, index: index, p, raw: raw, start: c.range.lowerBound,
+                                end: c.range.upperBound, suggestion: suggestion, group: lane.currentGroupName)
+                        }
                     }
                 }
                 for k in laneWriters.indices {

@@ -107,6 +107,18 @@ struct ChipWriter {
         if records.output.count >= 1 << 19 { moveOutput() }
     }
 
+    /// Writes a chip of the simple lane with an encoded name, as the lane
+    /// decoded it (see ``ChipRecordWriter``).
+    mutating func write(
+        simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?, decodedName: [UInt8]
+    ) {
+        records.write(
+            simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group,
+            decodedName: decodedName)
+        if records.output.count >= 1 << 19 { moveOutput() }
+    }
+
     mutating func endRecord() {
         records.endRecord()
         if records.output.count >= 1 << 19 { moveOutput() }

@@ -44,6 +44,10 @@ struct SimpleLaneTests {
         "Dr. Who Fans: a@x.org, b@y.org;", "Zoë's Team : Ann <a@x.org>;", "A: a@x.org; B: b@y.org;, C:;",
         "Ann  Lee: a@x.org;", "\"Q\": a@x.org;", "=?utf-8?q?T?=: a@x.org;", "Team\u{200B}: a@x.org;",
         "A very long group name here: a@x.org, b@y.org;", "T: a@x.org; T: a@x.org;", "Ops: a@x.org", "O.: a@x.org;",
+        // Quoted names with no quoted-pair or `=?`, written from their
+        // bytes between the quotes (spaces kept as they stand).
+        "\"Ann Lee\" <a@x.org>", "\"Lee, Ann\" <a@x.org>", "\"Ann  Lee\" <a@x.org>", "\"\" <a@x.org>",
+        "\" Ann \" <a@x.org>", "\"Zoë (x)\" <a@x.org>", "\"Ann\u{200B}\" <a@x.org>", "\"A=B?\" <a@x.org>",
         // Escapes in a quoted name: the lane reads them, and what they
         // escape counts as what it is (`@`, `=?`).
         "\"A\\\"B\\\\\" <a@x.org>", "\"A\\@B\" <a@x.org>", "\"A\\=?B\" <a@x.org>", "\"A=\\?B\" <a@x.org>",
@@ -125,6 +129,7 @@ struct SimpleLaneTests {
         let shapes = [
             "Ann Lee <ann@x.org>", "b.c@y.org", "<d@z.org>", "José <j@x.de>", "M. Ucko <u@gmial.com>", "e@x.org (Eve)",
             "Team: f@y.org", "g@z.org;", "\"H\\\"I\" <h@x.org>", "=?UTF-8?Q?K=C3=B6_L?= <k@x.org>", "Jo <j@köln.de>", "Ki (K) <k@x.org>", "m@x.org (M (m), N)",
+            "\"Lee, Ann B\" <l@x.org>",
         ]
         for _ in 0..<2_000 {
             var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: rng.pick([", ", ","])).utf8)
