@@ -207,3 +207,154 @@ enum EncodedWord {
         }
     }
 }
+
+extension EncodedWord {
+    /// Decodes a name that is only encoded words (most are): each in UTF-8
+    /// or ISO-8859-1 (the same for all), `B`, or `Q` with only letters,
+    /// digits, `!` `*` `+` `-` `/` `_` and `=XX`, one space or none between
+    /// them, whose text needs nothing of what decoding a name does beyond
+    /// the words themselves: well-formed, with no control character, no
+    /// line or paragraph separator and single spaces between words.
+    /// Appends that text to `out` as UTF-8 and returns true; returns false,
+    /// appending nothing, for any other name, which
+    /// ``Recognizer/appendPhrase(_:_:into:)`` decodes (as it would this
+    /// one: adjacent words joined, to the same bytes, with no warning).
+    ///
+    /// - Complexity: O(*n*) in the name's length.
+    static func appendSimpleWords(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
+        let hi = range.upperBound
+        // Neither encoding decodes to more bytes than its text.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count + 1) { scratch -> Bool in
+            var n = 0
+            var i = range.lowerBound
+            // 1 for UTF-8, 2 for ISO-8859-1, 0 before the first word.
+            var charset = 0
+            while true {
+                guard hi - i >= 8, p[i] == UInt8(ascii: "="), p[i + 1] == UInt8(ascii: "?") else { return false }
+                var j = i + 2
+                while j < hi && p[j] != UInt8(ascii: "?") { j += 1 }
+                let label = UnsafeBufferPointer(rebasing: p[(i + 2)..<j])
+                let named = isLabel(label, "utf-8") ? 1 : isLabel(label, "iso-8859-1") ? 2 : 0
+                guard named != 0, charset == 0 || named == charset, j + 2 < hi, p[j + 2] == UInt8(ascii: "?") else { return false }
+                charset = named
+                let encoding = p[j + 1] | 0x20
+                var k = j + 3
+                // The text ends at its first `?`, which must close the word.
+                while k < hi && p[k] != UInt8(ascii: "?") { k += 1 }
+                guard k + 1 < hi, p[k + 1] == UInt8(ascii: "=") else { return false }
+                let text = UnsafeBufferPointer(rebasing: p[(j + 3)..<k])
+                if encoding == UInt8(ascii: "b") {
+                    // As ``Base64/decode(_:skippingWhiteSpace:urlSafe:_:)``:
+                    // padding may be missing, nothing may follow it.
+                    var accumulator: UInt32 = 0, bits = 0
+                    var padded = false
+                    for c in text {
+                        if c == UInt8(ascii: "=") {
+                            padded = true
+                            continue
+                        }
+                        let v = digitValue(c)
+                        guard !padded, v < 64 else { return false }
+                        accumulator = accumulator << 6 | UInt32(v)
+                        bits += 6
+                        if bits >= 8 {
+                            bits -= 8
+                            scratch[n] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                            n += 1
+                        }
+                    }
+                    guard bits < 6 else { return false }
+                } else if encoding == UInt8(ascii: "q") {
+                    var t = 0
+                    while t < text.count {
+                        let c = text[t]
+                        if c == UInt8(ascii: "=") {
+                            guard t + 2 < text.count, let high = Base64.hexValue(text[t + 1]),
+                                  let low = Base64.hexValue(text[t + 2]) else { return false }
+                            scratch[n] = high << 4 | low
+                            t += 3
+                        } else {
+                            guard ByteClass.isLetterOrDigit(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: "!")
+                                || c == UInt8(ascii: "*") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+                                || c == UInt8(ascii: "/") else { return false }
+                            scratch[n] = c == UInt8(ascii: "_") ? ASCII.space : c
+                            t += 1
+                        }
+                        n += 1
+                    }
+                } else {
+                    return false
+                }
+                i = k + 2
+                if i == hi { break }
+                // The space between two words is no part of the text.
+                if p[i] == ASCII.space { i += 1 }
+            }
+            // What decoding would leave as it is: printable ASCII and single
+            // spaces inside; of UTF-8 the rest but C1 controls and
+            // U+2028/9, of ISO-8859-1 the letters from U+00A0 on.
+            let decoded = UnsafeBufferPointer(start: scratch.baseAddress, count: n)
+            var k = 0
+            var previousSpace = true
+            while k < n {
+                let b = decoded[k]
+                if b == ASCII.space {
+                    guard !previousSpace else { return false }
+                    previousSpace = true
+                    k += 1
+                    continue
+                }
+                previousSpace = false
+                if b > 0x20 && b < 0x7F {
+                    k += 1
+                } else if charset == 2 {
+                    guard b >= 0xA0 else { return false }
+                    k += 1
+                } else {
+                    guard b >= 0xC2 else { return false }
+                    let length = UTF8Bytes.sequenceLength(decoded, at: k, end: n)
+                    guard length > 0, !(b == 0xC2 && decoded[k + 1] < 0xA0),
+                          !(b == 0xE2 && length == 3 && decoded[k + 1] == 0x80
+                            && (decoded[k + 2] == 0xA8 || decoded[k + 2] == 0xA9)) else { return false }
+                    k += length
+                }
+            }
+            guard !previousSpace || n == 0 else { return false }
+            if charset == 1 {
+                out.append(contentsOf: decoded)
+            } else {
+                for b in decoded {
+                    if b < 0x80 {
+                        out.append(b)
+                    } else {
+                        out.append(0xC0 | b >> 6)
+                        out.append(0x80 | b & 0x3F)
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    /// ``Base64/digitValue(_:urlSafe:)`` by selects rather than branches
+    /// (the digits of a word come in no order a predictor learns); 0xFF for
+    /// a byte that is no digit.
+    @inline(__always)
+    static func digitValue(_ c: UInt8) -> UInt8 {
+        var v: UInt8 = 0xFF
+        v = c &- 0x41 < 26 ? c &- 0x41 : v
+        v = c &- 0x61 < 26 ? c &- 0x61 &+ 26 : v
+        v = c &- 0x30 < 10 ? c &- 0x30 &+ 52 : v
+        v = c == UInt8(ascii: "+") ? 62 : v
+        v = c == UInt8(ascii: "/") ? 63 : v
+        return v
+    }
+
+    /// Whether `label` is `name` (lower-case ASCII) in any case.
+    static func isLabel(_ label: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard label.count == name.utf8CodeUnitCount else { return false }
+        let expected = name.utf8Start
+        for k in 0..<label.count where ByteClass.lowercased(label[k]) != expected[k] { return false }
+        return true
+    }
+}

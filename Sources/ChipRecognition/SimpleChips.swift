@@ -240,7 +240,11 @@ extension ListRecognizer {
     /// - Complexity: O(*n*) in the name's length.
     @inline(never)
     mutating func encodedNameWarnings(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ChipWarnings? {
-        var warnings = decodePhrase(p, range)
+        // Most such names are only encoded words, decoded here without the
+        // phrase's lexer (and with no warning of decoding, as it gives).
+        nameScratch.removeAll(keepingCapacity: true)
+        var warnings: ChipWarnings = []
+        if !EncodedWord.appendSimpleWords(p, range, into: &nameScratch) { warnings = decodePhrase(p, range) }
         if nameScratch.contains(UInt8(ascii: "@")) { return nil }
         warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch)))
         if checksLookalikes && nameScratch.withUnsafeBufferPointer({ Lookalikes.mixesScripts($0, wellFormed: false) }) {

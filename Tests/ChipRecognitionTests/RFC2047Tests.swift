@@ -317,4 +317,82 @@ struct RFC2047Tests {
             #expect(chip?.displayName == folded, "\(text)")
         }
     }
+
+    /// Names of encoded words only, decoded by the lane's shortcut
+    /// (``EncodedWord/appendSimpleWords(_:_:into:)``), are what the
+    /// phrase decoder makes of them, with no warning; random words of
+    /// both its charsets and others, both encodings, well- and ill-formed
+    /// text, controls, C1, separators, spaces anywhere, bad padding and
+    /// digits. The shortcut must take most clean names, or it saves
+    /// nothing.
+    @Test func simpleWordsDecodeAsThePhraseDecoderDoes() {
+        let texts: [[UInt8]] = [
+            Array("Ann".utf8), Array("Zoë Lee".utf8), Array("中文".utf8), Array("😀".utf8), [0x20], [0x20, 0x20], [0x09],
+            [0x0A], [0x00], [0x7F], [0xC2, 0x85], [0xC2, 0xA0], [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9], [0x80], [0xC3],
+            [0xE9], [0xFF], [0xA0], Array("a_b=c?d".utf8), Array("@".utf8), [0xF0, 0x9F, 0x98],
+        ]
+        let charsets = ["UTF-8", "utf-8", "ISO-8859-1", "iso-8859-1", "UTF8", "ISO-8859-2", "x-unknown", "utf-8*en"]
+        func base64(_ bytes: [UInt8]) -> String {
+            let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+            var out: [UInt8] = []
+            var k = 0
+            while k < bytes.count {
+                let chunk = bytes[k..<min(k + 3, bytes.count)]
+                let v = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32(16 - 8 * $1.offset) }
+                for d in 0..<(chunk.count + 1) { out.append(digits[Int(v >> UInt32(18 - 6 * d) & 63)]) }
+                out += [UInt8](repeating: UInt8(ascii: "="), count: 3 - chunk.count)
+                k += 3
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        func q(_ bytes: [UInt8]) -> String {
+            bytes.map { b -> String in
+                if b == 0x20 { return "_" }
+                if ByteClass.isLetterOrDigit(b) { return String(UnicodeScalar(b)) }
+                let hex = String(b, radix: 16, uppercase: true)
+                return "=" + (hex.count == 1 ? "0" + hex : hex)
+            }.joined()
+        }
+        var rng = SplitMix64(seed: 61)
+        var taken = 0, clean = 0
+        var recognizer = Recognizer(policy: .standard)
+        for _ in 0..<20_000 {
+            let charset = rng.chance(perMille: 800) ? rng.pick(Array(charsets.prefix(4))) : rng.pick(charsets)
+            var name = ""
+            var isClean = true
+            for k in 0..<rng.between(1...3) {
+                var bytes = (0..<rng.between(0...3)).flatMap { _ in rng.pick(texts) }
+                if rng.chance(perMille: 600) { bytes = Array("Jürgen Groß".utf8) }
+                if charset.lowercased().hasPrefix("iso") { bytes = bytes.map { $0 >= 0x80 && rng.chance(perMille: 500) ? 0xE9 : $0 } }
+                var text = rng.chance(perMille: 500) ? base64(bytes) : q(bytes)
+                let encoding = text.contains("=") && !text.contains("_") && rng.chance(perMille: 100) ? "Q" : (text == q(bytes) ? "Q" : "B")
+                switch rng.below(12) {
+                case 0: text = String(text.dropLast())
+                case 1: text += "="
+                case 2: text = String(text.map { $0 == "A" ? "*" : $0 })
+                case 3: text += "?"
+                default: break
+                }
+                if k > 0 { name += rng.pick([" ", "", "  "]) }
+                name += "=?\(charset)?\(rng.chance(perMille: 200) ? encoding.lowercased() : encoding)?\(text)?="
+                if rng.chance(perMille: 30) { name += " x" ; isClean = false }
+            }
+            if isClean && charsets.prefix(4).contains(charset) { clean += 1 }
+            let bytes = Array(name.utf8)
+            bytes.withUnsafeBufferPointer { p in
+                var fast: [UInt8] = [0x41]
+                var slow: [UInt8] = [0x41]
+                let took = EncodedWord.appendSimpleWords(p, 0..<p.count, into: &fast)
+                let warnings = recognizer.appendPhrase(p, 0..<p.count, into: &slow)
+                if took {
+                    taken += 1
+                    #expect(fast == slow, "\(name)")
+                    #expect(warnings.isEmpty, "\(name): \(warnings)")
+                } else {
+                    #expect(fast == [0x41], "\(name): appended although it declined")
+                }
+            }
+        }
+        #expect(taken > 3_000, "the shortcut took \(taken) of \(clean) names of its charsets")
+    }
 }
