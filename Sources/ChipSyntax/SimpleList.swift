@@ -13,9 +13,11 @@
 /// is masked out; stage 2 walks only the set bits, keeping a comment's
 /// depth. A record with anything else (a backslash outside a quoted string,
 /// a quote or backslash in a comment, a comment inside `<…>`, a domain
-/// literal, control bytes such as line breaks and tabs, a `0xEF` lead
-/// byte, a quote that is not a name before `<…>` or is never closed, a
-/// name before a bare address, words without an address, text after `>`
+/// literal, control bytes such as line breaks and tabs, a `0xEF` that may
+/// begin a full-width `＠` or a byte order mark, a quote that is not a name
+/// before `<…>` or is never closed, a name before a bare address, words
+/// without an address before a `,` the scanner holds (Outlook's `Last,
+/// First`: the first chip of a list, or one of a list that used `;`), text after `>`
 /// or after a comment, a separator inside `<…>`, a `:` that does not open
 /// a group) is refused, and the
 /// caller scans it with ``ListScanner``, which stays the reference: where
@@ -167,7 +169,7 @@ package enum SimpleList {
                 }
                 var m: Masks
                 if at + 64 <= available {
-                    m = classify(UnsafeRawPointer(start + at), vectors: 4, terminator: terminator)
+                    m = classify(UnsafeRawPointer(start + at), vectors: 4, terminator: terminator, following: available - at)
                 } else {
                     // The last bytes available, padded with a plain letter;
                     // only the 16-byte vectors that hold some of them are
@@ -177,7 +179,7 @@ package enum SimpleList {
                     m = withUnsafeMutableBytes(of: &pad) { raw in
                         raw.baseAddress!.copyMemory(from: start + at, byteCount: available - at)
                         return classify(UnsafeRawPointer(raw.baseAddress!), vectors: (available - at + 15) >> 4,
-                                        terminator: terminator)
+                                        terminator: terminator, following: available - at)
                     }
                 }
                 // Where the record ends in this block, if it does: bytes
@@ -282,11 +284,12 @@ package enum SimpleList {
     /// `"`; of `backslashes`, when it is `\\`; of `spaces`, when it is a
     /// space; of `ends`, when it is the terminator; of `refused`, when it
     /// makes the record not simple anywhere (a control byte other than the
-    /// terminator, such as CR, LF, tab or NUL, and 0xEF). Masks that are
+    /// terminator, such as CR, LF, tab or NUL, and some 0xEF: see
+    /// ``gatherRefused(_:vectors:terminator:following:)``). Masks that are
     /// seldom needed are gathered into bits only when some lane is set:
     /// gathering costs more than comparing.
     @inline(__always)
-    static func classify(_ p: UnsafeRawPointer, vectors: Int, terminator: UInt8) -> Masks {
+    static func classify(_ p: UnsafeRawPointer, vectors: Int, terminator: UInt8, following: Int) -> Masks {
         var masks = Masks()
         var refused = SIMDMask<SIMD16<Int8>>(repeating: false)
         var backslashes = SIMDMask<SIMD16<Int8>>(repeating: false)
@@ -324,21 +327,39 @@ package enum SimpleList {
                 }
             }
         }
-        if VectorBits.isAnySet(refused) { masks.refused = gatherRefused(p, vectors: vectors, terminator: terminator) }
+        if VectorBits.isAnySet(refused) {
+            masks.refused = gatherRefused(p, vectors: vectors, terminator: terminator, following: following)
+        }
         if VectorBits.isAnySet(backslashes) { masks.backslashes = gatherBackslashes(p) }
         return masks
     }
 
-    /// The refused bytes' mask of 64 bytes, for the few blocks that hold one.
+    /// The refused bytes' mask of 64 bytes, for the few blocks that hold
+    /// one: controls but the terminator, and a byte 0xEF that may begin a
+    /// full-width form the scanner reads as ASCII (`＠` is EF BC A0) or a
+    /// byte order mark (EF BB BF), or that is the last byte of the record
+    /// (before the terminator or the end of the `following` bytes
+    /// available from `p`). Any other 0xEF, such as the
+    /// variation selector after an emoji (EF B8 8F), is a letter to the
+    /// scanner and to the index.
     @inline(never)
-    static func gatherRefused(_ p: UnsafeRawPointer, vectors: Int, terminator: UInt8) -> UInt64 {
+    static func gatherRefused(_ p: UnsafeRawPointer, vectors: Int, terminator: UInt8, following: Int) -> UInt64 {
         var bits: UInt64 = 0
+        var leads: UInt64 = 0
         for k in 0..<vectors {
             let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
             var m = v .< SIMD16<UInt8>(repeating: 0x20)
             m .&= v .!= SIMD16<UInt8>(repeating: terminator)
-            m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
             bits |= VectorBits.bits(m) << (16 * UInt64(k))
+            leads |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0xEF)) << (16 * UInt64(k))
+        }
+        while leads != 0 {
+            let k = leads.trailingZeroBitCount
+            leads &= leads &- 1
+            // Last before the terminator or the end of the bytes: refused
+            // alike, so that a record reads the same alone or in a buffer.
+            let next = k + 1 < following ? p.load(fromByteOffset: k + 1, as: UInt8.self) : terminator
+            if next == 0xBB || next == 0xBC || next == terminator { bits |= 1 << UInt64(k) }
         }
         return bits
     }
@@ -437,10 +458,10 @@ package enum SimpleList {
             switch b {
             case 0x2C:
                 if open >= 0 && close < 0 { return false }  // a separator inside `<…>`
-                return end(at: i)
+                return end(at: i, by: 0x2C)
             case 0x3B:
                 if open >= 0 && close < 0 { return false }
-                guard end(at: i) else { return false }
+                guard end(at: i, by: 0x3B) else { return false }
                 if inGroup { closeGroup(at: i) }
                 return true
             case 0x22:
@@ -535,21 +556,46 @@ package enum SimpleList {
             return true
         }
 
+        /// Whether the scanner holds a `,` after words outside a group
+        /// (its `Separators`): when no `,` has ended a chip outside a
+        /// group yet, or a `;` has. Read from the entries so far, each
+        /// chip's separator the first byte after it that is not a space:
+        /// only words before a `,` ask, which few lists hold.
+        @inline(never)
+        func holdsComma() -> Bool {
+            var comma = false, semicolon = false, grouped = false
+            for k in 0..<count {
+                let c = out[k]
+                switch c.kind {
+                case .groupOpen: grouped = true
+                case .groupClose: grouped = false
+                case .chip:
+                    guard !grouped else { continue }
+                    var i = Int(c.hi)
+                    while isSpace(i) { i += 1 }
+                    if record[i] == 0x2C { comma = true } else if record[i] == 0x3B { semicolon = true }
+                }
+            }
+            return semicolon || !comma
+        }
+
         /// Ends the record: its last piece, and an open group at its end.
         @inline(__always)
         mutating func finish(at n: Int) -> Bool {
-            guard depth == 0, end(at: n) else { return false }
+            guard depth == 0, end(at: n, by: 0) else { return false }
             if inGroup { closeGroup(at: n, empty: true) }
             return true
         }
 
-        /// Ends the piece at `stop` (a `,` or `;`, or the record's end). A
-        /// piece is a chip when it is `Name <…>` (no `@` outside the
-        /// brackets or quotes, nothing but spaces and comments after the
-        /// brackets) or one bare address with no space or quote inside,
-        /// perhaps followed by comments and spaces; an empty piece is two
-        /// separators side by side.
-        mutating func end(at stop: Int) -> Bool {
+        /// Ends the piece at `stop`, which `separator` ends (a `,` or `;`,
+        /// or 0 at the record's end). A piece is a chip when it is `Name
+        /// <…>` (no `@` outside the brackets or quotes, nothing but spaces
+        /// and comments after the brackets), one bare address with no space
+        /// or quote inside, perhaps followed by comments and spaces, or
+        /// words with no `@`, quote or comment (an error to recognition)
+        /// that the scanner does not hold for Outlook's `Last, First`; an
+        /// empty piece is two separators side by side.
+        mutating func end(at stop: Int, by separator: UInt8) -> Bool {
             defer {
                 from = stop + 1
                 open = -1
@@ -567,8 +613,13 @@ package enum SimpleList {
             guard lo < hi else { return open < 0 && atOutside == 0 }
             if open >= 0 {
                 guard close >= 0, tail == hi, atOutside == 0 else { return false }
+            } else if atOutside == 0 {
+                // Words where an address should be: the scanner holds the
+                // `,` after them (the first chip of a list, or any of a list
+                // that used `;`) to see whether `First <…>;` follows.
+                guard !quoted, firstComment < 0, separator != 0x2C || inGroup || !holdsComma() else { return false }
             } else {
-                guard atOutside >= 1, !quoted else { return false }
+                guard !quoted else { return false }
                 var addressEnd = hi
                 if firstComment >= 0 {
                     // The address, then comments and spaces to the end.

@@ -31,13 +31,20 @@ struct SimpleListTests {
         "team: a@x.org;", "Team: a@x.org, Ann <b@y.org>; c@z.org", "undisclosed-recipients:;", "a:;b:;", "T:a@x.org",
         "\"My Team\": a@x.org", "T: a@x.org", "x@y.org, T: a@x.org;, U:;", "T: a@x.org (c);", "Team:a@x.org",
         "\"Ann\\\" Lee\" <a@x.org>", "\"a\\\\\" <a@x.org>", "\"a\\,b\" <a@x.org>, c@d.org", "\"\\\\\\\"\" <a@x.org>",
+        // Words where an address should be: a chip of their own, unless
+        // the scanner holds the `,` after them (below).
+        "Ann", "a@x.org; Ann; b@y.org", "a@x.org, lars at wp.pl", "a@x.org, b.example.org, c@z.org", "Ann;",
+        "T: Ann, b@y.org;", "a@x.org, Ann;", ",Ann", "a@x.org, Ann B, Cy <c@z.org>",
+        // 0xEF bytes the scanner reads as letters (an emoji's variation
+        // selector, the replacement character, a lone byte).
+        "\u{2764}\u{FE0F} Mom <m@x.org>", "\u{FFFD}nn <a@x.org>", "a\u{FE0F}@x.org",
     ])
     func answersAsTheScannerDoes(_ text: String) {
         #expect(simple(text) == segments(of: Array(text.utf8)), "\(text.debugDescription)")
     }
 
     @Test(arguments: [
-        "Lee, Ann <a@x.org>", "Ann", "Ann a@x.org", "a@x.org b@y.org",
+        "Lee, Ann <a@x.org>", "Ann a@x.org", "a@x.org b@y.org",
         "a@x.org\r\nb@y.org", "\"Ann <a@x.org>", "\"a b\"@x.org",
         // Comments, groups and escapes the scanner reads by rules of its own.
         "a@x.org (Ann", "a@x.org (Ann) b", "a@x.org (c) b@y.org", "(c) a@x.org", "a@(c)x.org", "a@x.org (c) x (d)",
@@ -45,10 +52,15 @@ struct SimpleListTests {
         "a@x.org :", ": a@x.org", "T: U: a@x.org", "a@x.org: b@y.org", "mailto:a@x.org", "MailTo:a@x.org",
         "Ann (c): a@x.org", "<a@x.org>: b@y.org", "a\\b@x.org", "\\\"a\" <a@x.org>", "\"a\"\\ <a@x.org>",
         "<a@x.org> \"Ann\"", "Ann <\"a\"@x.org>", "\"Ann\"", "\"Ann\", b@y.org", "\"Ann\r\n\" <a@x.org>",
-        "\"Ann\tLee\" <a@x.org>", "\"" + String(repeating: "x", count: 70) + " <a@x.org>", "a@x.org; Ann; b@y.org",
+        "\"Ann\tLee\" <a@x.org>", "\"" + String(repeating: "x", count: 70) + " <a@x.org>",
         "<a;b@x.org>", "a@x.org\tb", "\u{FEFF}a@x.org", "a＠x.org",
         "Ann <a@x.org> x", "<a@x.org><b@y.org>", "<a,b@x.org>", "a>b@x.org", "Ann@x <a@x.org>", "mailto:a@x.org",
         "Ann <a@[1.2.3.4]>", String(repeating: "a@x.org,", count: 600), "Ann <a@x.org",
+        // Words before a `,` the scanner holds: the list's first chip, or
+        // one of a list that used `;`.
+        "Ann, b@y.org", "Lee, Ann", "a@x.org; Ann, b@y.org", "(c) Ann, b@y.org", "\"Ann\" Lee, b@y.org",
+        // 0xEF that may begin `＠` (EF BC A0) or a byte order mark, or ends the record.
+        "a\u{FF20}x.org", "\u{FEFF}Ann <a@x.org>", "a@x.org \u{FF0C} b@y.org",
     ])
     func refusesWhatNeedsTheScannersRules(_ text: String) {
         #expect(simple(text) == nil, "\(text.debugDescription)")
@@ -97,12 +109,22 @@ struct SimpleListTests {
                     bytes[position] = b
                     var out: [Segment] = []
                     let answered = bytes.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) }
-                    // One `@` makes a bare address; a lone space, comma or
-                    // semicolon is an empty list; anything else leaves words
-                    // without an `@`, or is a byte the index refuses.
-                    // A `:` last closes an empty group at the end.
-                    let expected = b == 0x40 || (length == 1 && (b == 0x20 || b == 0x2C || b == 0x3B))
-                        || (b == 0x3A && position == length - 1 && length > 1)
+                    // One `@` makes a bare address, a lone space, comma or
+                    // semicolon an empty list, a space or `;` words or two;
+                    // a `,` after words is held unless nothing stands
+                    // before it; a `:` opens a group (of words, or empty
+                    // when last) after a name; 0xEF is a letter unless it
+                    // is last, DEL a letter (recognition's to judge).
+                    // Anything else is refused.
+                    let last = position == length - 1
+                    let expected: Bool
+                    switch b {
+                    case 0x40, 0x20, 0x3B, 0x7F: expected = true
+                    case 0x2C: expected = length == 1 || position == 0
+                    case 0x3A: expected = position > 0
+                    case 0xEF: expected = !last
+                    default: expected = false
+                    }
                     #expect(answered == expected, "\(b) at \(position) of \(length)")
                     if answered { #expect(out == segments(of: bytes)) }
                 }
