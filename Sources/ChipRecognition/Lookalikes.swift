@@ -365,11 +365,19 @@ package struct Lookalikes: Sendable {
                 }
                 continue
             }
-            if !wellFormed && UTF8Bytes.sequenceLength(p, at: i, end: n) == 0 {
+            let length = wellFormed ? (b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4) : UTF8Bytes.sequenceLength(p, at: i, end: n)
+            if length == 0 {
                 i += 1
                 continue
             }
-            let (v, length) = UTF8Bytes.decodeWellFormed(p, at: i)
+            // Of three-byte scalars only those of leads E1, E2 and EA can be
+            // Latin, Greek or Cyrillic letters, and of four-byte ones none:
+            // the others (CJK, Thai, Devanagari, …) are passed unread.
+            if length >= 3 && (length == 4 || (b != 0xE1 && b != 0xE2 && b != 0xEA)) {
+                i += length
+                continue
+            }
+            let (v, _) = UTF8Bytes.decodeWellFormed(p, at: i)
             i += length
             switch script(Unicode.Scalar(v) ?? "\u{FFFD}") {
             case .latin: seen |= 1

@@ -83,7 +83,8 @@ struct LookalikeTests {
     /// with the general one on random words mixing Latin, Greek, Cyrillic,
     /// other scripts, digits and separators.
     @Test func theWellFormedScriptCheckAgreesWithTheGeneralOne() {
-        let pieces = ["a", "Z", "é", "ł", "ǅ", "ḁ", "α", "Ω", "ῼ", "д", "Я", "ӿ", "ꙁ", "ᲀ", "中", "😀", "1", " ", ".", "\t", "-", "'"]
+        let pieces = ["a", "Z", "é", "ł", "ǅ", "ḁ", "α", "Ω", "ῼ", "д", "Я", "ӿ", "ꙁ", "ᲀ", "中", "😀", "1", " ", ".", "\t", "-", "'",
+                      "\u{2DE0}", "€", "ก", "\u{A69F}", "\u{A6A0}", "\u{1C8F}", "\u{1C90}"]
         var rng = SplitMix64(seed: 23)
         for _ in 0..<20_000 {
             let text = (0..<rng.between(1...8)).map { _ in rng.pick(pieces) }.joined()
@@ -100,6 +101,7 @@ struct LookalikeTests {
         let pieces: [[UInt8]] = [
             Array("a".utf8), Array("é".utf8), Array("α".utf8), Array("д".utf8), Array("中".utf8), Array("😀".utf8),
             Array(" ".utf8), Array(".".utf8), [0x80], [0xBF], [0xC0, 0xAF], [0xC3], [0xCE], [0xD0], [0xE0, 0x80],
+            Array("\u{2DE0}".utf8), Array("ꙁ".utf8), Array("ḁ".utf8), [0xE1, 0xB8], [0xEA, 0x99], [0xE2],
             [0xE4, 0xB8], [0xED, 0xA0, 0x80], [0xF0, 0x9F], [0xF4, 0x90, 0x80, 0x80], [0xF8], [0xFF],
         ]
         var rng = SplitMix64(seed: 29)
