@@ -124,7 +124,10 @@ enum EncodedWord {
 
     /// Appends the bytes of a B word's text (false on bad base64).
     static func base64(_ text: UnsafeBufferPointer<UInt8>, into pending: inout Pending) -> Bool {
-        Base64.decode(text) { pending.append($0) }
+        precondition(pending.byteCount + text.count <= pending.byteCapacity, "decoded words outgrew their phrase")
+        guard let count = Base64.decode(text, into: pending.bytes + pending.byteCount) else { return false }
+        pending.byteCount += count
+        return true
     }
 
     /// Appends the bytes of a Q word's text (false on a bad `=XX`).
@@ -244,26 +247,8 @@ extension EncodedWord {
                 guard k + 1 < hi, p[k + 1] == UInt8(ascii: "=") else { return false }
                 let text = UnsafeBufferPointer(rebasing: p[(j + 3)..<k])
                 if encoding == UInt8(ascii: "b") {
-                    // As ``Base64/decode(_:skippingWhiteSpace:urlSafe:_:)``:
-                    // padding may be missing, nothing may follow it.
-                    var accumulator: UInt32 = 0, bits = 0
-                    var padded = false
-                    for c in text {
-                        if c == UInt8(ascii: "=") {
-                            padded = true
-                            continue
-                        }
-                        let v = digitValue(c)
-                        guard !padded, v < 64 else { return false }
-                        accumulator = accumulator << 6 | UInt32(v)
-                        bits += 6
-                        if bits >= 8 {
-                            bits -= 8
-                            scratch[n] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
-                            n += 1
-                        }
-                    }
-                    guard bits < 6 else { return false }
+                    guard let count = Base64.decode(text, into: scratch.baseAddress! + n) else { return false }
+                    n += count
                 } else if encoding == UInt8(ascii: "q") {
                     var t = 0
                     while t < text.count {
@@ -334,20 +319,6 @@ extension EncodedWord {
             }
             return true
         }
-    }
-
-    /// ``Base64/digitValue(_:urlSafe:)`` by selects rather than branches
-    /// (the digits of a word come in no order a predictor learns); 0xFF for
-    /// a byte that is no digit.
-    @inline(__always)
-    static func digitValue(_ c: UInt8) -> UInt8 {
-        var v: UInt8 = 0xFF
-        v = c &- 0x41 < 26 ? c &- 0x41 : v
-        v = c &- 0x61 < 26 ? c &- 0x61 &+ 26 : v
-        v = c &- 0x30 < 10 ? c &- 0x30 &+ 52 : v
-        v = c == UInt8(ascii: "+") ? 62 : v
-        v = c == UInt8(ascii: "/") ? 63 : v
-        return v
     }
 
     /// Whether `label` is `name` (lower-case ASCII) in any case.
