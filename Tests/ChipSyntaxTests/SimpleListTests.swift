@@ -99,6 +99,32 @@ struct SimpleListTests {
         #expect(answered - answeredReal > 1_000)
     }
 
+    /// Lists of words, addresses, names, groups and both separators in
+    /// every order: where the scanner holds a `,` after words (Outlook's
+    /// `Last, First`) depends on what the list did before, and the index
+    /// answers only where it does not, with the scanner's segments.
+    @Test func wordsBeforeSeparatorsAsTheScannerHoldsThem() {
+        let pieces = ["Ann", "Ann Lee", "a@x.org", "Bo <b@y.org>", "\"C, D\" <c@z.org>", "T:", "U: e@x.org", "(c) f@x.org", ""]
+        var rng = SplitMix64(seed: 83)
+        var answered = 0, withWords = 0
+        for _ in 0..<20_000 {
+            var text = ""
+            for k in 0..<rng.between(1...6) {
+                if k > 0 { text += rng.pick([",", ";", ", ", "; ", " , "]) }
+                text += rng.pick(pieces)
+            }
+            let bytes = Array(text.utf8)
+            var got: [Segment] = []
+            guard bytes.withUnsafeBufferPointer({ SimpleList.segments($0, into: &got) }) else { continue }
+            answered += 1
+            let expected = segments(of: bytes)
+            #expect(got == expected, "\(text.debugDescription)")
+            if text.contains("Ann") { withWords += 1 }
+        }
+        // The index answers many of these lists, words among them.
+        #expect(answered > 5_000 && withWords > 2_000, "answered \(answered), \(withWords) with words")
+    }
+
     /// Stage 1 finds every byte it looks for at every position of a block,
     /// and in the padded last block.
     @Test func everyStructuralByteAtEveryPosition() {
