@@ -157,8 +157,8 @@ public struct ByteBuffer: @unchecked Sendable {
             return storeDigits(UInt(value), at: d)
         }
 
-        /// The digits of `v`, which is 10 or more unless negative numbers
-        /// brought it here.
+        /// The digits of `v`: 10,000 or more, or the magnitude of a
+        /// negative number (any, so this counts its digits).
         static func storeDigits(_ v: UInt, at d: UnsafeMutablePointer<UInt8>) -> Int {
             let pairs = UnsafeRawPointer(digitPairs.utf8Start)
             @inline(__always) func pair(_ k: UInt64) -> UInt64 {

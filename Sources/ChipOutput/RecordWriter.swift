@@ -248,7 +248,7 @@ public struct ChipRecordWriter: Sendable {
     /// of the same text: `p` holds the ranges of `item`, `raw` is the
     /// chip's text, `start`/`end` its offsets in the record, `suggestion`
     /// the domain a `likely-typo` warning names, `group` the decoded name
-    /// of the group the chip is in (``ListRecognizer/currentGroupName``),
+    /// of the group the chip is in (``ListRecognizer/currentGroupName``).
     ///
     /// - Complexity: O(*n*) in the chip's length.
     @inline(__always)

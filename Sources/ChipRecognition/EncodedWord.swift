@@ -132,21 +132,39 @@ enum EncodedWord {
 
     /// Appends the bytes of a Q word's text (false on a bad `=XX`).
     static func quoted(_ text: UnsafeBufferPointer<UInt8>, into pending: inout Pending) -> Bool {
-        var i = 0
+        precondition(pending.byteCount + text.count <= pending.byteCapacity, "decoded words outgrew their phrase")
+        guard let count = decodeQ(text, into: pending.bytes + pending.byteCount, onlyPlain: false) else { return false }
+        pending.byteCount += count
+        return true
+    }
+
+    /// Decodes a Q word's text into `out` (room for `text.count` bytes,
+    /// which no text outgrows): `_` is a space, `=XX` a byte, any other
+    /// byte itself, or, with `onlyPlain`, only a letter, a digit or one of
+    /// `!` `*` `+` `-` `/` (RFC 2047 §5 (3)). How many bytes it wrote, or
+    /// nil on a bad `=XX` or a byte `onlyPlain` refuses.
+    ///
+    /// - Complexity: O(*n*) in the text's length.
+    @inline(__always)
+    static func decodeQ(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, onlyPlain: Bool) -> Int? {
+        var i = 0, n = 0
         while i < text.count {
             let c = text[i]
             if c == UInt8(ascii: "_") {
-                pending.append(ASCII.space)
+                out[n] = ASCII.space
             } else if c == UInt8(ascii: "=") {
-                guard i + 2 < text.count, let hi = Base64.hexValue(text[i + 1]), let lo = Base64.hexValue(text[i + 2]) else { return false }
-                pending.append(hi << 4 | lo)
+                guard i + 2 < text.count, let hi = Base64.hexValue(text[i + 1]), let lo = Base64.hexValue(text[i + 2]) else { return nil }
+                out[n] = hi << 4 | lo
                 i += 2
             } else {
-                pending.append(c)
+                guard !onlyPlain || ByteClass.isLetterOrDigit(c) || c == UInt8(ascii: "!") || c == UInt8(ascii: "*")
+                    || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: "/") else { return nil }
+                out[n] = c
             }
             i += 1
+            n += 1
         }
-        return true
+        return n
     }
 
     /// Appends `bytes` in `charset` as UTF-8; what cannot be converted
@@ -213,7 +231,8 @@ enum EncodedWord {
 
 extension EncodedWord {
     /// Decodes a name that is only encoded words (most are): each in UTF-8
-    /// or ISO-8859-1 (the same for all), `B`, or `Q` with only letters,
+    /// or in windows-1252 (labelled `iso-8859-1`, `us-ascii` or
+    /// `windows-1252`; the same for all), `B`, or `Q` with only letters,
     /// digits, `!` `*` `+` `-` `/` `_` and `=XX`, one space or none between
     /// them, whose text needs nothing of what decoding a name does beyond
     /// the words themselves: well-formed, with no control character, no
@@ -230,15 +249,17 @@ extension EncodedWord {
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count + 1) { scratch -> Bool in
             var n = 0
             var i = range.lowerBound
-            // 1 for UTF-8, 2 for ISO-8859-1, 0 before the first word.
-            var charset = 0
+            // The words' charset, nil before the first word.
+            var charset: Charset?
             while true {
                 guard hi - i >= 8, p[i] == UInt8(ascii: "="), p[i + 1] == UInt8(ascii: "?") else { return false }
                 var j = i + 2
                 while j < hi && p[j] != UInt8(ascii: "?") { j += 1 }
-                let label = UnsafeBufferPointer(rebasing: p[(i + 2)..<j])
-                let named = isLabel(label, "utf-8") ? 1 : isLabel(label, "iso-8859-1") ? 2 : 0
-                guard named != 0, charset == 0 || named == charset, j + 2 < hi, p[j + 2] == UInt8(ascii: "?") else { return false }
+                // Only the labels mail uses most are looked at, as the
+                // phrase decoder reads them first.
+                guard let named = Charset.commonLabel(UnsafeBufferPointer(rebasing: p[(i + 2)..<j])),
+                      named == .utf8 || named == .windows1252, charset == nil || named == charset,
+                      j + 2 < hi, p[j + 2] == UInt8(ascii: "?") else { return false }
                 charset = named
                 let encoding = p[j + 1] | 0x20
                 var k = j + 3
@@ -250,23 +271,8 @@ extension EncodedWord {
                     guard let count = Base64.decode(text, into: scratch.baseAddress! + n) else { return false }
                     n += count
                 } else if encoding == UInt8(ascii: "q") {
-                    var t = 0
-                    while t < text.count {
-                        let c = text[t]
-                        if c == UInt8(ascii: "=") {
-                            guard t + 2 < text.count, let high = Base64.hexValue(text[t + 1]),
-                                  let low = Base64.hexValue(text[t + 2]) else { return false }
-                            scratch[n] = high << 4 | low
-                            t += 3
-                        } else {
-                            guard ByteClass.isLetterOrDigit(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: "!")
-                                || c == UInt8(ascii: "*") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
-                                || c == UInt8(ascii: "/") else { return false }
-                            scratch[n] = c == UInt8(ascii: "_") ? ASCII.space : c
-                            t += 1
-                        }
-                        n += 1
-                    }
+                    guard let count = decodeQ(text, into: scratch.baseAddress! + n, onlyPlain: true) else { return false }
+                    n += count
                 } else {
                     return false
                 }
@@ -277,8 +283,10 @@ extension EncodedWord {
             }
             // What decoding would leave as it is: printable ASCII and single
             // spaces inside; of UTF-8 the rest but C1 controls and
-            // U+2028/9, of ISO-8859-1 the letters from U+00A0 on.
+            // U+2028/9, of windows-1252 (`iso-8859-1`, `us-ascii`) the
+            // letters from U+00A0 on, which it shares with ISO-8859-1.
             let decoded = UnsafeBufferPointer(start: scratch.baseAddress, count: n)
+            let isUTF8 = charset == .utf8
             var k = 0
             var previousSpace = true
             while k < n {
@@ -292,7 +300,7 @@ extension EncodedWord {
                 previousSpace = false
                 if b > 0x20 && b < 0x7F {
                     k += 1
-                } else if charset == 2 {
+                } else if !isUTF8 {
                     guard b >= 0xA0 else { return false }
                     k += 1
                 } else {
@@ -305,7 +313,7 @@ extension EncodedWord {
                 }
             }
             guard !previousSpace || n == 0 else { return false }
-            if charset == 1 {
+            if isUTF8 {
                 out.append(contentsOf: decoded)
             } else {
                 for b in decoded {
@@ -319,13 +327,5 @@ extension EncodedWord {
             }
             return true
         }
-    }
-
-    /// Whether `label` is `name` (lower-case ASCII) in any case.
-    static func isLabel(_ label: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        guard label.count == name.utf8CodeUnitCount else { return false }
-        let expected = name.utf8Start
-        for k in 0..<label.count where ByteClass.lowercased(label[k]) != expected[k] { return false }
-        return true
     }
 }

@@ -109,7 +109,7 @@ package enum Charset: Sendable, Hashable, CaseIterable {
     /// The labels mail uses most (`utf-8`, `iso-8859-1`, `us-ascii`,
     /// `windows-1252`, `iso-8859-15`), matched on their bytes, case
     /// ignored, before the table's switch over strings; nil for others.
-    static func commonLabel(_ label: UnsafeBufferPointer<UInt8>) -> Charset? {
+    package static func commonLabel(_ label: UnsafeBufferPointer<UInt8>) -> Charset? {
         func matches(_ name: StaticString) -> Bool {
             guard label.count == name.utf8CodeUnitCount else { return false }
             let bytes = name.utf8Start
