@@ -147,7 +147,7 @@ public struct ListRecognizer: Sendable {
                 }
             }
             if groupOpenStart >= 0 { groupMembers += 1 }
-            return ListItem(kind: .mailbox, byteRange: range, recognition: r, group: groupName)
+            return ListItem(kind: .mailbox, byteRange: range, recognition: consume r, group: groupName)
         case .groupOpen:
             var name: [UInt8] = []
             var local = (range.lowerBound - base)..<(range.upperBound - 1 - base)

@@ -76,12 +76,17 @@ public struct Recognition: Sendable, Hashable {
 /// A value with a reusable scratch buffer: recognizing allocates nothing
 /// once the buffer has grown to the longest chip seen.
 public struct Recognizer: Sendable {
-    public package(set) var policy: ValidationPolicy
+    public package(set) var policy: ValidationPolicy {
+        didSet { rules = policy.grammarRules }
+    }
+    /// The policy's grammar rules, as the parser reads them.
+    private(set) var rules: GrammarRules
     var lexemes: [Lexeme] = []
     var scratch: [Lexeme] = []
 
     public init(policy: ValidationPolicy = .standard) {
         self.policy = policy
+        rules = policy.grammarRules
         lexemes.reserveCapacity(64)
     }
 
@@ -150,11 +155,13 @@ public struct Recognizer: Sendable {
             r.fail(problem.error, at: problem.offset)
         }
         lexemes.withUnsafeBufferPointer { lx in
-            var parser = MailboxParser(p: p, lx: lx, policy: policy, r: r)
-            swap(&parser.labels, &labels)  // lent, not copied
+            var parser = MailboxParser(p: p, lx: lx, rules: rules)
+            // The recognition and the label cache are lent, not copied.
+            swap(&parser.r, &r)
+            swap(&parser.labels, &labels)
             parser.parse(start: range.lowerBound)
             swap(&parser.labels, &labels)
-            r = parser.r
+            swap(&parser.r, &r)
         }
         return r
     }
@@ -311,14 +318,15 @@ struct MailboxParser {
     var labels = LabelCache()
     let p: UnsafeBufferPointer<UInt8>
     let lx: UnsafeBufferPointer<Lexeme>
-    let policy: ValidationPolicy
-    var r: Recognition
+    let rules: GrammarRules
+    /// What the parse found: lent by the caller, which swaps it in and
+    /// out, so the parser never copies it.
+    var r = Recognition()
 
-    init(p: UnsafeBufferPointer<UInt8>, lx: UnsafeBufferPointer<Lexeme>, policy: ValidationPolicy, r: Recognition) {
+    init(p: UnsafeBufferPointer<UInt8>, lx: UnsafeBufferPointer<Lexeme>, rules: GrammarRules) {
         self.p = p
         self.lx = lx
-        self.policy = policy
-        self.r = r
+        self.rules = rules
     }
 
     @inline(__always)
@@ -351,7 +359,7 @@ struct MailboxParser {
     }
 
     mutating func obsolete(at offset: Int) {
-        if policy.allowsObsoleteSyntax {
+        if rules.allowsObsoleteSyntax {
             r.warnings.insert(.obsoleteSyntax)
         } else {
             r.fail(.obsoleteSyntax, at: offset)
@@ -359,7 +367,7 @@ struct MailboxParser {
     }
 
     mutating func noteComments(in range: Range<Int>) {
-        if policy.allowsComments { return }
+        if rules.allowsComments { return }
         for k in range where lx[k].kind == .comment {
             r.fail(.commentNotAllowed, at: lx[k].start)
             return
@@ -403,7 +411,7 @@ struct MailboxParser {
             if let stray = first(.closeAngle, in: s..<e) {
                 r.fail(.invalidCharacter, at: lx[stray].start)
             }
-            if policy.allowsMissingAngleBrackets, let split = nameBeforeBareAddress(s..<e) {
+            if rules.allowsMissingAngleBrackets, let split = nameBeforeBareAddress(s..<e) {
                 checkPhrase(s..<split)
                 r.warnings.insert(.missingAngleBrackets)
                 parseAddrSpec(split..<e, commentName: false, at: lx[split].start)
@@ -469,7 +477,7 @@ struct MailboxParser {
 
     /// obs-domain-list = *(CFWS / ",") "@" domain *("," [CFWS] ["@" domain])
     mutating func checkRoute(_ range: Range<Int>) {
-        guard policy.checksGrammar else { return }
+        guard rules.checksGrammar else { return }
         var k = range.lowerBound
         var expectDomain = false
         while k < range.upperBound {
@@ -520,19 +528,19 @@ struct MailboxParser {
                 last = k
             case .dot:
                 if firstWord < 0 {
-                    if policy.checksGrammar { r.fail(.invalidDisplayName, at: l.start) }
+                    if rules.checksGrammar { r.fail(.invalidDisplayName, at: l.start) }
                     firstWord = k
                 } else {
                     obsolete(at: l.start)
                 }
                 last = k
-            case .comma where firstWord >= 0 && policy.allowsUnquotedCommaInName:
+            case .comma where firstWord >= 0 && rules.allowsUnquotedCommaInName:
                 // Outlook's `Last, First`: one name (the scanner makes such
                 // a chip only in a list separated by `;`).
                 r.warnings.insert(.unquotedComma)
                 last = k
             default:
-                if policy.checksGrammar { r.fail(.invalidDisplayName, at: l.start) }
+                if rules.checksGrammar { r.fail(.invalidDisplayName, at: l.start) }
                 if firstWord < 0 { firstWord = k }
                 last = k
             }
@@ -541,7 +549,7 @@ struct MailboxParser {
         if last >= 0 && lx[last].kind == .comma {
             // A comma must be between words.
             r.warnings.remove(.unquotedComma)
-            if policy.checksGrammar { r.fail(.invalidDisplayName, at: lx[last].start) }
+            if rules.checksGrammar { r.fail(.invalidDisplayName, at: lx[last].start) }
         }
         if firstWord >= 0 {
             r.nameRange = lx[firstWord].start..<lx[last].end
@@ -653,7 +661,7 @@ struct MailboxParser {
         // no local part: glued together they would read as another, valid
         // mailbox. An error chip reports what is there.
         if adjacentWords && r.error != nil { r.addressIsVerbatim = true }
-        if policy.enforcesLengthLimits {
+        if rules.enforcesLengthLimits {
             if localBytes > SMTPLimits.maxLocalPartBytes {
                 r.fail(.localPartTooLong, at: lx[local.lowerBound].start)
             }
@@ -706,14 +714,14 @@ struct MailboxParser {
                 if l.kind == .quoted && AddressCleaner.holdsLineBreak(p, l.range) { r.addressIsVerbatim = false }
                 if !expectWord {
                     adjacentWords = true
-                    if policy.checksGrammar { r.fail(.invalidLocalPart, at: l.start) }
+                    if rules.checksGrammar { r.fail(.invalidLocalPart, at: l.start) }
                 }
                 expectWord = false
                 words += 1
                 if l.kind == .quoted { quoted += 1 }
             case .dot:
                 length += 1
-                if policy.checksGrammar {
+                if rules.checksGrammar {
                     if words == 0 && lastDot < 0 {
                         r.fail(.leadingDot, at: l.start)
                     } else if expectWord {
@@ -724,16 +732,16 @@ struct MailboxParser {
                 lastDot = k
             default:
                 length += l.end - l.start
-                if policy.checksGrammar { r.fail(.invalidCharacter, at: l.start) }
+                if rules.checksGrammar { r.fail(.invalidCharacter, at: l.start) }
             }
         }
-        if expectWord && lastDot >= 0 && policy.checksGrammar {
+        if expectWord && lastDot >= 0 && rules.checksGrammar {
             r.fail(.trailingDot, at: lx[lastDot].start)
         }
         if quoted > 0 && words > 1 {
             obsolete(at: lx[range.lowerBound].start)  // obs-local-part
         }
-        if quoted == 1 && words == 1 && !policy.allowsUnnecessaryQuotes,
+        if quoted == 1 && words == 1 && !rules.allowsUnnecessaryQuotes,
            let k = range.first(where: { lx[$0].kind == .quoted }) {
             let q = lx[k]
             if !q.flags.contains(.unterminated) && isDotAtomText(q.innerRange) && !q.flags.contains(.escapes) {
@@ -769,10 +777,10 @@ struct MailboxParser {
         }
         if firstLexeme.kind == .literal {
             if AddressCleaner.holdsLineBreak(p, firstLexeme.range) { r.addressIsVerbatim = false }
-            if range.count > 1 && policy.checksGrammar {
+            if range.count > 1 && rules.checksGrammar {
                 r.fail(.invalidCharacter, at: lx[range.lowerBound + 1].start)
             }
-            if policy.requiresHostName && !firstLexeme.flags.contains(.unterminated) {
+            if rules.requiresHostName && !firstLexeme.flags.contains(.unterminated) {
                 if !AddressLiteral.isValid(p, firstLexeme.innerRange) {
                     r.fail(.invalidDomainLiteral, at: firstLexeme.start)
                 }
@@ -791,7 +799,7 @@ struct MailboxParser {
             case .space, .comment:
                 continue
             case .atom:
-                if !expectLabel && policy.checksGrammar {
+                if !expectLabel && rules.checksGrammar {
                     r.fail(.invalidCharacter, at: l.start)
                 }
                 expectLabel = false
@@ -800,7 +808,7 @@ struct MailboxParser {
                 length += checkLabel(l)
             case .dot:
                 length += 1
-                if policy.checksGrammar {
+                if rules.checksGrammar {
                     if labels == 0 && lastDot < 0 {
                         r.fail(.leadingDot, at: l.start)
                     } else if expectLabel {
@@ -811,15 +819,15 @@ struct MailboxParser {
                 lastDot = k
             case .literal:
                 length += l.end - l.start
-                if policy.checksGrammar { r.fail(.invalidCharacter, at: l.start) }
+                if rules.checksGrammar { r.fail(.invalidCharacter, at: l.start) }
             default:
                 length += l.end - l.start
-                if policy.checksGrammar {
+                if rules.checksGrammar {
                     r.fail(l.kind == .quoted ? .invalidDomainCharacter : .invalidCharacter, at: l.start)
                 }
             }
         }
-        if expectLabel && lastDot >= 0 && policy.checksGrammar {
+        if expectLabel && lastDot >= 0 && rules.checksGrammar {
             r.fail(.trailingDot, at: lx[lastDot].start)
         }
         labels += extraLabels
@@ -833,14 +841,14 @@ struct MailboxParser {
                 dottedDomainProblem(.numericTopLevelDomain, .numericTopLevelDomain, at: tld.start)
             }
         }
-        if policy.enforcesLengthLimits && length > SMTPLimits.maxDomainBytes {
+        if rules.enforcesLengthLimits && length > SMTPLimits.maxDomainBytes {
             r.fail(.domainTooLong, at: firstLexeme.start)
         }
         return length
     }
 
     mutating func dottedDomainProblem(_ error: ChipError, _ warning: ChipWarnings, at offset: Int) {
-        if policy.requiresDottedDomain {
+        if rules.requiresDottedDomain {
             r.fail(error, at: offset)
         } else {
             r.warnings.insert(warning)
@@ -855,10 +863,10 @@ struct MailboxParser {
             extraLabels += Int(found.pieces) - 1
             if found.asciiLength >= 0 {
                 length = Int(found.asciiLength)
-            } else if policy.requiresHostName {
+            } else if rules.requiresHostName {
                 r.fail(.invalidInternationalDomain, at: l.start)
             }
-        } else if policy.requiresHostName && length >= 4
+        } else if rules.requiresHostName && length >= 4
                     && p[l.start + 2] == UInt8(ascii: "-") && p[l.start + 3] == UInt8(ascii: "-") {
             // `--` in the third and fourth places: only a valid A-label.
             let label = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
@@ -868,7 +876,7 @@ struct MailboxParser {
                 r.fail(.invalidInternationalDomain, at: l.start)
             }
         }
-        if policy.requiresHostName {
+        if rules.requiresHostName {
             for i in l.range {
                 let b = p[i]
                 if b < 0x80 && !ByteClass.isLetterOrDigit(b) && b != UInt8(ascii: "-") {
@@ -880,7 +888,7 @@ struct MailboxParser {
                 r.fail(.invalidDomainLabel, at: p[l.start] == UInt8(ascii: "-") ? l.start : l.end - 1)
             }
         }
-        if policy.enforcesLengthLimits && length > SMTPLimits.maxLabelBytes {
+        if rules.enforcesLengthLimits && length > SMTPLimits.maxLabelBytes {
             r.fail(.domainLabelTooLong, at: l.start)
         }
         return length

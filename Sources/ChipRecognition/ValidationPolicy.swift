@@ -56,6 +56,17 @@ public struct ValidationPolicy: Sendable, Hashable {
     public var commonDomains: [String] = ValidationPolicy.defaultCommonDomains
 
 
+    /// The rules the grammar reads, without the policy's name and domain
+    /// list: the parser keeps this plain copy, so no reference is retained
+    /// and released for each chip.
+    package var grammarRules: GrammarRules {
+        GrammarRules(
+            allowsObsoleteSyntax: allowsObsoleteSyntax, allowsComments: allowsComments,
+            allowsUnnecessaryQuotes: allowsUnnecessaryQuotes, allowsMissingAngleBrackets: allowsMissingAngleBrackets,
+            checksGrammar: checksGrammar, requiresHostName: requiresHostName, requiresDottedDomain: requiresDottedDomain,
+            enforcesLengthLimits: enforcesLengthLimits, allowsUnquotedCommaInName: allowsUnquotedCommaInName)
+    }
+
     /// What a careful sender accepts: RFC 5322 without obsolete syntax or
     /// comments, quotes in the local part only when needed, a dotted host
     /// name, and the RFC 5321 limits.
@@ -114,4 +125,18 @@ public struct ValidationPolicy: Sendable, Hashable {
         default: return nil
         }
     }
+}
+
+/// The grammar's rules of a ``ValidationPolicy``: plain flags, meant
+/// to be copied freely (see ``ValidationPolicy/grammarRules``).
+package struct GrammarRules: Sendable {
+    package var allowsObsoleteSyntax: Bool
+    package var allowsComments: Bool
+    package var allowsUnnecessaryQuotes: Bool
+    package var allowsMissingAngleBrackets: Bool
+    package var checksGrammar: Bool
+    package var requiresHostName: Bool
+    package var requiresDottedDomain: Bool
+    package var enforcesLengthLimits: Bool
+    package var allowsUnquotedCommaInName: Bool
 }

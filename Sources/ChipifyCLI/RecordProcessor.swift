@@ -200,6 +200,7 @@ struct StreamState {
 
     /// Reports the `count` entries the structural index found in the
     /// record at `buffer[range]`.
+    @inline(__always)
     mutating func writeSimple(_ count: Int, _ range: Range<Int>, writer: inout ChipWriter) {
         let p = UnsafeBufferPointer(buffer)
         var item = SimpleItem.none
@@ -295,7 +296,7 @@ struct StreamState {
         if item.recognition.error != nil { errors += 1 }
         chips += 1
         writer.write(ChipRecord(
-            record: record, index: index, item: item,
+            record: record, index: index, item: consume item,
             source: held && !truncated ? source : nil,
             raw: raw, truncated: truncated,
             sourceStart: start - sourceBase,
