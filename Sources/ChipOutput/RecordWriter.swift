@@ -279,6 +279,13 @@ public struct ChipRecordWriter: Sendable {
             decodedName: item.nameIsEncoded ? decodedName : nil)
     }
 
+    /// Counts a chip of the simple lane in the summary, as
+    /// ``write(simple:record:index:_:raw:start:end:suggestion:group:)``
+    /// does when the writer only summarizes (``summarize``).
+    package mutating func countSimple(_ item: SimpleItem) {
+        summary.count(error: nil, warnings: item.warnings)
+    }
+
     @inline(__always)
     mutating func writeLane(
         _ item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,

@@ -213,7 +213,10 @@ struct StreamState {
                 continue
             }
             chips += 1
-            if item.nameIsEncoded {
+            if writer.records.summarize {
+                // Only counted: no text to write, no suggestion or group to fetch.
+                writer.records.countSimple(item)
+            } else if item.nameIsEncoded {
                 writeEncoded(item, c, range, writer: &writer)
             } else {
                 writer.write(
