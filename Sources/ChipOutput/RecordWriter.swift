@@ -279,9 +279,11 @@ public struct ChipRecordWriter: Sendable {
             decodedName: item.nameIsEncoded ? decodedName : nil)
     }
 
-    /// Counts a chip of the simple lane in the summary, as
+    /// Counts a chip of the simple lane in the summary: all
     /// ``write(simple:record:index:_:raw:start:end:suggestion:group:)``
-    /// does when the writer only summarizes (``summarize``).
+    /// does when the writer only summarizes (``summarize``), for a caller
+    /// that knows it needs no text.
+    @inline(__always)
     package mutating func countSimple(_ item: SimpleItem) {
         summary.count(error: nil, warnings: item.warnings)
     }
@@ -293,7 +295,7 @@ public struct ChipRecordWriter: Sendable {
         decodedName: [UInt8]?
     ) {
         if summarize {
-            summary.count(error: nil, warnings: item.warnings)
+            countSimple(item)
             return
         }
         // A comment's name is the text between its parentheses, as is a
