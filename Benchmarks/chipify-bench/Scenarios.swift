@@ -52,6 +52,54 @@ func scanAndRecognize(_ bytes: [UInt8], policy: ValidationPolicy = .standard) ->
     return checksum
 }
 
+/// What the structural index alone made of a buffer of records.
+struct IndexCount: Equatable {
+    /// Records read, each ended by a line feed or by the buffer's end.
+    var records = 0
+    /// Records the index answered, and the entries it wrote for them.
+    var answered = 0
+    var entries = 0
+    /// The sum of the entries' bounds as offsets in the buffer: where the
+    /// entries lie, not only how many there are.
+    var bounds = 0
+
+    var checksum: UInt64 {
+        UInt64(records) &* 1_000_003 &+ UInt64(answered) &* 1_009 &+ UInt64(entries) &* 31 &+ UInt64(bounds)
+    }
+
+    /// Counts a record at `start` of the buffer and its entries, if answered.
+    mutating func add(start: Int, _ entries: UnsafeBufferPointer<SimpleList.Chip>?) {
+        records += 1
+        guard let entries else { return }
+        answered += 1
+        self.entries += entries.count
+        for c in entries { bounds &+= 2 &* start &+ Int(c.lo) &+ Int(c.hi) }
+    }
+}
+
+/// Stages 1 and 2 alone (the structural index, `SimpleList`) over every
+/// record of `bytes`, read one after another from the buffer as `chipify`
+/// reads them, each record's end found by the same compares that classify
+/// it: no recognition, no output. The part of `cli/summary` the per-stage
+/// budget calls the index, measured rather than estimated.
+///
+/// - Complexity: O(*n*) in the buffer's length.
+func indexRecords(_ bytes: [UInt8]) -> IndexCount {
+    var count = IndexCount()
+    bytes.withUnsafeBufferPointer { p in
+        guard let base = p.baseAddress else { return }
+        withUnsafeTemporaryAllocation(of: SimpleList.Chip.self, capacity: SimpleList.maxChips) { out in
+            var at = 0
+            while at < p.count {
+                let read = SimpleList.record(base + at, available: p.count - at, terminator: 0x0A, into: out.baseAddress!)
+                count.add(start: at, read.count.map { UnsafeBufferPointer(rebasing: out[0..<$0]) })
+                at += read.length + (read.terminated ? 1 : 0)
+            }
+        }
+    }
+    return count
+}
+
 /// Runs `chipify` in process with its output going to /dev/null; returns
 /// the exit status mixed with the input's size (the CLI's own counts are
 /// checked by its tests).

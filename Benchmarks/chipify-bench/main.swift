@@ -18,6 +18,8 @@ let help = """
     Scenarios (all when none is named):
       batch/synthetic   scan + recognize a generated corpus (--size, default 20MB), library only
       batch/corpus      the same on --file PATH
+      batch/index       the structural index alone (stages 1 and 2, no recognition)
+                        on the corpus in use: generated, or --file PATH
       cli/jsonl         chipify -j 1 --format jsonl on the corpus file, in process, output to /dev/null
       cli/text          chipify -j 1 --format text
       cli/tsv           chipify -j 1 --format tsv
@@ -77,7 +79,7 @@ func say(_ line: String) {
 // memory/chip first: it measures growth of resident memory, which pages
 // freed by earlier scenarios would hide.
 let allScenarios = [
-    "memory/chip", "batch/synthetic", "batch/corpus", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
+    "memory/chip", "batch/synthetic", "batch/corpus", "batch/index", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
     "parallel/jsonl", "parallel/summary",
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
     "move/100000", "delete/100000", "layout/insert/10000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
@@ -204,6 +206,9 @@ for name in chosen {
     case "batch/synthetic", "batch/corpus":
         let bytes = corpus
         scenario = Scenario(name: name, bytes: bytes.count, warmups: 2, samples: n) { scanAndRecognize(bytes) }
+    case "batch/index":
+        let bytes = corpus
+        scenario = Scenario(name: name, bytes: bytes.count, warmups: 2, samples: n) { indexRecords(bytes).checksum }
     case "cli/jsonl", "cli/text", "cli/tsv":
         let format = String(name.dropFirst(4))
         let path = corpusPath
