@@ -13,7 +13,7 @@
 /// is masked out; stage 2 walks only the set bits, keeping a comment's
 /// depth. A record with anything else (a backslash outside a quoted string,
 /// a quote or backslash in a comment, a comment inside `<…>`, a domain
-/// literal, control bytes such as line breaks and tabs, a `0xEF` that may
+/// literal, a line break or tab (the scanner's folding white space), a `0xEF` that may
 /// begin a full-width `＠` or a byte order mark, a quote that is not a name
 /// before `<…>` or is never closed, a name before a bare address, words
 /// without an address before a `,` the scanner holds (Outlook's `Last,
@@ -283,8 +283,8 @@ package enum SimpleList {
     /// `,` `;` `<` `>` `@` `"` `(` `)` `:` or `[`; of `quotes`, when it is
     /// `"`; of `backslashes`, when it is `\\`; of `spaces`, when it is a
     /// space; of `ends`, when it is the terminator; of `refused`, when it
-    /// makes the record not simple anywhere (a control byte other than the
-    /// terminator, such as CR, LF, tab or NUL, and some 0xEF: see
+    /// makes the record not simple anywhere (CR, LF or tab when it is not
+    /// the terminator, and some 0xEF: see
     /// ``gatherRefused(_:vectors:terminator:following:)``). Masks that are
     /// seldom needed are gathered into bits only when some lane is set:
     /// gathering costs more than comparing.
@@ -312,6 +312,10 @@ package enum SimpleList {
             refused .|= v .== SIMD16<UInt8>(repeating: 0xEF)
             // The terminator and the refused controls, all below 0x20:
             // one compare for the vectors (nearly all) that hold none.
+            // Other controls are letters to the scanner (a chip holding
+            // one is recognition's to judge): a block holding any control
+            // but the terminator is looked at again, exactly, by
+            // `gatherRefused`.
             let control = v .< SIMD16<UInt8>(repeating: 0x20)
             let shift = 16 * UInt64(k)
             masks.special |= VectorBits.bits(m) << shift
@@ -335,7 +339,7 @@ package enum SimpleList {
     }
 
     /// The refused bytes' mask of 64 bytes, for the few blocks that hold
-    /// one: controls but the terminator, and a byte 0xEF that may begin a
+    /// one: CR, LF and tab but the terminator, and a byte 0xEF that may begin a
     /// full-width form the scanner reads as ASCII (`＠` is EF BC A0) or a
     /// byte order mark (EF BB BF), or that is the last byte of the record
     /// (before the terminator or the end of the `following` bytes
@@ -348,7 +352,9 @@ package enum SimpleList {
         var leads: UInt64 = 0
         for k in 0..<vectors {
             let v = p.loadUnaligned(fromByteOffset: 16 * k, as: SIMD16<UInt8>.self)
-            var m = v .< SIMD16<UInt8>(repeating: 0x20)
+            var m = v .== SIMD16<UInt8>(repeating: ASCII.tab)
+            m .|= v .== SIMD16<UInt8>(repeating: ASCII.lineFeed)
+            m .|= v .== SIMD16<UInt8>(repeating: ASCII.carriageReturn)
             m .&= v .!= SIMD16<UInt8>(repeating: terminator)
             bits |= VectorBits.bits(m) << (16 * UInt64(k))
             leads |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0xEF)) << (16 * UInt64(k))

@@ -140,12 +140,13 @@ struct SimpleListTests {
                     // a `,` after words is held unless nothing stands
                     // before it; a `:` opens a group (of words, or empty
                     // when last) after a name; 0xEF is a letter unless it
-                    // is last, DEL a letter (recognition's to judge).
-                    // Anything else is refused.
+                    // is last; DEL and the controls but tab, CR and LF
+                    // are letters (recognition's to judge). Anything else
+                    // is refused.
                     let last = position == length - 1
                     let expected: Bool
                     switch b {
-                    case 0x40, 0x20, 0x3B, 0x7F: expected = true
+                    case 0x40, 0x20, 0x3B, 0x7F, 0x00, 0x01, 0x1F: expected = true
                     case 0x2C: expected = length == 1 || position == 0
                     case 0x3A: expected = position > 0
                     case 0xEF: expected = !last
