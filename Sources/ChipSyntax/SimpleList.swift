@@ -44,7 +44,9 @@ package enum SimpleList {
         /// The last `@` of the address (inside the brackets for `<…>`),
         /// -1 when there is none there.
         package var at: Int32
-        /// How many `@` the address holds (inside the brackets for `<…>`).
+        /// How many `@` the address holds (inside the brackets for `<…>`);
+        /// -1 for a chip with a quoted string, comment or `<…>` open at the
+        /// record's end, which only the general path reads.
         package var ats: Int32
         /// The `(` of the chip's first comment, -1 when it has none. After
         /// a bare address, the chip is the address, spaces, and comments
@@ -162,7 +164,7 @@ package enum SimpleList {
             var escapeCarry: UInt64 = 0
             while true {
                 if at >= available {
-                    guard inQuote == 0, piece.finish(at: available) else {
+                    guard piece.finish(at: available, quoteOpen: inQuote != 0) else {
                         return RecordRead(length: available, terminated: false, count: nil)
                     }
                     return RecordRead(length: available, terminated: false, count: piece.count)
@@ -232,11 +234,11 @@ package enum SimpleList {
                     if !piece.step(start[i], at: i) { return declined(start, at, stop, available, terminator) }
                 }
                 if stop < 64 {
-                    // The terminator: a quoted string still open at it (the
-                    // bit below it inside) leaves the record to the scanner.
+                    // The terminator, perhaps with a quoted string still
+                    // open at it (the bit below it inside).
                     let n = at + stop
                     let open = stop == 0 ? inQuote & 1 : inside >> UInt64(stop - 1) & 1
-                    guard open == 0, piece.finish(at: n) else {
+                    guard piece.finish(at: n, quoteOpen: open != 0) else {
                         return RecordRead(length: n, terminated: true, count: nil)
                     }
                     return RecordRead(length: n, terminated: true, count: piece.count)
@@ -586,9 +588,15 @@ package enum SimpleList {
         }
 
         /// Ends the record: its last piece, and an open group at its end.
+        /// A quoted string (`quoteOpen`), comment or `<…>` still open at the
+        /// end runs to it, as the scanner reads it (what it holds is text,
+        /// separators too): when what stands before it in the piece is what
+        /// a closed one could follow, the piece is one chip, for the general
+        /// path, which reports it unterminated.
         @inline(__always)
-        mutating func finish(at n: Int) -> Bool {
-            guard depth == 0, end(at: n, by: 0) else { return false }
+        mutating func finish(at n: Int, quoteOpen: Bool) -> Bool {
+            let unclosed = quoteOpen || depth > 0 || (open >= 0 && close < 0)
+            guard unclosed ? endOpen(at: n, quoteOpen: quoteOpen) : end(at: n, by: 0) else { return false }
             if inGroup { closeGroup(at: n, empty: true) }
             return true
         }
@@ -602,6 +610,23 @@ package enum SimpleList {
         /// that the scanner does not hold for Outlook's `Last, First`; an
         /// empty piece is two separators side by side.
         mutating func end(at stop: Int, by separator: UInt8) -> Bool {
+            end(at: stop, by: separator, unclosed: false, quoteOpen: false)
+        }
+
+        /// Ends the record's last piece, with a quoted string (`quoteOpen`),
+        /// comment or `<…>` still open at its end: `Name <…` (the `<`
+        /// without its `>`), an address or `Name <…>` and then comments and
+        /// spaces, the last comment open, or words and then quoted strings,
+        /// the last open. Such a chip is marked for the general path (its
+        /// ``Chip/ats`` is -1). Apart from ``end(at:by:)``, which every
+        /// piece takes, so that its code stays as small as it was.
+        @inline(never)
+        mutating func endOpen(at stop: Int, quoteOpen: Bool) -> Bool {
+            end(at: stop, by: 0, unclosed: true, quoteOpen: quoteOpen)
+        }
+
+        @inline(__always)
+        mutating func end(at stop: Int, by separator: UInt8, unclosed: Bool, quoteOpen: Bool) -> Bool {
             defer {
                 from = stop + 1
                 open = -1
@@ -615,28 +640,34 @@ package enum SimpleList {
             }
             var lo = from, hi = stop
             while lo < hi && isSpace(lo) { lo += 1 }
-            while hi > lo && isSpace(hi - 1) { hi -= 1 }
-            guard lo < hi else { return open < 0 && atOutside == 0 }
+            // Spaces at the end of an open construct are its text.
+            while hi > lo && !unclosed && isSpace(hi - 1) { hi -= 1 }
+            guard lo < hi else { return open < 0 && atOutside == 0 && !unclosed }
+            // What a construct open at the record's end holds runs to it.
+            let closedAtEnd = tail == hi || (unclosed && !quoteOpen)
             if open >= 0 {
-                guard close >= 0, tail == hi, atOutside == 0 else { return false }
+                // `<…` open at the end, or `Name <…>` with a comment open.
+                guard close >= 0 || depth == 0, closedAtEnd, atOutside == 0, !quoteOpen else { return false }
             } else if atOutside == 0 {
                 // Words where an address should be: the scanner holds the
                 // `,` after them (the first chip of a list, or any of a list
                 // that used `;`) to see whether `First <…>;` follows.
-                guard !quoted, firstComment < 0, separator != 0x2C || inGroup || !holdsComma() else { return false }
+                // Words then a quoted string open at the end are one chip.
+                guard !quoted || quoteOpen, firstComment < 0, depth == 0,
+                      separator != 0x2C || inGroup || !holdsComma() else { return false }
             } else {
                 guard !quoted else { return false }
                 var addressEnd = hi
                 if firstComment >= 0 {
                     // The address, then comments and spaces to the end.
-                    guard tail == hi, lastAt < firstComment else { return false }
+                    guard closedAtEnd, lastAt < firstComment else { return false }
                     addressEnd = firstComment
                     while addressEnd > lo && isSpace(addressEnd - 1) { addressEnd -= 1 }
                 }
                 if anySpace(lo..<addressEnd) { return false }
             }
             out[count] = Chip(
-                lo: lo, hi: hi, open: open, at: lastAt, ats: open >= 0 ? atInside : atOutside,
+                lo: lo, hi: hi, open: open, at: lastAt, ats: unclosed ? -1 : open >= 0 ? atInside : atOutside,
                 comment: firstComment)
             count += 1
             return true

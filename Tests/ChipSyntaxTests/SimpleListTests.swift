@@ -38,6 +38,13 @@ struct SimpleListTests {
         // 0xEF bytes the scanner reads as letters (an emoji's variation
         // selector, the replacement character, a lone byte).
         "\u{2764}\u{FE0F} Mom <m@x.org>", "\u{FFFD}nn <a@x.org>", "a\u{FE0F}@x.org",
+        // A quoted string, comment or `<…>` open at the record's end runs
+        // to it, separators and trailing spaces as its text: one chip, for
+        // the general path.
+        "\"Ann <a@x.org>", "a@x.org (Ann", "Ann <a@x.org", "\"" + String(repeating: "x", count: 70) + " <a@x.org>",
+        "a@x.org, \"Lee, Ann <b@y.org>, c@z.org", "Ann <a@x.org> (work", "a@x.org (c) (d, e", "<", "\"",
+        "T: a@x.org, \"Ann", "b@y.org; Ann <a@x.org  ", "Ann Lee \"the, one", "\"A\" \"B", " \"Ann   ",
+        "a@x.org (c (d) e", "Ann <a@x.org>(c", "x@y.org;<a@", "\"a\\\" b", "a@x.org, <",
     ])
     func answersAsTheScannerDoes(_ text: String) {
         #expect(simple(text) == segments(of: Array(text.utf8)), "\(text.debugDescription)")
@@ -45,17 +52,21 @@ struct SimpleListTests {
 
     @Test(arguments: [
         "Lee, Ann <a@x.org>", "Ann a@x.org", "a@x.org b@y.org",
-        "a@x.org\r\nb@y.org", "\"Ann <a@x.org>", "\"a b\"@x.org",
+        "a@x.org\r\nb@y.org", "\"a b\"@x.org",
         // Comments, groups and escapes the scanner reads by rules of its own.
-        "a@x.org (Ann", "a@x.org (Ann) b", "a@x.org (c) b@y.org", "(c) a@x.org", "a@(c)x.org", "a@x.org (c) x (d)",
+        "a@x.org (Ann) b", "a@x.org (c) b@y.org", "(c) a@x.org", "a@(c)x.org", "a@x.org (c) x (d)",
         "<a@x.org (c)>", "Ann <a@x.org> (c) x", "a@x.org (\"c)", "a@x.org (c\\))", "a@x.org)", "Ann (c) a@x.org",
         "a@x.org :", ": a@x.org", "T: U: a@x.org", "a@x.org: b@y.org", "mailto:a@x.org", "MailTo:a@x.org",
         "Ann (c): a@x.org", "<a@x.org>: b@y.org", "a\\b@x.org", "\\\"a\" <a@x.org>", "\"a\"\\ <a@x.org>",
         "<a@x.org> \"Ann\"", "Ann <\"a\"@x.org>", "\"Ann\"", "\"Ann\", b@y.org", "\"Ann\r\n\" <a@x.org>",
-        "\"Ann\tLee\" <a@x.org>", "\"" + String(repeating: "x", count: 70) + " <a@x.org>",
+        "\"Ann\tLee\" <a@x.org>",
         "<a;b@x.org>", "a@x.org\tb", "\u{FEFF}a@x.org", "a＠x.org",
         "Ann <a@x.org> x", "<a@x.org><b@y.org>", "<a,b@x.org>", "a>b@x.org", "Ann@x <a@x.org>", "mailto:a@x.org",
-        "Ann <a@[1.2.3.4]>", String(repeating: "a@x.org,", count: 600), "Ann <a@x.org",
+        "Ann <a@[1.2.3.4]>", String(repeating: "a@x.org,", count: 600),
+        // A construct open at the record's end, after what the scanner
+        // ends a chip at, or after words and a comment.
+        "a@x.org \"Ann", "a@x.org b (c", "Ann (c", "(c) Ann \"Lee", "<a@x.org> \"Ann", "Ann <a@x.org> x (c", "(c",
+        "a@x.org (c) b (d", "<a, b@x.org", "Ann <a@x.org (c", "Lee, \"Ann", "Lee, Ann <a@x.org",
         // Words before a `,` the scanner holds: the list's first chip, or
         // one of a list that used `;`.
         "Ann, b@y.org", "Lee, Ann", "a@x.org; Ann, b@y.org", "(c) Ann, b@y.org", "\"Ann\" Lee, b@y.org",
@@ -147,6 +158,8 @@ struct SimpleListTests {
                     let expected: Bool
                     switch b {
                     case 0x40, 0x20, 0x3B, 0x7F, 0x00, 0x01, 0x1F: expected = true
+                    // A quoted string or `<…>` open to the end: one chip.
+                    case 0x22, 0x3C: expected = true
                     case 0x2C: expected = length == 1 || position == 0
                     case 0x3A: expected = position > 0
                     case 0xEF: expected = !last
@@ -172,9 +185,12 @@ struct SimpleListTests {
                 let answered = bytes.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) }
                 #expect(answered, "quote at \(open), \(length) bytes")
                 #expect(out == segments(of: bytes), "quote at \(open), \(length) bytes")
-                // Never closed: refused.
+                // Never closed: the quoted string runs to the end, one
+                // chip, as the scanner reads it.
                 let open = [UInt8](repeating: 0x20, count: open) + [0x22] + name + Array(" <a@x.org>, b@y.org".utf8)
-                #expect(!open.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) })
+                out = []
+                #expect(open.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) })
+                #expect(out == segments(of: open) && out.count == 1, "open quote at \(open), \(length) bytes")
             }
         }
     }
