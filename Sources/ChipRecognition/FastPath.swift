@@ -480,10 +480,12 @@ enum FastPath {
         return depth == 0
     }
 
-    /// An ASCII dot-atom local part and a domain of two or more labels
-    /// with bytes of 0x80 and more (an international domain name), for a
-    /// chip whose only `@` stands at `at`, as the grammar reads it when it
-    /// finds the address valid under every policy: each ASCII label LDH
+    /// A dot-atom local part and a domain of two or more labels, one of
+    /// them with bytes of 0x80 and more (RFC 6531 and 6532: UTF-8 in the
+    /// local part, or an international domain name), for a chip whose only
+    /// `@` stands at `at`, as the grammar reads it when it finds the
+    /// address valid under every policy: the local part's atoms ASCII
+    /// `atext` or well-formed UTF-8 with no invisible character, each ASCII label LDH
     /// (and no `ab--` one, IDNA's business), each other label well-formed
     /// UTF-8 with no invisible character, no ASCII byte but LDH, no hyphen
     /// at either end, one label to IDNA (no ideographic full stop) and an
@@ -499,17 +501,32 @@ enum FastPath {
         // Local part: atext runs separated by single dots.
         guard at > lo, at - lo <= SMTPLimits.maxLocalPartBytes, hi > at + 1 else { return nil }
         var previousDot = true
-        for i in lo..<at {
+        var wideLocal = false
+        var i = lo
+        while i < at {
             let b = p[i]
             if t[b] & 1 != 0 {
                 previousDot = false
+                i += 1
             } else if b == UInt8(ascii: ".") && !previousDot {
                 previousDot = true
+                i += 1
+            } else if b >= 0x80 {
+                let n = UTF8Bytes.sequenceLength(p, at: i, end: at)
+                guard n > 0 else { return nil }
+                wideLocal = true
+                previousDot = false
+                i += n
             } else {
                 return nil
             }
         }
         guard !previousDot else { return nil }
+        if wideLocal {
+            // What the grammar reports in an atom of UTF-8 (never ASCII).
+            let found = Invisibles.scan(p, lo..<at)
+            guard found.first == nil, found.control == nil else { return nil }
+        }
         var length = 0, labelCount = 0
         var start = at + 1
         var international = false
@@ -556,7 +573,7 @@ enum FastPath {
             start = end + 1
             guard start < hi else { return nil }
         }
-        guard international, labelCount >= 2, length <= SMTPLimits.maxDomainBytes,
+        guard international || wideLocal, labelCount >= 2, length <= SMTPLimits.maxDomainBytes,
               at - lo + 1 + length <= SMTPLimits.maxAddressBytes else { return nil }
         return (lo..<at, (at + 1)..<hi)
     }

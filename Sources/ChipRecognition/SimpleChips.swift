@@ -253,15 +253,15 @@ extension ListRecognizer {
         return warnings
     }
 
-    /// The address `p[lo..<hi]` (its only `@` at `at`) when its domain is
-    /// international (``FastPath/internationalAddrSpec(_:_:at:_:_:labels:)``),
-    /// with the label verdicts the grammar keeps; nil at once for a domain
-    /// of ASCII only, which the vector reader has refused.
+    /// The address `p[lo..<hi]` (its only `@` at `at`) when its local part
+    /// or its domain is international (``FastPath/internationalAddrSpec(_:_:at:_:_:labels:)``),
+    /// with the label verdicts the grammar keeps; nil at once for an
+    /// address of ASCII only, which the vector reader has refused.
     @inline(never)
     mutating func internationalAddrSpec(
         _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ at: Int, _ hi: Int
     ) -> (Range<Int>, Range<Int>)? {
-        guard at >= lo, at < hi, SWAR.hasNonASCII(UnsafeBufferPointer(rebasing: p[(at + 1)..<hi])) else { return nil }
+        guard at >= lo, at < hi, SWAR.hasNonASCII(UnsafeBufferPointer(rebasing: p[lo..<hi])) else { return nil }
         var labels = lookalikes.lendLabels()
         defer { lookalikes.returnLabels(&labels) }
         return FastPath.internationalAddrSpec(p, lo, at: at, hi, fastClasses, labels: &labels)

@@ -65,6 +65,13 @@ struct SimpleLaneTests {
         "a@" + String(repeating: "ö", count: 40) + ".de", "a@xn--kln-sna.de, a@köln.de", "(c) <a@köln.de>",
         "a@köln.de (Ann)", "a@\u{0435}xample.com", "a@köln.\u{0434}\u{0435}",
         "a@kö\u{00AD}ln.de", "a@kö\u{200E}ln.de", "a@kö\u{2060}ln.de", "a@kö\u{200D}ln.de", "a@kö\u{0085}ln.de",
+        // UTF-8 local parts (RFC 6531, 6532): read by the lane when every
+        // atom is well-formed UTF-8 with nothing the grammar reports in it.
+        "δοκιμή@köln.de", "Wei <김민준@wp.pl>", "mañana@x.org, MAÑANA@X.ORG, mañana@x.org", "jürgen.groß@web.de (J)",
+        "a\u{200B}b@x.org", "ab\u{0085}@x.org", "a\u{00AD}@x.org", "a\u{202E}b@x.org", ".ñ@x.org", "ñ.@x.org", "ñ..a@x.org",
+        "é@x", "é@x.123", String(repeating: "ñ", count: 32) + "@x.org", String(repeating: "ñ", count: 33) + "@x.org",
+        "\u{FFFD}@x.org", "ǅ@x.org", "é@xn--kln-sna.de", "\u{0430}@x.org", "é@p\u{0430}ypal.com", "Ann <é@gmial.com>",
+        "\"é\"@x.org", "é@[1.2.3.4]", "é@x.org. ", "Ann <ñ@x.org>, ñ@x.org", "é\u{0301}@x.org", "\u{1F600}@x.org",
         // Comments after a name's words (the lane's when they hold only
         // what the lexer takes), and others (the general path's).
         "Laszlo Boszormenyi (GCS) <gcs@debian.org>", "ChangZhuo Chen (陳昌倬) <czchen@debian.org>", "Ann (x)(y) <a@x.org>",
@@ -129,7 +136,7 @@ struct SimpleLaneTests {
         let shapes = [
             "Ann Lee <ann@x.org>", "b.c@y.org", "<d@z.org>", "José <j@x.de>", "M. Ucko <u@gmial.com>", "e@x.org (Eve)",
             "Team: f@y.org", "g@z.org;", "\"H\\\"I\" <h@x.org>", "=?UTF-8?Q?K=C3=B6_L?= <k@x.org>", "Jo <j@köln.de>", "Ki (K) <k@x.org>", "m@x.org (M (m), N)",
-            "\"Lee, Ann B\" <l@x.org>",
+            "\"Lee, Ann B\" <l@x.org>", "ñandú@x.org", "Zoë <δοκιμή@köln.de>",
         ]
         for _ in 0..<2_000 {
             var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: rng.pick([", ", ","])).utf8)
