@@ -11,18 +11,23 @@
 /// from block to block), quoted strings are found by a prefix XOR of the
 /// unescaped quotes' mask (carried from block to block), and what they hold
 /// is masked out; stage 2 walks only the set bits, keeping a comment's
-/// depth. A record with anything else (a backslash outside a quoted string,
-/// a quote or backslash in a comment, a comment inside `<…>`, a domain
-/// literal, a line break or tab (the scanner's folding white space), a `0xEF` that may
-/// begin a full-width `＠` or a byte order mark, a quote that is not a name
-/// before `<…>` or is never closed, a name before a bare address, words
-/// without an address before a `,` the scanner holds (Outlook's `Last,
-/// First`: the first chip of a list, or one of a list that used `;`), text after `>`
+/// depth. Other control bytes are letters, as they are to the scanner (a
+/// chip holding one is recognition's to judge). A quoted string, comment
+/// or `<…>` still open at the record's end runs to it, as the scanner
+/// reads it: after what could stand before a closed one, the piece is one
+/// chip, for the general path. A record with anything else (a backslash
+/// outside a quoted string, a quote or backslash in a comment, a comment
+/// inside `<…>`, a domain literal, a line break or tab (the scanner's
+/// folding white space), a `0xEF` that may begin a full-width `＠` or a
+/// byte order mark, a quote that is not a name before `<…>` nor open at
+/// the end after words, a name before a bare address, words without an
+/// address before a `,` the scanner holds (Outlook's `Last, First`: the
+/// first chip of a list, or one of a list that used `;`), text after `>`
 /// or after a comment, a separator inside `<…>`, a `:` that does not open
-/// a group) is refused, and the
-/// caller scans it with ``ListScanner``, which stays the reference: where
-/// this answers, its segments are exactly the scanner's (tested on the
-/// corpora, the RFC tables and random lists).
+/// a group) is refused, and the caller scans it with ``ListScanner``,
+/// which stays the reference: where this answers, its segments are
+/// exactly the scanner's (tested on the corpora, the RFC tables and
+/// random lists).
 package enum SimpleList {
     /// Records longer than this are left to the scanner: the record's
     /// spaces are kept as one bit per byte in a small stack buffer. Few
