@@ -651,8 +651,9 @@ package enum SimpleList {
             // What a construct open at the record's end holds runs to it.
             let closedAtEnd = tail == hi || (unclosed && !quoteOpen)
             if open >= 0 {
-                // `<…` open at the end, or `Name <…>` with a comment open.
-                guard close >= 0 || depth == 0, closedAtEnd, atOutside == 0, !quoteOpen else { return false }
+                // `<…` open only at the record's end (or `Name <…>` with a
+                // comment open there).
+                guard close >= 0 || unclosed, closedAtEnd, atOutside == 0, !quoteOpen else { return false }
             } else if atOutside == 0 {
                 // Words where an address should be: the scanner holds the
                 // `,` after them (the first chip of a list, or any of a list
