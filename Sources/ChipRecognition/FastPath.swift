@@ -202,22 +202,17 @@ enum FastPath {
         guard n <= 64, lo + 64 <= p.count, let base = p.baseAddress, base[lo] != UInt8(ascii: "\"") else {
             return phrase(p, range, t, allowsDots: allowsDots, facts: &facts)
         }
-        var bad: UInt64 = 0, spaces: UInt64 = 0, dots: UInt64 = 0, equals: UInt64 = 0
-        for k in 0..<((n + 15) >> 4) {
-            let v = VectorBits.load(base + lo + 16 * k)
-            var b = v .< SIMD16<UInt8>(repeating: 0x20)
-            b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
-            b .|= v .== SIMD16<UInt8>(repeating: 0x22)
-            b .|= v .== SIMD16<UInt8>(repeating: 0x5C)
-            b .|= v .== SIMD16<UInt8>(repeating: 0x5D)
-            let shift = UInt64(16 * k)
-            bad |= VectorBits.bits(b) << shift
-            spaces |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x20)) << shift
-            let dot = v .== SIMD16<UInt8>(repeating: 0x2E)
-            if VectorBits.isAnySet(dot) { dots |= VectorBits.bits(dot) << shift }
-            let equal = v .== SIMD16<UInt8>(repeating: 0x3D)
-            if VectorBits.isAnySet(equal) { equals |= VectorBits.bits(equal) << shift }
+        // Two vectors whatever the length, four past 32 bytes (the bytes
+        // are there): a loop whose count follows the length mispredicts.
+        var m = phraseMasks(VectorBits.load(base + lo))
+        m.add(phraseMasks(VectorBits.load(base + lo + 16)), at: 16)
+        if n > 32 {
+            m.add(phraseMasks(VectorBits.load(base + lo + 32)), at: 32)
+            m.add(phraseMasks(VectorBits.load(base + lo + 48)), at: 48)
         }
+        let bad = m.bad
+        var spaces = m.spaces, dots = m.dots
+        let equals = m.equals
         let all = VectorBits.low(n)
         if bad & all != 0 {
             // DEL and controls end the phrase; bytes of 0x80 and more are
@@ -241,6 +236,37 @@ enum FastPath {
         return .dotted
     }
 
+    /// What ``indexedPhrase(_:_:_:allowsDots:facts:)`` gathers of a name's
+    /// bytes, a bit for each.
+    struct PhraseMasks {
+        /// Controls, DEL, `"`, `\\`, `]` and bytes of 0x80 and above.
+        var bad: UInt64
+        var spaces: UInt64
+        var dots: UInt64
+        var equals: UInt64
+
+        @inline(__always)
+        mutating func add(_ other: PhraseMasks, at shift: UInt64) {
+            bad |= other.bad << shift
+            spaces |= other.spaces << shift
+            dots |= other.dots << shift
+            equals |= other.equals << shift
+        }
+    }
+
+    @inline(__always)
+    static func phraseMasks(_ v: SIMD16<UInt8>) -> PhraseMasks {
+        var b = v .< SIMD16<UInt8>(repeating: 0x20)
+        b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
+        b .|= v .== SIMD16<UInt8>(repeating: 0x22)
+        b .|= v .== SIMD16<UInt8>(repeating: 0x5C)
+        b .|= v .== SIMD16<UInt8>(repeating: 0x5D)
+        return PhraseMasks(
+            bad: VectorBits.bits(b), spaces: VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x20)),
+            dots: VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x2E)),
+            equals: VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x3D)))
+    }
+
     /// ``addrSpec(_:_:_:)`` for an address whose only `@` stands at `at`,
     /// as the structural index found it (`SimpleList.Chip`): the same
     /// answer, read sixteen bytes at a time for a local part of up to 32
@@ -260,16 +286,12 @@ enum FastPath {
             return addrSpec(p, lo..<hi, t)
         }
         // Local part: atext, single dots, neither first nor last.
-        var bad: UInt64 = 0, localDots: UInt64 = 0
-        for k in 0..<((localCount + 15) >> 4) {
-            let v = VectorBits.load(base + lo + 16 * k)
-            var b = v .< SIMD16<UInt8>(repeating: 0x21)
-            b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
-            b .|= v .== SIMD16<UInt8>(repeating: 0x5C)
-            b .|= v .== SIMD16<UInt8>(repeating: 0x5D)
-            bad |= VectorBits.bits(b) << UInt64(16 * k)
-            localDots |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x2E)) << UInt64(16 * k)
-        }
+        // Two vectors whatever the length (the bytes are there): a loop
+        // whose count follows the length mispredicts from chip to chip.
+        let v0 = VectorBits.load(base + lo), v1 = VectorBits.load(base + lo + 16)
+        let bad = localBad(v0) | localBad(v1) << 16
+        var localDots = VectorBits.bits(v0 .== SIMD16<UInt8>(repeating: 0x2E))
+            | VectorBits.bits(v1 .== SIMD16<UInt8>(repeating: 0x2E)) << 16
         let localBits = VectorBits.low(localCount)
         guard bad & localBits == 0 else { return nil }
         localDots &= localBits
@@ -280,14 +302,15 @@ enum FastPath {
         // Domain: LDH labels separated by single dots, at least two (a
         // domain of at most 63 bytes holds no label too long).
         let d = at + 1
-        var ok: UInt64 = 0, dots: UInt64 = 0, hyphens: UInt64 = 0
-        for k in 0..<((domainCount + 15) >> 4) {
-            let w = VectorBits.load(base + d + 16 * k)
-            let shift = UInt64(16 * k)
-            ok |= VectorBits.bits(VectorBits.hostNameBytes(w)) << shift
-            dots |= VectorBits.bits(w .== SIMD16<UInt8>(repeating: 0x2E)) << shift
-            let hyphen = w .== SIMD16<UInt8>(repeating: 0x2D)
-            if VectorBits.isAnySet(hyphen) { hyphens |= VectorBits.bits(hyphen) << shift }
+        let w0 = VectorBits.load(base + d), w1 = VectorBits.load(base + d + 16)
+        var ok = VectorBits.bits(VectorBits.hostNameBytes(w0)) | VectorBits.bits(VectorBits.hostNameBytes(w1)) << 16
+        var dots = VectorBits.bits(w0 .== SIMD16<UInt8>(repeating: 0x2E)) | VectorBits.bits(w1 .== SIMD16<UInt8>(repeating: 0x2E)) << 16
+        var hyphens = VectorBits.bits(w0 .== SIMD16<UInt8>(repeating: 0x2D)) | VectorBits.bits(w1 .== SIMD16<UInt8>(repeating: 0x2D)) << 16
+        if domainCount > 32 {
+            let w2 = VectorBits.load(base + d + 32), w3 = VectorBits.load(base + d + 48)
+            ok |= (VectorBits.bits(VectorBits.hostNameBytes(w2)) | VectorBits.bits(VectorBits.hostNameBytes(w3)) << 16) << 32
+            dots |= (VectorBits.bits(w2 .== SIMD16<UInt8>(repeating: 0x2E)) | VectorBits.bits(w3 .== SIMD16<UInt8>(repeating: 0x2E)) << 16) << 32
+            hyphens |= (VectorBits.bits(w2 .== SIMD16<UInt8>(repeating: 0x2D)) | VectorBits.bits(w3 .== SIMD16<UInt8>(repeating: 0x2D)) << 16) << 32
         }
         let domainBits = VectorBits.low(domainCount)
         dots &= domainBits
@@ -307,6 +330,18 @@ enum FastPath {
         while k < hi && t[p[k]] & 4 != 0 { k += 1 }
         guard k < hi else { return nil }
         return (lo..<at, d..<hi)
+    }
+
+    /// The lanes of a local part's vector that are none of atext and dot
+    /// the index leaves there: controls, space, DEL, `\\`, `]` and bytes of
+    /// 0x80 and above.
+    @inline(__always)
+    static func localBad(_ v: SIMD16<UInt8>) -> UInt64 {
+        var b = v .< SIMD16<UInt8>(repeating: 0x21)
+        b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
+        b .|= v .== SIMD16<UInt8>(repeating: 0x5C)
+        b .|= v .== SIMD16<UInt8>(repeating: 0x5D)
+        return VectorBits.bits(b)
     }
 
     /// `dot-atom "@" host-name`, ASCII, within the RFC 5321 limits, two or
