@@ -267,6 +267,64 @@ enum FastPath {
             equals: VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x3D)))
     }
 
+    /// What a name of well-formed UTF-8 may hold, by its bytes alone.
+    struct NameScreen: OptionSet {
+        let rawValue: UInt8
+        /// A lead byte of an invisible character or a C1 control
+        /// (``Invisibles``): C2, D8, E1, E2 or EF.
+        static let invisibles = NameScreen(rawValue: 1)
+        /// Letters of two of the scripts ``Lookalikes/mixesScripts(_:)``
+        /// tells apart, or a lead byte (E1, E2, EA) of some of each.
+        static let scripts = NameScreen(rawValue: 2)
+    }
+
+    /// Screens the well-formed UTF-8 name `p[range]` (up to 64 bytes, with
+    /// 64 bytes readable from its start) in four vectors, so that the
+    /// byte-by-byte reads of invisible characters and mixed scripts are
+    /// left out for the names that cannot hold them, most of them: a name
+    /// of one script has lead bytes of that script only. Latin letters
+    /// are ASCII letters or leads C3–C9 (U+00C0–024F), Greek leads CD–CF
+    /// (U+0370–03FF), Cyrillic leads D0–D4 (U+0400–052F); the other
+    /// ranges ``Lookalikes/script(_:)`` names all have leads E1, E2 or EA.
+    /// A longer name, or one too near the buffer's end, is screened as
+    /// holding both.
+    @inline(__always)
+    static func screenName(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> NameScreen {
+        let lo = range.lowerBound, n = range.count
+        guard n <= 64, lo + 64 <= p.count, let base = p.baseAddress else { return [.invisibles, .scripts] }
+        typealias Mask = SIMDMask<SIMD16<Int8>>
+        var invisible = Mask(repeating: false), either = Mask(repeating: false)
+        var latin = Mask(repeating: false), greek = Mask(repeating: false), cyrillic = Mask(repeating: false)
+        let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        // Two vectors, four past 32 bytes: not a count that follows the length.
+        for k in 0..<(n > 32 ? 4 : 2) {
+            let v = VectorBits.load(base + lo + 16 * k)
+            let inside = lanes .< SIMD16<UInt8>(repeating: UInt8(clamping: n - 16 * k))
+            let e1 = v .== SIMD16<UInt8>(repeating: 0xE1), e2 = v .== SIMD16<UInt8>(repeating: 0xE2)
+            var m = v .== SIMD16<UInt8>(repeating: 0xC2)
+            m .|= v .== SIMD16<UInt8>(repeating: 0xD8)
+            m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+            m .|= e1
+            m .|= e2
+            invisible .|= m .& inside
+            var x = v .== SIMD16<UInt8>(repeating: 0xEA)
+            x .|= e1
+            x .|= e2
+            either .|= x .& inside
+            var l = ((v | SIMD16<UInt8>(repeating: 0x20)) &- SIMD16<UInt8>(repeating: 0x61)) .< SIMD16<UInt8>(repeating: 26)
+            l .|= (v &- SIMD16<UInt8>(repeating: 0xC3)) .< SIMD16<UInt8>(repeating: 7)
+            latin .|= l .& inside
+            greek .|= ((v &- SIMD16<UInt8>(repeating: 0xCD)) .< SIMD16<UInt8>(repeating: 3)) .& inside
+            cyrillic .|= ((v &- SIMD16<UInt8>(repeating: 0xD0)) .< SIMD16<UInt8>(repeating: 5)) .& inside
+        }
+        var screen: NameScreen = []
+        if VectorBits.isAnySet(invisible) { screen.insert(.invisibles) }
+        let scripts = (VectorBits.isAnySet(latin) ? 1 : 0) + (VectorBits.isAnySet(greek) ? 1 : 0)
+            + (VectorBits.isAnySet(cyrillic) ? 1 : 0)
+        if VectorBits.isAnySet(either) || scripts > 1 { screen.insert(.scripts) }
+        return screen
+    }
+
     /// ``addrSpec(_:_:_:)`` for an address whose only `@` stands at `at`,
     /// as the structural index found it (`SimpleList.Chip`): the same
     /// answer, read sixteen bytes at a time for a local part of up to 32

@@ -81,6 +81,8 @@ extension ListRecognizer {
         var nameIsComment = false
         var plainQuoted = false
         var facts = FastPath.PhraseFacts()
+        // What a name of UTF-8 may hold, screened when it is read.
+        var screen: FastPath.NameScreen = [.invisibles, .scripts]
         let local: Range<Int>, domain: Range<Int>
         if chip.comment >= 0 && chip.open < 0 {
             // `a@x.org (Ann Lee)`: one comment after a bare address names
@@ -99,7 +101,10 @@ extension ListRecognizer {
                 guard FastPath.commentText(p, inner, facts: &facts), !facts.encodedWord, !facts.at else { return false }
                 nameRange = comment..<hi
                 nameIsComment = true
-                if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, comment..<hi))) }
+                if facts.nonASCII {
+                    screen = FastPath.screenName(p, comment..<hi)
+                    if screen.contains(.invisibles) { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, comment..<hi))) }
+                }
             }
         } else if chip.open < 0 {
             guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) ?? internationalAddrSpec(p, lo, at, hi) else { return false }
@@ -140,7 +145,10 @@ extension ListRecognizer {
                 }
                 nameRange = lo..<nameEnd
                 plainQuoted = p[lo] == ASCII.quote && !facts.escapes && !facts.encodedWord && !facts.unfoldedSpaces
-                if facts.nonASCII { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
+                if facts.nonASCII {
+                    screen = FastPath.screenName(p, lo..<nameEnd)
+                    if screen.contains(.invisibles) { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
+                }
             } else if open != lo {
                 return false
             }
@@ -157,7 +165,7 @@ extension ListRecognizer {
         var typo: Int32 = -1
         if checksLookalikes {
             // An encoded name's letters were judged as it was decoded.
-            if facts.nonASCII, !facts.encodedWord, let name = nameRange,
+            if facts.nonASCII, !facts.encodedWord, screen.contains(.scripts), let name = nameRange,
                Lookalikes.mixesScripts(wellFormed: UnsafeBufferPointer(rebasing: p[name])) {
                 warnings.insert(.mixedScript)
             }

@@ -232,6 +232,54 @@ struct FastPathTests {
         #expect(accepted > 3_000, "\(accepted) valid addresses")
     }
 
+    /// The simple lane's screen of a UTF-8 name never leaves out a name
+    /// that holds an invisible character or a C1 control, or whose words
+    /// mix Latin, Greek and Cyrillic: seeded random names of letters from
+    /// every range the two checks read (the extended Greek, Latin and
+    /// Cyrillic blocks among them), invisible characters and others,
+    /// followed by random bytes the screen must not count.
+    @Test func nameScreenLeavesOutOnlyWhatCannotBeThere() {
+        var rng = SplitMix64(seed: 6_532)
+        let scalars: [UInt32] = [
+            0x61, 0x5A, 0x41, 0x7A, 0x30, 0x2D, 0xE9, 0xC0, 0xD6, 0xD7, 0xF6, 0xF8, 0x17F, 0x24F, 0x250, 0x1E9E, 0x1EFF,
+            0x370, 0x3B1, 0x3A9, 0x3FF, 0x1F00, 0x1FFF, 0x400, 0x416, 0x44F, 0x52F, 0x530, 0x1C80, 0x1C8F, 0x2DE0,
+            0xA640, 0xA69F, 0xA720, 0x5D0, 0x627, 0x61C, 0x4E2D, 0x915, 0xAC00, 0x1F44D, 0x301, 0x2665, 0xFE0F,
+            0xAD, 0x85, 0x9F, 0x180E, 0x200B, 0x200D, 0x200E, 0x202E, 0x2028, 0x2060, 0x2066, 0xFEFF,
+        ]
+        // Names of one script, and of all.
+        let pools: [[UInt32]] = [
+            scalars, [0x61, 0x62, 0x20, 0x2E, 0xE9, 0x17F], [0x416, 0x44F, 0x20, 0x2E], [0x3B1, 0x3A9, 0x20],
+            [0x4E2D, 0x5D0, 0x627, 0x20, 0x915],
+        ]
+        var withoutInvisibles = 0, withoutMixing = 0, checked = 0
+        for _ in 0..<40_000 {
+            var name: [UInt8] = []
+            let pool = rng.pick(pools)
+            while name.count < rng.between(1...70) {
+                let scalar = Unicode.Scalar(rng.below(12) == 0 ? rng.pick(scalars) : rng.pick(pool))!
+                name.append(contentsOf: Array(String(Character(scalar)).utf8))
+            }
+            let after = (0..<rng.between(64...80)).map { _ in UInt8(truncatingIfNeeded: rng.below(256)) }
+            let bytes = name + after
+            bytes.withUnsafeBufferPointer { p in
+                let screen = FastPath.screenName(p, 0..<name.count)
+                let found = Invisibles.scan(p, 0..<name.count)
+                let label = String(decoding: name, as: UTF8.self).debugDescription
+                if !screen.contains(.invisibles) {
+                    withoutInvisibles += 1
+                    #expect(found.first == nil && found.control == nil && !found.bidi && !found.hidden, "\(label)")
+                }
+                if !screen.contains(.scripts) {
+                    withoutMixing += 1
+                    #expect(!Lookalikes.mixesScripts(wellFormed: UnsafeBufferPointer(rebasing: p[0..<name.count])), "\(label)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == 40_000)
+        #expect(withoutInvisibles > 5_000 && withoutMixing > 5_000, "\(withoutInvisibles) \(withoutMixing)")
+    }
+
     /// The name reader of the simple lane (sixteen bytes at a time)
     /// answers as the byte-by-byte one, facts included, with and without
     /// dots allowed, on seeded random trimmed names of the bytes the index
