@@ -157,10 +157,10 @@ extension ListRecognizer {
         bytesRecognized &+= hi - lo
         let base = p.baseAddress!
         let domainKey = AddressKey.domainHash(
-            base + domain.lowerBound, domain.count, readsPast: domain.lowerBound + 8 <= p.count)
+            base + domain.lowerBound, domain.count, readsPast: domain.lowerBound + 16 <= p.count)
         let hash = AddressKey.hash(
             local: base + local.lowerBound, local.count, domain: domainKey, exactLocalPart: exactLocalPart,
-            readsPast: local.lowerBound + 8 <= p.count)
+            readsPast: local.lowerBound + 16 <= p.count)
         if !seen.insert(hash, limit: maxTrackedAddresses) { warnings.insert(.duplicate) }
         var typo: Int32 = -1
         if checksLookalikes {

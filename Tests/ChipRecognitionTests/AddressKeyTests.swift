@@ -76,14 +76,15 @@ struct AddressKeyTests {
         }
     }
 
-    /// A run of fewer than eight bytes loaded as one word (`readsPast`,
+    /// A run of up to 16 bytes loaded as two whole words (`readsPast`,
     /// when the bytes after it may be read) hashes as when it is read
-    /// byte by byte, whatever the bytes after it are.
+    /// within its bounds, whatever the bytes after it are; so does a
+    /// longer run, which is always read within them.
     @Test func shortRunsLoadedWholeHashTheSame() {
         var rng = SplitMix64(seed: 8)
         for _ in 0..<20_000 {
-            let bytes = (0..<24).map { _ in UInt8(truncatingIfNeeded: rng.below(256)) }
-            let count = rng.between(1...16)
+            let bytes = (0..<80).map { _ in UInt8(truncatingIfNeeded: rng.below(256)) }
+            let count = rng.between(1...28)
             bytes.withUnsafeBufferPointer { p in
                 let base = p.baseAddress!
                 #expect(AddressKey.domainHash(base, count, readsPast: true) == AddressKey.domainHash(base, count))
@@ -99,6 +100,17 @@ struct AddressKeyTests {
         var seen = Set<UInt64>()
         for i in 0..<50_000 { seen.insert(key("user\(i)@example\(i % 7).com")) }
         #expect(seen.count == 50_000)
+        // Near neighbours of every length from a byte to past two words,
+        // on both sides of the `@`.
+        var rng = SplitMix64(seed: 5_321)
+        var keys = Set<UInt64>(), addresses = Set<String>()
+        for _ in 0..<50_000 {
+            let local = String((0..<rng.between(1...24)).map { _ in rng.pick(Array("ab0.")) })
+            let domain = String((0..<rng.between(1...24)).map { _ in rng.pick(Array("xy1.")) })
+            let address = local + "@" + domain
+            if addresses.insert(address).inserted { keys.insert(key(address)) }
+        }
+        #expect(keys.count == addresses.count)
     }
 
     @Test func seenSetFindsRepeatsAndRespectsItsLimit() {
