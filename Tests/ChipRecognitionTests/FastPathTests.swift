@@ -288,11 +288,20 @@ struct FastPathTests {
         var rng = SplitMix64(seed: 2_047)
         let alphabet = Array("abcXYZ09-_+=?!#'.\"\\]".utf8) + [0x20, 0x20, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0x80, 0xE2, 0xFF]
         let plain = Array("abcdefghxyz Ann Lee".utf8)
-        var checked = 0
+        // A quoted string's text may hold `@`, `=?` and spaces anywhere.
+        let quotedText = alphabet + Array("@=?  ".utf8)
+        var checked = 0, quotedChecked = 0
         for _ in 0..<60_000 {
-            var name = (0..<rng.between(1...72)).map { _ in rng.below(6) == 0 ? rng.pick(alphabet) : rng.pick(plain) }
-            while name.first == 0x20 { name.removeFirst() }
-            while name.last == 0x20 { name.removeLast() }
+            var name: [UInt8]
+            if rng.below(3) == 0 {
+                // A quoted name (now and then without its closing quote).
+                name = [0x22] + (0..<rng.between(0...66)).map { _ in rng.below(5) == 0 ? rng.pick(quotedText) : rng.pick(plain) }
+                if rng.below(20) != 0 { name.append(0x22) }
+            } else {
+                name = (0..<rng.between(1...72)).map { _ in rng.below(6) == 0 ? rng.pick(alphabet) : rng.pick(plain) }
+                while name.first == 0x20 { name.removeFirst() }
+                while name.last == 0x20 { name.removeLast() }
+            }
             guard !name.isEmpty else { continue }
             let after = rng.below(3) == 0 ? [] : (0..<rng.between(1...80)).map { _ in rng.pick(alphabet) }
             let bytes = name + after
@@ -304,12 +313,15 @@ struct FastPathTests {
                     #expect(fast == reference, "\(String(decoding: name, as: UTF8.self).debugDescription)")
                     if reference != .other {
                         checked += 1
+                        if name[0] == 0x22 { quotedChecked += 1 }
                         #expect(fastFacts.encodedWord == referenceFacts.encodedWord && fastFacts.nonASCII == referenceFacts.nonASCII
-                                && fastFacts.at == referenceFacts.at, "\(String(decoding: name, as: UTF8.self).debugDescription)")
+                                && fastFacts.at == referenceFacts.at && fastFacts.escapes == referenceFacts.escapes
+                                && fastFacts.unfoldedSpaces == referenceFacts.unfoldedSpaces,
+                                "\(String(decoding: name, as: UTF8.self).debugDescription)")
                     }
                 }
             }
         }
-        #expect(checked > 10_000, "\(checked) names read")
+        #expect(checked > 10_000 && quotedChecked > 3_000, "\(checked) names read, \(quotedChecked) quoted")
     }
 }
