@@ -351,12 +351,11 @@ enum FastPath {
         var localDots = VectorBits.bits(v0 .== SIMD16<UInt8>(repeating: 0x2E))
             | VectorBits.bits(v1 .== SIMD16<UInt8>(repeating: 0x2E)) << 16
         let localBits = VectorBits.low(localCount)
-        guard bad & localBits == 0 else { return nil }
         localDots &= localBits
-        if localDots != 0 {
-            guard localDots & 1 == 0, localDots >> UInt64(localCount - 1) == 0,
-                  localDots & (localDots >> 1) == 0 else { return nil }
-        }
+        // One test for all (with no dot, the dots' terms are zero): whether
+        // a local part has dots changes from chip to chip.
+        guard bad & localBits | localDots & 1 | localDots >> UInt64(localCount - 1)
+                | localDots & (localDots >> 1) == 0 else { return nil }
         // Domain: LDH labels separated by single dots, at least two (a
         // domain of at most 63 bytes holds no label too long).
         let d = at + 1
@@ -374,15 +373,13 @@ enum FastPath {
         dots &= domainBits
         hyphens &= domainBits
         let last = UInt64(domainCount - 1)
-        guard ~ok & domainBits == 0, dots != 0, dots & 1 == 0, dots >> last == 0,
-              dots & (dots >> 1) == 0 else { return nil }
-        if hyphens != 0 {
-            // No hyphen first or last in a label, and no `ab--` label
-            // (A-labels among them are IDNA's business).
-            let starts = dots << 1 | 1
-            let ends = dots >> 1 | 1 << last
-            guard hyphens & (starts | ends) == 0, starts << 2 & hyphens & (hyphens >> 1) == 0 else { return nil }
-        }
+        // No hyphen first or last in a label, and no `ab--` label (A-labels
+        // among them are IDNA's business): with no hyphen these terms are
+        // zero, so they are tested with the rest, not apart.
+        let starts = dots << 1 | 1
+        let ends = dots >> 1 | 1 << last
+        guard dots != 0, ~ok & domainBits | dots & 1 | dots >> last | dots & (dots >> 1)
+                | hyphens & (starts | ends) | starts << 2 & hyphens & (hyphens >> 1) == 0 else { return nil }
         // The top-level label is not all digits (most end at their first byte).
         var k = d + 64 - dots.leadingZeroBitCount
         while k < hi && t[p[k]] & 4 != 0 { k += 1 }
