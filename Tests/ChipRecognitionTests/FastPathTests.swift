@@ -287,10 +287,18 @@ struct FastPathTests {
     @Test func indexedNameReaderAnswersAsTheByteReader() {
         var rng = SplitMix64(seed: 2_047)
         let alphabet = Array("abcXYZ09-_+=?!#'.\"\\]".utf8) + [0x20, 0x20, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0x80, 0xE2, 0xFF]
+        // Letters of UTF-8, and the sequences at the edges of table 3-7
+        // (overlong, surrogate, past U+10FFFF, cut short, stray).
+        let sequences: [[UInt8]] = [
+            [0xC3, 0xA9], [0xD0, 0x96], [0xE4, 0xB8, 0xAD], [0xF0, 0x9F, 0x91, 0x8D], [0xC2, 0x80], [0xDF, 0xBF],
+            [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0xBF], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF],
+            [0xF0, 0x90, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
+            [0xC0, 0x80], [0xC1, 0xBF], [0xF5, 0x80, 0x80, 0x80], [0xE4, 0xB8], [0xF0, 0x9F, 0x91], [0xBF], [0xC3],
+        ]
         let plain = Array("abcdefghxyz Ann Lee".utf8)
         // A quoted string's text may hold `@`, `=?` and spaces anywhere.
         let quotedText = alphabet + Array("@=?  ".utf8)
-        var checked = 0, quotedChecked = 0
+        var checked = 0, quotedChecked = 0, utf8Checked = 0
         for _ in 0..<60_000 {
             var name: [UInt8]
             if rng.below(3) == 0 {
@@ -299,6 +307,14 @@ struct FastPathTests {
                 if rng.below(20) != 0 { name.append(0x22) }
             } else {
                 name = (0..<rng.between(1...72)).map { _ in rng.below(6) == 0 ? rng.pick(alphabet) : rng.pick(plain) }
+                if rng.below(2) == 0 {
+                    // Letters of UTF-8, now and then one that is not.
+                    for _ in 0..<rng.between(1...6) {
+                        let at = rng.below(name.count + 1)
+                        let sequence = rng.below(8) == 0 ? rng.pick(sequences) : rng.pick(Array(sequences[0..<4]))
+                        name.insert(contentsOf: sequence, at: at)
+                    }
+                }
                 while name.first == 0x20 { name.removeFirst() }
                 while name.last == 0x20 { name.removeLast() }
             }
@@ -313,7 +329,7 @@ struct FastPathTests {
                     #expect(fast == reference, "\(String(decoding: name, as: UTF8.self).debugDescription)")
                     if reference != .other {
                         checked += 1
-                        if name[0] == 0x22 { quotedChecked += 1 }
+                        if name[0] == 0x22 { quotedChecked += 1 } else if referenceFacts.nonASCII { utf8Checked += 1 }
                         #expect(fastFacts.encodedWord == referenceFacts.encodedWord && fastFacts.nonASCII == referenceFacts.nonASCII
                                 && fastFacts.at == referenceFacts.at && fastFacts.escapes == referenceFacts.escapes
                                 && fastFacts.unfoldedSpaces == referenceFacts.unfoldedSpaces,
@@ -322,6 +338,7 @@ struct FastPathTests {
                 }
             }
         }
-        #expect(checked > 10_000 && quotedChecked > 3_000, "\(checked) names read, \(quotedChecked) quoted")
+        #expect(checked > 10_000 && quotedChecked > 3_000 && utf8Checked > 3_000,
+                "\(checked) names read, \(quotedChecked) quoted, \(utf8Checked) unquoted with UTF-8")
     }
 }
