@@ -256,11 +256,8 @@ enum FastPath {
 
     @inline(__always)
     static func phraseMasks(_ v: SIMD16<UInt8>) -> PhraseMasks {
-        var b = v .< SIMD16<UInt8>(repeating: 0x20)
-        b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
+        var b = outsideText(v, below: 0x20)
         b .|= v .== SIMD16<UInt8>(repeating: 0x22)
-        b .|= v .== SIMD16<UInt8>(repeating: 0x5C)
-        b .|= v .== SIMD16<UInt8>(repeating: 0x5D)
         return PhraseMasks(
             bad: VectorBits.bits(b), spaces: VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x20)),
             dots: VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x2E)),
@@ -392,11 +389,19 @@ enum FastPath {
     /// 0x80 and above.
     @inline(__always)
     static func localBad(_ v: SIMD16<UInt8>) -> UInt64 {
-        var b = v .< SIMD16<UInt8>(repeating: 0x21)
+        VectorBits.bits(outsideText(v, below: 0x21))
+    }
+
+    /// The lanes below `floor`, of DEL and above, `\\` or `]`: what the
+    /// index leaves in an atom or an unquoted word that neither may hold
+    /// (ASCII text only; bytes of 0x80 and above are read apart).
+    @inline(__always)
+    static func outsideText(_ v: SIMD16<UInt8>, below floor: UInt8) -> SIMDMask<SIMD16<Int8>> {
+        var b = v .< SIMD16<UInt8>(repeating: floor)
         b .|= v .>= SIMD16<UInt8>(repeating: 0x7F)
         b .|= v .== SIMD16<UInt8>(repeating: 0x5C)
         b .|= v .== SIMD16<UInt8>(repeating: 0x5D)
-        return VectorBits.bits(b)
+        return b
     }
 
     /// `dot-atom "@" host-name`, ASCII, within the RFC 5321 limits, two or
