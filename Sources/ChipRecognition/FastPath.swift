@@ -210,21 +210,17 @@ enum FastPath {
             m.add(phraseMasks(VectorBits.load(base + lo + 32)), at: 32)
             m.add(phraseMasks(VectorBits.load(base + lo + 48)), at: 48)
         }
-        let bad = m.bad
-        var spaces = m.spaces, dots = m.dots
-        let equals = m.equals
         let all = VectorBits.low(n)
-        if bad & all != 0 {
+        if m.bad & all != 0 {
             // DEL and controls end the phrase; bytes of 0x80 and more are
             // read (and their UTF-8 checked) byte by byte.
             return phrase(p, range, t, allowsDots: allowsDots, facts: &facts)
         }
-        spaces &= all
-        dots &= all
+        let spaces = m.spaces & all, dots = m.dots & all, equals = m.equals & all
         // Single spaces between words (none first: the range is trimmed).
         guard spaces & 1 == 0, spaces & (spaces >> 1) == 0 else { return .other }
-        if equals & all != 0 {
-            var bits = equals & all & ~(1 << UInt64(n - 1))
+        if equals != 0 {
+            var bits = equals & ~(1 << UInt64(n - 1))
             while bits != 0 {
                 let i = lo + bits.trailingZeroBitCount
                 bits &= bits &- 1
@@ -356,15 +352,12 @@ enum FastPath {
         // Domain: LDH labels separated by single dots, at least two (a
         // domain of at most 63 bytes holds no label too long).
         let d = at + 1
-        let w0 = VectorBits.load(base + d), w1 = VectorBits.load(base + d + 16)
-        var ok = VectorBits.bits(VectorBits.hostNameBytes(w0)) | VectorBits.bits(VectorBits.hostNameBytes(w1)) << 16
-        var dots = VectorBits.bits(w0 .== SIMD16<UInt8>(repeating: 0x2E)) | VectorBits.bits(w1 .== SIMD16<UInt8>(repeating: 0x2E)) << 16
-        var hyphens = VectorBits.bits(w0 .== SIMD16<UInt8>(repeating: 0x2D)) | VectorBits.bits(w1 .== SIMD16<UInt8>(repeating: 0x2D)) << 16
+        var (ok, dots, hyphens) = hostMasks(base + d)
         if domainCount > 32 {
-            let w2 = VectorBits.load(base + d + 32), w3 = VectorBits.load(base + d + 48)
-            ok |= (VectorBits.bits(VectorBits.hostNameBytes(w2)) | VectorBits.bits(VectorBits.hostNameBytes(w3)) << 16) << 32
-            dots |= (VectorBits.bits(w2 .== SIMD16<UInt8>(repeating: 0x2E)) | VectorBits.bits(w3 .== SIMD16<UInt8>(repeating: 0x2E)) << 16) << 32
-            hyphens |= (VectorBits.bits(w2 .== SIMD16<UInt8>(repeating: 0x2D)) | VectorBits.bits(w3 .== SIMD16<UInt8>(repeating: 0x2D)) << 16) << 32
+            let rest = hostMasks(base + d + 32)
+            ok |= rest.ok << 32
+            dots |= rest.dots << 32
+            hyphens |= rest.hyphens << 32
         }
         let domainBits = VectorBits.low(domainCount)
         dots &= domainBits
@@ -382,6 +375,16 @@ enum FastPath {
         while k < hi && t[p[k]] & 4 != 0 { k += 1 }
         guard k < hi else { return nil }
         return (lo..<at, d..<hi)
+    }
+
+    /// Bits of the 32 bytes at `p`, a domain's: LDH or dot, dots, hyphens.
+    @inline(__always)
+    static func hostMasks(_ p: UnsafePointer<UInt8>) -> (ok: UInt64, dots: UInt64, hyphens: UInt64) {
+        let w0 = VectorBits.load(p), w1 = VectorBits.load(p + 16)
+        let dot = SIMD16<UInt8>(repeating: 0x2E), hyphen = SIMD16<UInt8>(repeating: 0x2D)
+        return (VectorBits.bits(VectorBits.hostNameBytes(w0)) | VectorBits.bits(VectorBits.hostNameBytes(w1)) << 16,
+                VectorBits.bits(w0 .== dot) | VectorBits.bits(w1 .== dot) << 16,
+                VectorBits.bits(w0 .== hyphen) | VectorBits.bits(w1 .== hyphen) << 16)
     }
 
     /// The lanes of a local part's vector that are none of atext and dot

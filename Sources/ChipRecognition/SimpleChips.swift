@@ -101,10 +101,7 @@ extension ListRecognizer {
                 guard FastPath.commentText(p, inner, facts: &facts), !facts.encodedWord, !facts.at else { return false }
                 nameRange = comment..<hi
                 nameIsComment = true
-                if facts.nonASCII {
-                    screen = FastPath.screenName(p, comment..<hi)
-                    if screen.contains(.invisibles) { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, comment..<hi))) }
-                }
+                if facts.nonASCII { screen = Self.screenName(p, comment..<hi, warnings: &warnings) }
             }
         } else if chip.open < 0 {
             guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) ?? internationalAddrSpec(p, lo, at, hi) else { return false }
@@ -145,10 +142,7 @@ extension ListRecognizer {
                 }
                 nameRange = lo..<nameEnd
                 plainQuoted = p[lo] == ASCII.quote && !facts.escapes && !facts.encodedWord && !facts.unfoldedSpaces
-                if facts.nonASCII {
-                    screen = FastPath.screenName(p, lo..<nameEnd)
-                    if screen.contains(.invisibles) { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, lo..<nameEnd))) }
-                }
+                if facts.nonASCII { screen = Self.screenName(p, lo..<nameEnd, warnings: &warnings) }
             } else if open != lo {
                 return false
             }
@@ -259,6 +253,18 @@ extension ListRecognizer {
             warnings.insert(.mixedScript)
         }
         return warnings
+    }
+
+    /// Screens the UTF-8 name `p[range]` (``FastPath/screenName(_:_:)``)
+    /// and adds the warnings of the invisible characters it holds, read
+    /// only when the screen says it may hold one.
+    @inline(__always)
+    static func screenName(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, warnings: inout ChipWarnings
+    ) -> FastPath.NameScreen {
+        let screen = FastPath.screenName(p, range)
+        if screen.contains(.invisibles) { warnings.formUnion(Invisibles.warnings(Invisibles.scan(p, range))) }
+        return screen
     }
 
     /// The address `p[lo..<hi]` (its only `@` at `at`) when its local part
