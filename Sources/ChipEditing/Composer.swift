@@ -31,8 +31,9 @@ public struct SendReport: Sendable, Hashable {
     public struct UnsendableChip: Sendable, Hashable {
         public var field: String
         public var id: ChipID
-        /// `needs-smtputf8` (a UTF-8 local part, or a domain without an
-        /// A-label form, on a transport without SMTPUTF8) or
+        /// Why the header writer left it out (its code): `needs-smtputf8`
+        /// (a UTF-8 local part without SMTPUTF8), `invalid-idn` (a domain
+        /// without an A-label form), `control-character`, `too-long`, or
         /// `not-an-addr-spec` (text a lenient policy accepted that is not an
         /// RFC 5322 addr-spec, so it would not read back the same).
         public var reason: String

@@ -23,13 +23,9 @@ extension Composer {
             recipients += chips.filter { $0.content.kind == .mailbox }.count
             guard !chips.isEmpty else { continue }
             let value = HeaderRenderer.render(chips.map(\.content), options: options)
-            for index in value.omitted where chips[index].state != .error {
-                let content = chips[index].content
-                let address = Array((content.address ?? "").utf8)
-                let local = address[..<(address.lastIndex(of: UInt8(ascii: "@")) ?? address.count)]
-                let needsUTF8 = !smtpUTF8 && (local.contains { $0 >= 0x80 } || content.asciiDomain == nil)
+            for omission in value.omissions where chips[omission.index].state != .error {
                 unsendable.append(SendReport.UnsendableChip(
-                    field: field.name, id: chips[index].id, reason: needsUTF8 ? "needs-smtputf8" : "not-an-addr-spec"))
+                    field: field.name, id: chips[omission.index].id, reason: omission.reason.code))
             }
             headers.append(SendReport.Header(field: field.name, value: value.text))
         }

@@ -31,6 +31,55 @@ public struct HeaderValue: Sendable, Hashable {
     /// Indexes of chips left out: chips in error, and without SMTPUTF8,
     /// chips whose local part is not ASCII.
     public var omitted: [Int]
+    /// Why each chip of ``omitted`` was left out, in the same order.
+    public var omissions: [HeaderOmission] = []
+}
+
+/// A chip left out of a header value, and why: nothing is dropped without
+/// a reason a host can show.
+public struct HeaderOmission: Sendable, Hashable {
+    /// The chip's index among the chips rendered.
+    public var index: Int
+    public var reason: Reason
+
+    public init(index: Int, reason: Reason) {
+        self.index = index
+        self.reason = reason
+    }
+
+    /// Why a chip cannot go in a header, with a stable ``code``.
+    public struct Reason: Error, Sendable, Hashable {
+        enum Kind: Sendable, Hashable {
+            case inError, needsSMTPUTF8, invalidIDN, controlCharacter, notAnAddrSpec, tooLong
+        }
+        let kind: Kind
+        /// The chip's error, for `in-error`.
+        public let error: ChipError?
+
+        init(_ kind: Kind, error: ChipError? = nil) {
+            self.kind = kind
+            self.error = error
+        }
+
+        /// `in-error` (see ``error``), `needs-smtputf8` (a UTF-8 local
+        /// part without SMTPUTF8), `invalid-idn` (a domain without an
+        /// A-label form), `control-character` (a control or line separator
+        /// in the address), `not-an-addr-spec` (text a lenient policy let
+        /// through), `too-long` (an address longer than a header line holds).
+        public var code: String {
+            switch kind {
+            case .inError: "in-error"
+            case .needsSMTPUTF8: "needs-smtputf8"
+            case .invalidIDN: "invalid-idn"
+            case .controlCharacter: "control-character"
+            case .notAnAddrSpec: "not-an-addr-spec"
+            case .tooLong: "too-long"
+            }
+        }
+
+        /// Whether sending with SMTPUTF8 would let the chip through.
+        public var needsSMTPUTF8: Bool { kind == .needsSMTPUTF8 }
+    }
 }
 
 /// Chips to an RFC 5322 address-list, safe to put in a header: minimal
@@ -46,34 +95,66 @@ public enum HeaderRenderer {
     /// - Complexity: O(*n*) in the total length of the chips.
     public static func render(_ chips: [ParsedChip], options: HeaderOptions = HeaderOptions()) -> HeaderValue {
         var writer = HeaderWriter(options: options)
-        var omitted: [Int] = []
-        for (index, chip) in chips.enumerated() where !writer.add(chip) { omitted.append(index) }
+        var omissions: [HeaderOmission] = []
+        for (index, chip) in chips.enumerated() where !writer.add(chip) {
+            omissions.append(HeaderOmission(index: index, reason: writer.lastOmission!))
+        }
         writer.finish()
-        return HeaderValue(text: writer.text, omitted: omitted)
+        return HeaderValue(text: writer.text, omitted: omissions.map(\.index), omissions: omissions)
     }
 
+    /// The longest address written: with `<` `>`, a `;` and a `,` after it
+    /// and the space that starts a folded line, it fits a line of 998 bytes.
+    static let maxAddressBytes = HeaderLimits.maxLineBytes - 8
+
     /// The address to send: as typed (without obsolete white space), the
-    /// domain as A-labels unless SMTPUTF8. Nil when it cannot be sent.
-    static func addressText(_ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer) -> String? {
-        guard let address = chip.address, let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+    /// domain mapped (full-width forms and full stops, UTS #46) as A-labels,
+    /// or under SMTPUTF8 as U-labels. Why not, when it cannot be sent.
+    static func addressText(
+        _ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer
+    ) -> Result<String, HeaderOmission.Reason> {
+        guard let address = chip.address, let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else {
+            return .failure(.init(.notAnAddrSpec))
+        }
+        // Nothing that could break the header, in either part: no C0 or
+        // C1 control (CR, LF, NEL among them), no line or paragraph
+        // separator (U+2028, U+2029), whatever built the chip.
+        for s in address.unicodeScalars where isLineBreakOrControl(s) { return .failure(.init(.controlCharacter)) }
         let local = String(address[..<at])
         var domain = String(address[address.index(after: at)...])
-        if !options.smtpUTF8 {
-            guard local.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return nil }
+        if !options.smtpUTF8, !local.utf8.allSatisfy({ $0 < 0x80 }) { return .failure(.init(.needsSMTPUTF8)) }
+        if domain.hasPrefix("[") {
+            // An address literal is neither mapped nor encoded.
+        } else if !options.smtpUTF8 {
+            guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return .failure(.init(.invalidIDN)) }
             domain = ascii
+        } else if !domain.utf8.allSatisfy({ $0 < 0x80 }) {
+            // Mapped as without SMTPUTF8 (UTS #46: full-width forms, full
+            // stops, case), then as U-labels: `ann@ｘ。org` goes out as
+            // `ann@x.org`, never as typed.
+            guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return .failure(.init(.invalidIDN)) }
+            domain = (try? IDNA.toUnicode(ascii)) ?? ascii
         }
         let text = local + "@" + domain
-        // Nothing that could break the header: no controls, spaces only
-        // inside a quoted local part.
-        for b in text.utf8 where b < 0x20 || b == 0x7F { return nil }
+        guard text.utf8.count <= maxAddressBytes else { return .failure(.init(.tooLong)) }
         // Only a well-formed addr-spec goes out: what a lenient policy let
         // through (`a@b,c`) could otherwise read back as something else.
         let bytes = Array(text.utf8)
         let r = checker.recognize(bytes)
         guard r.isValid, r.nameRange == nil, r.warnings.isDisjoint(with: [.mailtoPrefix, .obsoleteSyntax]),
-              r.localPartRange?.lowerBound == 0, r.domainRange?.upperBound == bytes.count else { return nil }
-        return text
+              r.localPartRange?.lowerBound == 0, r.domainRange?.upperBound == bytes.count else {
+            return .failure(.init(.notAnAddrSpec))
+        }
+        return .success(text)
+    }
+
+    /// C0 and C1 controls, DEL, and the line and paragraph separators:
+    /// what may end a line for some reader, and so never goes in a header
+    /// except as the folds the writer makes.
+    @inline(__always)
+    static func isLineBreakOrControl(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        return v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) || v == 0x2028 || v == 0x2029
     }
 
     /// A display name (or group name) as the words of an RFC 5322 phrase:
@@ -123,7 +204,7 @@ public enum HeaderRenderer {
         var space = false
         for s in name.unicodeScalars {
             let v = s.value
-            if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) || s == " " || s == "\u{2028}" || s == "\u{2029}" {
+            if isLineBreakOrControl(s) || s == " " {
                 space = !cleaned.isEmpty
                 continue
             }
@@ -137,10 +218,10 @@ public enum HeaderRenderer {
         let ascii = cleaned.allSatisfy(\.isASCII)
         if !ascii && !options.smtpUTF8 { return encodedWords(text) }
         let parts = text.split(separator: " ").map(String.init)
-        // A word too long to fold around would make too long a line.
-        if parts.contains(where: { $0.utf8.count > 70 }) {
-            return ascii || !options.smtpUTF8 ? encodedWords(text) : quotedWords(text)
-        }
+        // A word too long to fold around would make too long a line: as
+        // encoded words (at most 75 bytes each) in every mode, since a
+        // quoted string has no place to fold but its spaces.
+        if parts.contains(where: { $0.utf8.count > 70 }) { return encodedWords(text) }
         let atoms = parts.allSatisfy { part in
             part.unicodeScalars.allSatisfy { s in
                 s.isASCII ? ByteClass.atext[UInt8(s.value)] != 0 : options.smtpUTF8
@@ -273,13 +354,20 @@ public struct HeaderWriter: Sendable {
         self.line = options.firstLineUsed
     }
 
+    /// Why the last chip ``add(_:)`` refused was left out.
+    public private(set) var lastOmission: HeaderOmission.Reason?
+
     /// Adds a chip; false when it cannot be rendered (an error chip, a
-    /// non-ASCII local part without SMTPUTF8, an address with controls).
+    /// non-ASCII local part without SMTPUTF8, an address with controls…:
+    /// ``lastOmission`` says which).
     ///
     /// - Complexity: O(*n*) in the chip's length.
     @discardableResult
     public mutating func add(_ chip: ParsedChip) -> Bool {
-        guard chip.isValid else { return false }
+        guard chip.isValid else {
+            lastOmission = HeaderOmission.Reason(.inError, error: chip.error)
+            return false
+        }
         if chip.kind == .emptyGroup {
             closeGroup()
             separate()
@@ -290,7 +378,13 @@ public struct HeaderWriter: Sendable {
             needsComma = true
             return true
         }
-        guard let address = HeaderRenderer.addressText(chip, options, &checker) else { return false }
+        let address: String
+        switch HeaderRenderer.addressText(chip, options, &checker) {
+        case .success(let text): address = text
+        case .failure(let reason):
+            lastOmission = reason
+            return false
+        }
         if chip.group != openGroup {
             closeGroup()
             separate()
@@ -356,7 +450,7 @@ public struct HeaderWriter: Sendable {
             text += w
             line += n
             started = true
-        } else if line + 1 + n > options.foldAt && line > 1 {
+        } else if line + 1 + n > min(options.foldAt, HeaderLimits.maxLineBytes) && line > 1 {
             text += options.lineBreak + " " + w
             line = 1 + n
         } else {

@@ -48,6 +48,28 @@ package struct ChipRecord {
     }
 }
 
+/// A chip that `--format header` left out of its record's value
+/// (``ChipRecordWriter/omissions``).
+public struct OmittedChip: Sendable, Hashable {
+    /// The record's number, from 1.
+    public var record: Int
+    /// The chip's index in the record, from 0.
+    public var index: Int
+    /// The chip's text, at most `maxChipBytes` of it.
+    public var raw: [UInt8]
+    /// Whether ``raw`` is only the start of the chip's text.
+    public var truncated: Bool
+    public var reason: HeaderOmission.Reason
+
+    public init(record: Int, index: Int, raw: [UInt8], truncated: Bool, reason: HeaderOmission.Reason) {
+        self.record = record
+        self.index = index
+        self.raw = raw
+        self.truncated = truncated
+        self.reason = reason
+    }
+}
+
 /// Writes chips as text, JSON Lines, TSV or header values into a
 /// ``ByteBuffer``, or counts them into a ``Summary``: the formats of
 /// `chipify`, for a host that wants the same bytes without a process.
@@ -88,6 +110,10 @@ public struct ChipRecordWriter: Sendable {
     var name: [UInt8] = []
     var address: [UInt8] = []
     var groupScratch: [UInt8] = []
+    /// With `header`: the chips left out of the values written, and why,
+    /// not yet taken: a caller reports each (`chipify` on standard error)
+    /// and removes them.
+    public var omissions: [OmittedChip] = []
     /// For `header`: the record being rendered.
     var header: HeaderWriter
     var headerOptions = HeaderOptions(lineBreak: "\n")
@@ -200,7 +226,7 @@ public struct ChipRecordWriter: Sendable {
             case .header:
                 writeHeaderChip(
                     kind: chip.kind, error: chip.error, group: chip.group, start: fields.start, end: fields.end,
-                    warnings: chip.warnings)
+                    warnings: chip.warnings, record: record, index: index, raw: raw, truncated: truncated)
             }
         }
     }
@@ -238,7 +264,8 @@ public struct ChipRecordWriter: Sendable {
         case .header:
             writeHeaderChip(
                 kind: c.item.kind, error: r.error, group: c.item.group.map { String(decoding: $0, as: UTF8.self) },
-                start: c.start, end: c.end, warnings: warnings)
+                start: c.start, end: c.end, warnings: warnings, record: c.record, index: c.index, raw: c.raw,
+                truncated: c.truncated)
         }
     }
 
@@ -342,7 +369,7 @@ public struct ChipRecordWriter: Sendable {
         case .header:
             writeHeaderChip(
                 kind: .mailbox, error: nil, group: group.map { String(decoding: $0, as: UTF8.self) },
-                start: start, end: end, warnings: warnings)
+                start: start, end: end, warnings: warnings, record: record, index: index, raw: raw, truncated: false)
         }
     }
 
@@ -467,14 +494,17 @@ public struct ChipRecordWriter: Sendable {
     }
 
     mutating func writeHeaderChip(
-        kind: ListItem.Kind, error: ChipError?, group: String?, start: Int, end: Int, warnings: ChipWarnings
+        kind: ListItem.Kind, error: ChipError?, group: String?, start: Int, end: Int, warnings: ChipWarnings,
+        record: Int, index: Int, raw: UnsafeBufferPointer<UInt8>, truncated: Bool
     ) {
         let chip = ParsedChip(
             kind: kind, byteRange: start..<end, raw: [],
             displayName: name.isEmpty ? nil : String(decoding: name, as: UTF8.self),
             address: address.isEmpty ? nil : String(decoding: address, as: UTF8.self),
             group: group, error: error, warnings: warnings)
-        header.add(chip)
+        if !header.add(chip), let reason = header.lastOmission {
+            omissions.append(OmittedChip(record: record, index: index, raw: Array(raw), truncated: truncated, reason: reason))
+        }
         output.appendString(header.take())
     }
 

@@ -773,7 +773,11 @@ struct MailboxParser {
     mutating func checkDomain(_ range: Range<Int>) -> Int {
         let firstLexeme = lx[range.lowerBound]
         for k in range where (lx[k].kind == .atom || lx[k].kind == .literal) && lx[k].flags.contains(.nonASCII) {
-            if let hidden = Invisibles.scan(p, lx[k].range).first { r.fail(.invisibleCharacter, at: hidden) }
+            // A C1 control or line separator is no character of a domain
+            // in any policy, as in a local part: it could end a header line.
+            let found = Invisibles.scan(p, lx[k].range)
+            if let bad = found.control { r.fail(.invalidCharacter, at: bad) }
+            if let hidden = found.first { r.fail(.invisibleCharacter, at: hidden) }
         }
         if firstLexeme.kind == .literal {
             if AddressCleaner.holdsLineBreak(p, firstLexeme.range) { r.addressIsVerbatim = false }

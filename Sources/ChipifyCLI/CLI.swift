@@ -266,6 +266,7 @@ public enum CLI {
             summarize: options.summary, smtpUTF8: options.smtpUTF8)
         writer.recordNumbers = options.recordNumbers
         writer.records.summaryWidth = options.width
+        writer.errorFD = stderr
         var totals = RunTotals()
         var status: Int32 = 0
         let jobs = options.jobs ?? CLI.coreCount
@@ -320,7 +321,8 @@ public enum CLI {
             writer.records.output.appendString(options.format == .jsonl ? writer.summary.json : writer.summary.text)
         }
         writer.flush()
-        if options.check && totals.errors > 0 && status == 0 { status = 1 }
+        // A chip left out of a header fails the check as an error chip does.
+        if options.check && (totals.errors > 0 || writer.omittedCount > 0) && status == 0 { status = 1 }
         return writer.finalStatus(status, stderr: stderr)
     }
 

@@ -125,12 +125,56 @@ struct ChipWriter {
     }
 
     /// Writes the records' bytes to the descriptor; in memory (fd -1) they
-    /// stay where they are, so nothing is copied.
+    /// stay where they are, so nothing is copied. Chips a header left out
+    /// are reported after the output that would have held them.
     @inline(__always)
     mutating func moveOutput() {
         guard out.fd >= 0 else { return }
         out.writeThrough(records.output)
         records.output.removeAll()
+        if !records.omissions.isEmpty { reportOmissions() }
+    }
+
+    /// Where chips left out of a header are reported (standard error);
+    /// -1 keeps them in ``ChipRecordWriter/omissions``.
+    var errorFD: Int32 = -1
+    /// How many chips a header left out (and were reported).
+    private(set) var omittedCount = 0
+
+    /// One line on standard error for each chip a header value left out:
+    /// where it was, its text, why, and what would let it through.
+    mutating func reportOmissions() {
+        guard errorFD >= 0 else { return }
+        var text = ByteBuffer(capacity: 256)
+        for o in records.omissions {
+            text.append("chipify: record ")
+            text.appendDecimal(o.record)
+            text.append(", chip ")
+            text.appendDecimal(o.index + 1)
+            text.append(" '")
+            Escaper.appendEscaped(o.raw, to: text.uniqueStorage)
+            if o.truncated { text.append("...") }
+            text.append("' left out of the header: ")
+            text.appendString(Self.omissionText(o.reason))
+            text.append("\n")
+        }
+        omittedCount += records.omissions.count
+        records.omissions.removeAll(keepingCapacity: true)
+        var errors = OutputBuffer(fd: errorFD, capacity: 0)
+        errors.writeThrough(text)
+    }
+
+    /// Why, in words, with what would let the chip through.
+    static func omissionText(_ reason: HeaderOmission.Reason) -> String {
+        switch reason.code {
+        case "in-error": "in error (\(reason.error?.code ?? "error"))"
+        case "needs-smtputf8": "needs-smtputf8 (a UTF-8 local part: --smtputf8 lets it through)"
+        case "invalid-idn": "invalid-idn (the domain has no A-label form)"
+        case "control-character": "control-character (a control or line separator in the address)"
+        case "not-an-addr-spec": "not-an-addr-spec (only --policy lenient accepts it)"
+        case "too-long": "too-long (longer than a header line may be)"
+        default: reason.code
+        }
     }
 
     /// Everything written so far goes out.

@@ -105,6 +105,9 @@ struct ParallelProcessor: Sendable {
             } else {
                 writer.records.output.append(slot.writer.records.output)
             }
+            writer.records.omissions += slot.writer.records.omissions
+            slot.writer.records.omissions.removeAll(keepingCapacity: true)
+            if !writer.records.omissions.isEmpty { writer.reportOmissions() }
             var s = slot.writer.summary
             s.bytes = 0  // counted as read
             writer.summary.add(s)

@@ -227,3 +227,155 @@ func sanitized(_ name: String?) -> String? {
     return out.isEmpty ? nil : out
 }
 
+
+/// What goes in a header and what is left out, and why: no line separator
+/// of any kind, no line over 998 bytes, one domain mapping in both modes,
+/// a reason for every chip left out.
+@Suite("Header safety rules")
+struct HeaderSafetyRuleTests {
+    /// (address, SMTPUTF8, the value written, the code of the chip left out).
+    @Test(arguments: [
+        ("a\u{2028}b@x.org", true, "", "control-character"),
+        ("c@x\u{85}y.org", true, "", "control-character"),
+        ("d@x.org\u{2029}", true, "", "control-character"),
+        ("d@x.org\u{2029}", false, "", "control-character"),
+        ("a\r\n@x.org", true, "", "control-character"),
+        ("e\u{1}@x.org", false, "", "control-character"),
+        ("jörg@x.org", false, "", "needs-smtputf8"),
+        ("jörg@x.org", true, "jörg@x.org", nil),
+        ("ann@ｘ。org", false, "ann@x.org", nil),
+        ("ann@ｘ。org", true, "ann@x.org", nil),
+        ("ann@ＢÜCHER．de", true, "ann@bücher.de", nil),
+        ("ann@ＢÜCHER．de", false, "ann@xn--bcher-kva.de", nil),
+        ("ann@a\u{2603}.org", false, "", "invalid-idn"),
+        ("ann@a\u{2603}.org", true, "", "invalid-idn"),
+        ("a b@x.org", true, "", "not-an-addr-spec"),
+        (String(repeating: "l", count: 1_000) + "@x.org", true, "", "too-long"),
+    ] as [(String, Bool, String, String?)])
+    func eachAddressIsWrittenMappedOrLeftOutWithItsReason(
+        _ address: String, _ smtpUTF8: Bool, _ expected: String, _ code: String?
+    ) {
+        let value = HeaderRenderer.render(
+            [ParsedChip(address: address)], options: HeaderOptions(smtpUTF8: smtpUTF8))
+        #expect(value.text == expected, "\(address.debugDescription)")
+        #expect(value.omissions.map(\.reason.code) == (code.map { [$0] } ?? []), "\(address.debugDescription)")
+        #expect(value.omitted == value.omissions.map(\.index))
+    }
+
+    /// A lenient policy accepts much, but never a line separator or C1
+    /// control in a domain: the chip is in error, and the header says so.
+    @Test(arguments: ["c@x\u{85}y.org", "d@x.org\u{2029}", "e@x\u{2028}y.org", "f@x\u{9F}.org"])
+    func lineSeparatorsInADomainAreErrorsInEveryPolicy(_ text: String) {
+        for policy in [ValidationPolicy.strict, .standard, .lenient] {
+            let chips = AddressList.parse(text + ", ok@x.org", policy: policy)
+            #expect(chips.first?.error != nil, "\(policy.name): \(text.debugDescription)")
+            for smtpUTF8 in [false, true] {
+                let value = HeaderRenderer.render(chips, options: HeaderOptions(smtpUTF8: smtpUTF8))
+                #expect(value.text == "ok@x.org")
+                #expect(value.omissions.map(\.reason.code) == ["in-error"])
+            }
+        }
+    }
+
+    /// A long quoted name or group name folds in every mode: each line is
+    /// within 78 bytes, and the name reads back the same.
+    @Test(arguments: [
+        String(repeating: "ä", count: 1_000), String(repeating: "x", count: 2_000), "Ann " + String(repeating: "李", count: 400),
+        "\"" + String(repeating: "q", count: 500) + "\"",
+    ])
+    func longNamesAndGroupNamesFoldInEveryMode(_ name: String) {
+        for smtpUTF8 in [false, true] {
+            let value = HeaderRenderer.render(
+                [ParsedChip(displayName: name, address: "a@x.org", group: name)],
+                options: HeaderOptions(smtpUTF8: smtpUTF8))
+            expectSafe(value.text, foldAt: 78)
+            let parsed = AddressList.parse(unfold(value.text))
+            #expect(parsed.first?.displayName == name)
+            #expect(parsed.first?.group == name)
+        }
+    }
+
+    /// A host's `foldAt` past 998 still gives lines of at most 998 bytes.
+    @Test func noLineIsLongerThan998BytesWhateverFoldAtSays() {
+        let chips = (0..<200).map { ParsedChip(displayName: "Person \($0)", address: "p\($0)@example.org") }
+        let value = HeaderRenderer.render(chips, options: HeaderOptions(foldAt: 100_000))
+        expectSafe(value.text, foldAt: 998)
+        #expect(AddressList.parse(unfold(value.text)).count == 200)
+    }
+
+    /// Random chips full of line separators, controls, long words and
+    /// full-width forms, in every mode: every line within 998 bytes (78
+    /// when no word is longer), no CR or LF but the folds, no NEL, U+2028
+    /// or U+2029 anywhere, each kept chip reads back with its address
+    /// mapped, and every chip left out has its reason.
+    @Test(arguments: 0..<200)
+    func randomChipsGiveSafeHeaders(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 32_032)
+        let breaks = ["\r\n", "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}", "\u{0B}", "\u{0C}", "\u{1}", "\u{7F}", "\u{9F}"]
+        let words = ["Ann", "Lee", "José", "李伟", "Ｆｕｌｌ", "。", "\"q\"", "a,b", "=?x?=",
+                     String(repeating: "w", count: 75), String(repeating: "ö", count: 300)]
+        let locals = ["ann", "a.b", "jörg", "\"a b\"", "x+y", String(repeating: "l", count: 60)]
+        let domains = ["x.org", "ｘ。org", "ＢÜCHER．de", "例子。广告", "[192.0.2.1]", "bücher.de"]
+        func text(_ parts: [String], _ count: Int) -> String {
+            var s = ""
+            for k in 0..<count {
+                if k > 0 { s += rng.below(3) == 0 ? breaks[rng.below(breaks.count)] : " " }
+                s += parts[rng.below(parts.count)]
+            }
+            return s
+        }
+        var chips: [ParsedChip] = []
+        var group: String?
+        for _ in 0..<(1 + rng.below(8)) {
+            if rng.below(4) == 0 { group = rng.below(2) == 0 ? nil : text(words, 1 + rng.below(4)) }
+            var address = locals[rng.below(locals.count)] + "@" + domains[rng.below(domains.count)]
+            if rng.below(4) == 0 {
+                let at = rng.below(address.unicodeScalars.count + 1)
+                var scalars = Array(address.unicodeScalars)
+                scalars.insert(contentsOf: breaks[rng.below(breaks.count)].unicodeScalars, at: at)
+                address = String(String.UnicodeScalarView(scalars))
+            }
+            let name = rng.below(3) == 0 ? nil : text(words, 1 + rng.below(6))
+            chips.append(ParsedChip(displayName: name, address: address, group: group))
+        }
+        for smtpUTF8 in [false, true] {
+            let options = HeaderOptions(smtpUTF8: smtpUTF8, firstLineUsed: rng.below(20), lineBreak: rng.below(2) == 0 ? "\r\n" : "\n")
+            let value = HeaderRenderer.render(chips, options: options)
+            let lines = value.text.components(separatedBy: options.lineBreak)
+            for (k, line) in lines.enumerated() {
+                #expect(line.utf8.count <= 998, "seed \(seed): a line of \(line.utf8.count) bytes")
+                // Past 78 only when one word is longer: it cannot fold.
+                #expect(line.utf8.count <= 78 || !line.dropFirst().contains(" "), "seed \(seed): \(line.debugDescription)")
+                #expect(k == 0 || line.hasPrefix(" "), "seed \(seed)")
+                #expect(!line.utf8.contains { $0 < 0x20 || $0 == 0x7F }, "seed \(seed): \(line.debugDescription)")
+            }
+            #expect(!value.text.unicodeScalars.contains { (0x80..<0xA0).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" },
+                    "seed \(seed): \(value.text.debugDescription)")
+            #expect(value.omitted == value.omissions.map(\.index), "seed \(seed)")
+            let kept = chips.indices.filter { !value.omitted.contains($0) }
+            let parsed = AddressList.parse(lines.joined())
+            #expect(parsed.count == kept.count, "seed \(seed): \(value.text.debugDescription)")
+            for (p, k) in zip(parsed, kept) {
+                let c = chips[k]
+                #expect(p.isValid, "seed \(seed): \(p.rawText.debugDescription)")
+                let at = c.address!.lastIndex(of: "@")!
+                let domain = String(c.address![c.address!.index(after: at)...])
+                let ascii = (try? IDNA.toASCII(domain)) ?? domain
+                let mapped = smtpUTF8 && !domain.hasPrefix("[") && !domain.utf8.allSatisfy({ $0 < 0x80 })
+                    ? ((try? IDNA.toUnicode(ascii)) ?? ascii) : (smtpUTF8 ? domain : ascii)
+                #expect(p.domain == mapped, "seed \(seed): \(c.address!.debugDescription)")
+                #expect(p.displayName == sanitized(c.displayName), "seed \(seed)")
+                #expect(p.group == c.group.flatMap(sanitized), "seed \(seed)")
+            }
+            for o in value.omissions {
+                let a = chips[o.index].address!
+                let hasBreak = a.unicodeScalars.contains(where: HeaderRenderer.isLineBreakOrControl)
+                #expect(hasBreak == (o.reason.code == "control-character"), "seed \(seed): \(a.debugDescription) \(o.reason.code)")
+                if !hasBreak {
+                    #expect(["needs-smtputf8", "not-an-addr-spec"].contains(o.reason.code), "seed \(seed): \(a.debugDescription) \(o.reason.code)")
+                    #expect(!smtpUTF8 || o.reason.code != "needs-smtputf8", "seed \(seed)")
+                }
+            }
+        }
+    }
+}
