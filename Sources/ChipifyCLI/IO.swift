@@ -144,7 +144,8 @@ struct ChipWriter {
     /// One line on standard error for each chip a header value left out:
     /// where it was, its text, why, and what would let it through.
     mutating func reportOmissions() {
-        guard errorFD >= 0 else { return }
+        // After a failed write of the output only that failure is reported.
+        guard errorFD >= 0, !out.failed else { return }
         var text = ByteBuffer(capacity: 256)
         for o in records.omissions {
             text.append("chipify: record ")

@@ -132,6 +132,33 @@ struct ProcessTests {
         #expect(runProcess(chipifyPath, [bad]).status == 0)
     }
 
+    /// A chip left out of a header is never silent: one line on standard
+    /// error (record, chip, text, reason, what lets it through), and
+    /// `--check` fails for it as for an error chip; with `-j` the same.
+    @Test(arguments: [
+        (["--format", "header"], "jörg@x.org, ann@x.org\n", "ann@x.org\n",
+         "chipify: record 1, chip 1 'jörg@x.org' left out of the header: needs-smtputf8 (a UTF-8 local part: --smtputf8 lets it through)\n"),
+        (["--format", "header", "--smtputf8"], "jörg@x.org, ann@x.org\n", "jörg@x.org, ann@x.org\n", ""),
+        (["--format", "header", "--smtputf8"], "ann@ｘ。org\n", "ann@x.org\n", ""),
+        (["--format", "header", "--smtputf8", "--policy", "lenient"], "c@x\u{85}y.org, d@x.org\u{2029}, e@x.org\n", "e@x.org\n",
+         "chipify: record 1, chip 1 'c@x\u{85}y.org' left out of the header: in error (invalid-character)\n"
+            + "chipify: record 1, chip 2 'd@x.org\u{2029}' left out of the header: in error (invalid-character)\n"),
+        (["--format", "header"], "a@x.org\nb@, c@x.org\n", "a@x.org\nc@x.org\n",
+         "chipify: record 2, chip 1 'b@' left out of the header: in error (missing-domain)\n"),
+    ])
+    func chipsLeftOutOfAHeaderAreReportedAndFailTheCheck(
+        _ arguments: [String], _ input: String, _ expectedOut: String, _ expectedErr: String
+    ) {
+        let path = temporaryFile(Array(input.utf8))
+        defer { unlink(path) }
+        for extra in [[], ["--check"], ["--check", "-j", "2"]] {
+            let r = runProcess(chipifyPath, arguments + extra + [path])
+            #expect(r.stdoutText == expectedOut, "\(arguments + extra)")
+            #expect(r.stderrText == expectedErr, "\(arguments + extra)")
+            #expect(r.status == (extra.isEmpty || expectedErr.isEmpty ? 0 : 1), "\(arguments + extra)")
+        }
+    }
+
     /// The sample corpus against recorded output. Re-record with
     /// `CHIPIFY_RECORD=1 swift test` and review the diff.
     @Test(arguments: [("text", "txt"), ("jsonl", "jsonl"), ("tsv", "tsv"), ("header", "header"),
