@@ -139,6 +139,20 @@ public enum Replay {
                 let op = try Operation(json: Array(line))
                 let result = try op.apply(to: &composer, suggestions: &suggestions)
                 if options.trace { writeTrace(line: lineNumber, op: op, result: result, composer, &out) }
+                // What the composer refused did not go in: said, and the
+                // run fails, with or without --trace. A merged duplicate
+                // lost nothing (its chip is the earlier copy).
+                for change in result.changes {
+                    guard case .refused(let r) = change.change, r.reason != .mergedDuplicate else { continue }
+                    failed = true
+                    errors.buffer.appendString("chipify replay: line \(lineNumber): refused in field \"\(change.field)\": \(r.reason.rawValue)")
+                    if let text = r.text {
+                        errors.buffer.append(" (")
+                        JSON.appendString(Array(text.utf8), to: &errors.buffer)
+                        errors.buffer.append(")")
+                    }
+                    errors.buffer.append(UInt8(ascii: "\n"))
+                }
             } catch {
                 failed = true
                 errors.buffer.appendString("chipify replay: line \(lineNumber): \(error.message)\n")

@@ -555,9 +555,35 @@ struct ReplayTests {
                 chipify replay: line 7: no place 99 in field "to" (it has 2 chips)
 
                 """)
+        } else if name == "send" {
+            // Editing a sent chip is refused: said, and the run fails.
+            #expect(r.status == 1)
+            #expect(r.stderrText == "chipify replay: line 12: refused in field \"to\": chip-committed\n")
         } else {
             #expect(r.status == 0)
             #expect(r.stderr.isEmpty)
+        }
+    }
+
+    /// A refusal loses what was typed or pasted: it is reported on standard
+    /// error and fails the run, with or without --trace; a merged
+    /// duplicate loses nothing and is not.
+    @Test(arguments: [
+        ([], "{\"op\":\"paste\",\"text\":\"" + String(repeating: "x", count: 70_000) + "\"}\n{\"op\":\"paste\",\"text\":\"b@x.org, \"}\n",
+         "chipify replay: line 1: refused in field \"to\": pending-too-long\n"),
+        (["--duplicates", "reject"], "{\"op\":\"paste\",\"text\":\"a@x.org, A@X.org, \"}\n",
+         "chipify replay: line 1: refused in field \"to\": duplicate (\"A@X.org\")\n"),
+        (["--duplicates", "merge"], "{\"op\":\"paste\",\"text\":\"a@x.org, A@X.org, \"}\n", ""),
+    ])
+    func refusalsAreReportedAndFailTheRun(_ arguments: [String], _ script: String, _ expectedErr: String) {
+        let path = temporaryFile(Array(script.utf8))
+        defer { unlink(path) }
+        for trace in [[], ["--trace"]] {
+            let r = runProcess(chipifyPath, ["replay"] + arguments + trace + [path])
+            #expect(r.stderrText == expectedErr, "\(arguments + trace)")
+            #expect(r.status == (expectedErr.isEmpty ? 0 : 1), "\(arguments + trace)")
+            // The replay goes on after a refusal: the last field line holds what came after.
+            #expect(r.stdoutText.contains("\"address\":\"" + (arguments.isEmpty ? "b" : "a") + "@x.org\""))
         }
     }
 
