@@ -244,7 +244,8 @@ public struct ContactDirectory: Sendable {
             }
         }
         var chosen: [Located] = []
-        chosen.reserveCapacity(limit)
+        // Sized by what was found, never by the caller's limit alone.
+        chosen.reserveCapacity(min(limit, hits.count))
         var shown: [(key: UInt32, at: Located)] = []  // a few addresses: searched in turn
         for l in ordered {
             let idx = index(l)
@@ -373,7 +374,7 @@ public struct SuggestionSearch: Sendable {
         let excludes = excludes
         let base = d.base
         hits += base.rankedHits(
-            q, ranges: baseRanges, wanted: limit + hits.count,
+            q, ranges: baseRanges, wanted: limit.addingReportingOverflow(hits.count).overflow ? Int.max : limit + hits.count,
             isHidden: { !d.hidden.isEmpty && d.hidden.contains(base.rows[Int($0)].contact) },
             isUsable: { row, key in
                 key == 0 || (!excluded.contains(key, base, row) && excludes?(base.address(of: row)) != true)

@@ -335,8 +335,11 @@ struct TakenRows {
 
     init(wanted: Int) {
         self.wanted = wanted
-        hits.reserveCapacity(wanted + 8)
-        shown.reserveCapacity(wanted + 8)
+        // A hint for the usual few rows, never an allocation (or an
+        // overflow) sized by a caller's limit alone.
+        let room = min(wanted, 256) + 8
+        hits.reserveCapacity(room)
+        shown.reserveCapacity(room)
     }
 
     var isFull: Bool { usable >= wanted || budget <= 0 }

@@ -162,7 +162,7 @@ public enum GroupCommand {
             switch c[key] {
             case nil, .null?: return value
             case .number(let d)? where d == d.rounded() && d >= 1 && d < 1e9: return Int(d)
-            default: throw LineError(message: "\"\(key)\" must be a whole number of at least 1\(value == nil ? ", or null" : "")")
+            default: throw LineError(message: "\"\(key)\" must be a whole number from 1 to 999999999\(value == nil ? ", or null" : "")")
             }
         }
         guard c["chips"] != nil else { throw LineError(message: "the config needs \"chips\"") }

@@ -213,12 +213,17 @@ extension Dictionary where Key == String, Value == JSONReader.Value {
         }
     }
 
+    /// The largest whole number a script may give (each op checks its own
+    /// range after).
+    static var maxWhole: Double { 1_000_000_000 }
+
     /// The whole number at `key`; nil when absent or null; an error for
-    /// another type or a fraction.
+    /// another type, a fraction, or a number past ``maxWhole``.
     func int(_ key: String) throws(ScriptLineError) -> Int? {
         switch self[key] {
         case nil, .null?: return nil
-        case .number(let d)? where d == d.rounded() && abs(d) < 1e15: return Int(d)
+        case .number(let d)? where d == d.rounded(.towardZero) && abs(d) <= Self.maxWhole: return Int(d)
+        case .number?: throw ScriptLineError(message: "\"\(key)\" must be a whole number from -\(Int(Self.maxWhole)) to \(Int(Self.maxWhole))")
         default: throw ScriptLineError(message: "\"\(key)\" has the wrong type")
         }
     }

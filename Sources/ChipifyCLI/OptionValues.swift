@@ -2,6 +2,17 @@ import ChipKit
 
 /// Option values more than one command takes, read with one message each.
 enum OptionValue {
+    /// The most suggestions `--limit` (and replay's `"limit"`) asks for.
+    static let maxSuggestionLimit = 10_000
+
+    /// `--limit`: how many suggestions, 1 to ``maxSuggestionLimit``.
+    static func suggestionLimit(_ v: String) throws(UsageError) -> Int {
+        guard let k = Int(v), k >= 1, k <= maxSuggestionLimit else {
+            throw UsageError(message: "bad limit '\(v)' (expected 1 to \(maxSuggestionLimit))")
+        }
+        return k
+    }
+
     /// `--policy`: a preset's name.
     static func policy(_ v: String) throws(UsageError) -> ValidationPolicy {
         guard let p = ValidationPolicy(named: v) else {

@@ -237,6 +237,14 @@ public enum Replay {
                 }
                 return i
             }
+            // A place between chips of the focused field: 0 to its count.
+            func place() throws(LineError) -> Int {
+                let at = try int("at", self.at)
+                guard (0...c.focusedField.count).contains(at) else {
+                    throw LineError(message: "no place \(at) in field \"\(c.focusedField.name)\" (it has \(c.focusedField.count) chips)")
+                }
+                return at
+            }
             switch op {
             case "focus":
                 let f = try string("field", field)
@@ -277,8 +285,8 @@ public enum Replay {
             case "selectAll": return Result(changes: c.selectAll())
             case "clearSelection": return Result(changes: c.clearSelection())
             case "removeSelection": return Result(changes: c.removeSelection())
-            case "moveCaret": return Result(changes: c.moveCaret(toChipIndex: try int("at", at)))
-            case "moveSelection": return Result(changes: c.moveSelection(to: try int("at", at)))
+            case "moveCaret": return Result(changes: c.moveCaret(toChipIndex: try place()))
+            case "moveSelection": return Result(changes: c.moveSelection(to: try place()))
             case "undo": return Result(changes: c.undo())
             case "redo": return Result(changes: c.redo())
             case "send":
@@ -286,7 +294,11 @@ public enum Replay {
                 return Result(changes: report.changes, send: report)
             case "suggest":
                 guard c.directory != nil else { throw LineError(message: "\"suggest\" needs --contacts") }
-                suggestions = c.suggestions(limit: max(1, limit ?? 8))
+                let k = limit ?? 8
+                guard k >= 1 && k <= OptionValue.maxSuggestionLimit else {
+                    throw LineError(message: "\"limit\" must be 1 to \(OptionValue.maxSuggestionLimit), not \(k)")
+                }
+                suggestions = c.suggestions(limit: k)
                 return Result(changes: [], suggestions: suggestions)
             case "choose":
                 let n = try int("suggestion", suggestion)

@@ -75,9 +75,7 @@ public enum Suggest {
                 guard Charset(label: v) != nil else { throw UsageError(message: "unknown charset '\(v)'") }
                 o.charset = v
             case "--limit":
-                let v = try value()
-                guard let k = Int(v), k > 0 else { throw UsageError(message: "--limit needs a positive number, not '\(v)'") }
-                o.limit = k
+                o.limit = try OptionValue.suggestionLimit(try value())
             case "-h", "--help": o.help = true
             default: throw UsageError(message: "unknown option '\(name)'")
             }
@@ -204,11 +202,25 @@ enum AddressBooks {
             }
             let id = ContactID(idText)
             guard var contact = changed[id] ?? directory.contact(id) else { continue }  // not in the books: ignored
-            if case .number(let time)? = object["time"] {
+            // Numbers in range, or the file's line is named (never a trap
+            // converting 1e19 to Int).
+            func number(_ key: String, _ range: ClosedRange<Double>, whole: Bool) -> Result<Double?, UsageFileError> {
+                switch object[key] {
+                case nil, .null?: return .success(nil)
+                case .number(let d)? where range.contains(d) && (!whole || d == d.rounded(.towardZero)): return .success(d)
+                default:
+                    return .failure(UsageFileError(message: "line \(n + 1): \"\(key)\" must be \(whole ? "a whole number" : "a number") from \(Int(range.lowerBound)) to \(Int(range.upperBound))"))
+                }
+            }
+            let time: Double?, count: Double?, last: Double?
+            switch (number("time", Self.timeRange, whole: false), number("count", Self.countRange, whole: true),
+                    number("last", Self.timeRange, whole: false)) {
+            case (.success(let t), .success(let c), .success(let l)): (time, count, last) = (t, c, l)
+            case (.failure(let e), _, _), (_, .failure(let e), _), (_, _, .failure(let e)): return .failure(e)
+            }
+            if let time {
                 contact.usage = contact.usage.recordingUse(at: time, halfLife: directory.halfLife)
-            } else if case .number(let count)? = object["count"] {
-                var last: Double?
-                if case .number(let l)? = object["last"] { last = l }
+            } else if let count {
                 contact.usage = ContactUsage(count: Int(count), weight: count, last: last)
             } else {
                 return .failure(UsageFileError(message: "line \(n + 1): needs \"time\" or \"count\""))
@@ -218,6 +230,12 @@ enum AddressBooks {
         }
         return .success(directory.updating(order.map { changed[$0]! }))
     }
+
+    /// A use's `time` and a count's `last`: seconds since 1970, up to the
+    /// year 5138.
+    static let timeRange: ClosedRange<Double> = 0...100_000_000_000
+    /// A contact's `count` of uses.
+    static let countRange: ClosedRange<Double> = 0...1_000_000_000
 
     struct UsageFileError: Error {
         var message: String

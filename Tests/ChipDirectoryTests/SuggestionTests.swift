@@ -29,6 +29,17 @@ struct SuggestionTests {
         #expect(ids == ["1", "2", "3", "4", "5"])
     }
 
+    /// A limit is a cap, never a size: Int.max allocates for the matches
+    /// found and does not overflow, with or without an overlay.
+    @Test func anyLimitIsACapNotAnAllocation() {
+        let updated = SuggestionTests.book.updating([person("7", "Joan Mill", ["joan@m.example"])])
+        for book in [SuggestionTests.book, updated] {
+            #expect(book.suggestions(for: "jo", limit: .max).count == book.suggestions(for: "jo", limit: 100).count)
+            var search = SuggestionSearch(book, limit: .max)
+            #expect(search.update("jo").count == book.suggestions(for: "jo", limit: 100).count)
+        }
+    }
+
     @Test func classesRankExactThenFullNameThenFirstWordThenOthers() {
         let s = SuggestionTests.book.suggestions(for: "jo")
         #expect(s.first?.contact.rawValue == "5")  // the nickname "jo", exactly

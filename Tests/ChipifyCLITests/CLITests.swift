@@ -786,3 +786,110 @@ struct HostileProcessTests {
         #expect(chips.map(\.address) == ["a@x.org", "b@y.org"], "\(unfolded)")
     }
 }
+
+/// Every number read from a command line, a script or a usage file has a
+/// range: outside it, a usage error (64, three lines) on the command line
+/// and the file's line named (status 1) in a file; never a trap, never an
+/// allocation sized by the number alone.
+@Suite("Bad numbers")
+struct BadNumberTests {
+    static let values = ["-1", "0", "100000000000", "9223372036854775807", "1e19", "NaN", "", "0x10", " 3"]
+
+    static let book = temporaryFile(Array("""
+        BEGIN:VCARD
+        VERSION:4.0
+        UID:jose
+        FN:José Núñez
+        EMAIL:jose@example.com
+        END:VCARD
+
+        """.utf8))
+
+    /// (arguments before the value, the message's start, the usage line, the help command).
+    @Test(arguments: [
+        (["-j"], "bad job count", CLI.usage, "chipify --help", ""),
+        (["--width"], "bad width", CLI.usage, "chipify --help", " columns"),
+        (["replay", "--width"], "bad width", Replay.usage, "chipify replay --help", " columns"),
+        (["suggest", "--contacts", "BOOK", "--limit"], "bad limit", Suggest.usage, "chipify suggest --help", ""),
+    ])
+    func commandLineNumbersOutOfRangeAreUsageErrors(
+        _ before: [String], _ message: String, _ usage: String, _ help: String, _ unit: String
+    ) {
+        let range = ["-j": "1 to 1024", "--width": "1 to 100000", "--limit": "1 to 10000"][before.last!]!
+        for v in Self.values {
+            var args = before.map { $0 == "BOOK" ? Self.book : $0 } + [v]
+            if before.first == "suggest" { args.append("jo") }
+            let r = runProcess(chipifyPath, args, stdinPath: "/dev/null")
+            #expect(r.status == 64, "\(args)")
+            #expect(r.stderrText == "Error: \(message) '\(v)' (expected \(range)\(unit))\n\(usage)\nSee '\(help)'.\n", "\(args)")
+        }
+    }
+
+    /// Replay ops: each number out of its range names the line; exit 1.
+    @Test(arguments: [
+        (#"{"op":"suggest","limit":%@}"#, true),
+        (#"{"op":"select","chip":%@}"#, false),
+        (#"{"op":"move","chip":0,"at":%@}"#, false),
+        (#"{"op":"moveCaret","at":%@}"#, false),
+        (#"{"op":"moveSelection","at":%@}"#, false),
+        (#"{"op":"choose","suggestion":%@}"#, true),
+        (#"{"op":"alternate","chip":0,"choice":%@}"#, false),
+    ])
+    func replayNumbersOutOfRangeNameTheirLine(_ template: String, _ contacts: Bool) {
+        for v in ["-1", "100000000000", "9223372036854775807", "1e19", "1e400", "0.5", "\"3\""] {
+            let parts = template.split(separator: "%@", omittingEmptySubsequences: false)
+            let op = parts[0] + v + parts[1]
+            let script = temporaryFile(Array("{\"op\":\"paste\",\"text\":\"a@x.org, b@x.org, \"}\n\(op)\n".utf8))
+            defer { unlink(script) }
+            let r = runProcess(chipifyPath, ["replay"] + (contacts ? ["--contacts", Self.book] : []) + [script])
+            #expect(r.status == 1, "\(op)")
+            #expect(r.stderrText.hasPrefix("chipify replay: line 2: "), "\(op): \(r.stderrText)")
+            #expect(r.stderrText.split(separator: "\n").count == 1, "\(op): \(r.stderrText)")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"op":"suggest","limit":100000}"#, #"chipify replay: line 2: "limit" must be 1 to 10000, not 100000"#),
+        (#"{"op":"suggest","limit":1e19}"#, #"chipify replay: line 2: "limit" must be a whole number from -1000000000 to 1000000000"#),
+        (#"{"op":"moveCaret","at":3}"#, #"chipify replay: line 2: no place 3 in field "to" (it has 2 chips)"#),
+        (#"{"op":"moveSelection","at":-1}"#, #"chipify replay: line 2: no place -1 in field "to" (it has 2 chips)"#),
+    ])
+    func replayNumberMessages(_ op: String, _ message: String) {
+        let script = temporaryFile(Array("{\"op\":\"paste\",\"text\":\"a@x.org, b@x.org, \"}\n\(op)\n".utf8))
+        defer { unlink(script) }
+        let r = runProcess(chipifyPath, ["replay", "--contacts", Self.book, script])
+        #expect(r.status == 1)
+        #expect(r.stderrText == message + "\n")
+    }
+
+    /// A usage file's counts and times: out of range, its line is named and
+    /// the status is 1; the suggestions still come.
+    @Test(arguments: [
+        (#"{"contact":"jose","count":1e19}"#, #"line 1: "count" must be a whole number from 0 to 1000000000"#),
+        (#"{"contact":"jose","count":-1}"#, #"line 1: "count" must be a whole number from 0 to 1000000000"#),
+        (#"{"contact":"jose","count":2.5}"#, #"line 1: "count" must be a whole number from 0 to 1000000000"#),
+        (#"{"contact":"jose","count":9223372036854775807}"#, #"line 1: "count" must be a whole number from 0 to 1000000000"#),
+        (#"{"contact":"jose","count":3,"last":1e400}"#, #"line 1: "last" must be a number from 0 to 100000000000"#),
+        (#"{"contact":"jose","time":-5}"#, #"line 1: "time" must be a number from 0 to 100000000000"#),
+        (#"{"contact":"jose","time":1e19}"#, #"line 1: "time" must be a number from 0 to 100000000000"#),
+        (#"{"contact":"jose","time":"soon"}"#, #"line 1: "time" must be a number from 0 to 100000000000"#),
+    ])
+    func usageFileNumbersOutOfRangeNameTheirLine(_ line: String, _ message: String) {
+        let usage = temporaryFile(Array((line + "\n").utf8))
+        defer { unlink(usage) }
+        let r = runProcess(chipifyPath, ["suggest", "--contacts", Self.book, "--usage", usage, "jo"])
+        #expect(r.status == 1, "\(line)")
+        #expect(r.stderrText == "chipify suggest: \(usage): \(message)\n", "\(line)")
+        #expect(r.stdoutText.contains(#""rank":1"#))
+    }
+
+    /// Group script counts.
+    @Test(arguments: ["0", "-1", "0.5", "1000000000", "9223372036854775807", "1e19", "1e400"])
+    func groupCountsOutOfRangeNameTheirLine(_ v: String) {
+        let script = temporaryFile(Array("{\"config\":{\"chips\":[\"a\"],\"max_visible\":\(v)}}\n".utf8))
+        defer { unlink(script) }
+        let r = runProcess(chipifyPath, ["group", script])
+        #expect(r.status == 1)
+        #expect(r.stderrText == "chipify group: line 1: \"max_visible\" must be a whole number from 1 to 999999999\n")
+    }
+}

@@ -295,7 +295,7 @@ struct SuggestCLITests {
     @Test(arguments: [
         (["suggest", "jo"], "suggest needs --contacts FILE"),
         (["suggest", "--contacts", "x.vcf"], "suggest needs a QUERY"),
-        (["suggest", "--contacts", "x.vcf", "--limit", "0", "a"], "--limit needs a positive number"),
+        (["suggest", "--contacts", "x.vcf", "--limit", "0", "a"], "bad limit '0' (expected 1 to 10000)"),
     ])
     func usageErrors(_ args: [String], _ message: String) {
         let r = runProcess(chipifyPath, args)

@@ -69,7 +69,7 @@ struct GroupCLITests {
         (#"{"config":{"chips":["a",1]}}"#, #"line 1: "chips" must be a list of strings"#, false),
         (#"{"config":{"chips":["a","a"]}}"#, #"line 1: option "a" appears twice"#, false),
         (#"{"config":{"chips":["a"],"disabled":["zz"]}}"#, #"line 1: "disabled" names "zz", which is not a chip"#, false),
-        (#"{"config":{"chips":["a"],"max_selected":0}}"#, #"line 1: "max_selected" must be a whole number of at least 1, or null"#, false),
+        (#"{"config":{"chips":["a"],"max_selected":0}}"#, #"line 1: "max_selected" must be a whole number from 1 to 999999999, or null"#, false),
         (#"{"config":{"chips":["a"],"read_only":"yes"}}"#, #"line 1: "read_only" must be true or false"#, false),
         (#"{"config":{"chips":["a","b"],"single":true,"checked":["a","b"]}}"#,
          "line 1: a single-selection group with 2 options checked", false),
