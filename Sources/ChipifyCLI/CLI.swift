@@ -72,12 +72,14 @@ public enum CLI {
                                encoded words and A-labels
           -p, --policy POLICY  strict, standard (default) or lenient
           -z, --null           records end with NUL instead of newline
-              --check          exit with status 1 if any chip is in error
+              --check          exit with status 1 if any chip is in error or
+                               left out of a header (each one left out is
+                               reported on standard error, with or without it)
               --summary        print counts instead of chips: records, chips, valid,
                                errors by reason, warnings by kind, bytes (one JSON
                                object with --format jsonl)
-          -j, --jobs N         recognize on N threads (default: one per core); the
-                               output is the same, in input order
+          -j, --jobs N         recognize on N threads, 1 to 1024 (default: one
+                               per core); the output is the same, in input order
               --contacts FILE  resolve chips against an address book (vCard or the
                                exporters' CSV; repeatable): a typed address gets its
                                contact, a typed name its one best contact or the
@@ -86,14 +88,14 @@ public enum CLI {
                                leave record numbers out, so the output of pieces
                                of the input, joined, equals that of the whole
               --width N        with text: each record as one line of at most N
-                               terminal columns, as a field that is not focused
-                               shows it: the names that fit, then "and K more",
-                               or "+K" when not even one fits
+                               (1 to 100000) terminal columns, as a field that
+                               is not focused shows it: the names that fit,
+                               then "and K more", or "+K" when not even one fits
           -h, --help           show this help
               --version        show the version
 
-        Exit status: 0 success, 1 an error chip under --check or an unreadable
-        input, 64 a usage error.
+        Exit status: 0 success, 1 an error chip (or one left out of a header)
+        under --check or an unreadable input, 64 a usage error.
 
         """
 

@@ -88,7 +88,10 @@ public enum Replay {
         See README.
 
           --trace          after each operation, print the changes it made
-          --keep-going     go on after an invalid line (exit status still 1)
+          --keep-going     go on after an invalid line (exit status still 1);
+                           a refused operation (pending-too-long, duplicate…)
+                           is reported on standard error and gives status 1,
+                           and the replay goes on
           --fields LIST    field names, comma-separated (default to,cc,bcc)
           --policy P       strict, standard (default) or lenient
           --duplicates D   allow, warn (default), reject or merge

@@ -22,10 +22,11 @@ public enum Suggest {
 
           --contacts FILE   an address book (vCard 2.1/3.0/4.0, or the CSV of Google,
                             Outlook or Thunderbird); repeatable
-          --limit K         how many suggestions (default 8)
+          --limit K         how many suggestions, 1 to 10000 (default 8)
           --usage FILE      uses to rank by, JSON Lines: {"contact":ID,"time":SECONDS}
                             records one use; {"contact":ID,"count":N,"last":SECONDS}
-                            sets a contact's record
+                            sets a contact's record (N a whole number to 10^9,
+                            SECONDS 0 to 10^11; a bad line is named, exit 1)
           --charset NAME    the charset of address books that name none and are not UTF-8
           -h, --help        this help
 

@@ -32,6 +32,23 @@ struct SendTests {
         #expect(c.focusedField.chips.allSatisfy { $0.state == .committed })
     }
 
+    /// What compose and replay's `send` write follows the header rules: a
+    /// full-width domain is mapped in both modes, a line separator in an
+    /// address makes an error chip under every policy (never a header line).
+    @Test(arguments: [false, true])
+    func sendMapsFullWidthDomainsAndRefusesLineSeparators(_ smtpUTF8: Bool) {
+        var c = Composer(policy: .lenient)
+        c.paste("Ann <ann@ｘ。org>, ")
+        let sent = c.send(smtpUTF8: smtpUTF8)
+        #expect(sent.headers == [SendReport.Header(field: "to", value: "Ann <ann@x.org>")])
+        for separator in ["\u{85}", "\u{2028}", "\u{2029}"] {
+            var d = Composer(policy: .lenient)
+            d.paste("b@x\(separator)y.org, ")
+            #expect(d.focusedField[0].state == .error, "\(separator.debugDescription)")
+            #expect(!d.send(smtpUTF8: smtpUTF8).sent)
+        }
+    }
+
     @Test func aLenientChipThatIsNotAnAddrSpecIsRefused() {
         var c = Composer(policy: .lenient)
         c.paste("ann..lee@x.org, ")
