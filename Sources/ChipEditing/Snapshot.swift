@@ -173,7 +173,7 @@ extension Composer {
         // Version 1 kept one policy name and one set of limits for all.
         var sharedPolicy: ValidationPolicy?
         if let name = s.policy {
-            guard let p = ValidationPolicy(named: name) else { throw SnapshotError(message: "unknown policy '\(name)'") }
+            guard let p = ValidationPolicy(named: name) else { throw SnapshotError(message: "unknown policy \(name.debugDescription)") }
             sharedPolicy = p
         }
         var settings: [(ValidationPolicy, FieldLimits)] = []
@@ -207,7 +207,7 @@ extension Composer {
                 fieldCount: names.count, used: &used)
         }
         guard let focus = fieldIndex(named: s.focus) else {
-            throw SnapshotError(message: "focus names no field ('\(s.focus)')")
+            throw SnapshotError(message: "focus names no field (\(s.focus.debugDescription))")
         }
         focusedIndex = focus
         resolution = s.resolution ?? .uniqueMatch

@@ -86,6 +86,31 @@ struct ComposeDraftTests {
         #expect((try? ComposeCommand.parse(["--no-draft"]))?.noDraft == true)
     }
 
+    /// The message of a refused draft quotes it cleaned: no escape
+    /// sequence from the file reaches the terminal through standard error.
+    @Test(arguments: ["focus", "policy"])
+    func aRefusedDraftsMessageHoldsNoControlCharacters(_ which: String) throws {
+        var s = Composer(fieldNames: ["to"]).snapshot
+        if which == "focus" { s.focus = "\u{1B}]0;owned\u{7}\u{1B}[2J" } else { s.policy = "\u{1B}[2J\u{9B}31m"; s.version = 1 }
+        let encoder = JSONValueEncoder()
+        try s.encode(to: encoder)
+        var out = ByteBuffer(capacity: 1 << 12)
+        encoder.root.write(to: &out)
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/draft.json"
+        defer { unlink(path); rmdir(directory) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var writer = OutputBuffer(fd: fd, capacity: 0)
+        writer.buffer = out
+        writer.flush()
+        close(fd)
+        guard case .failure(let message) = ComposeDraft.load(path) else {
+            Issue.record("\(which): restored")
+            return
+        }
+        #expect(ComposeScreenSafetyTests.badScalars(message).isEmpty, "\(message.debugDescription)")
+    }
+
     /// Saving is linear: ten times the chips take about ten times as long
     /// (a quadratic save took 50 s for 100,000 chips). A loose bound, not a
     /// benchmark: 30 times allows for noise and is far below 100.

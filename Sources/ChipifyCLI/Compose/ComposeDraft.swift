@@ -38,7 +38,8 @@ enum ComposeDraft {
                 let snapshot = try ComposerSnapshot(from: JSONValueDecoder(value: value))
                 return .restored(try Composer(snapshot: snapshot))
             } catch {
-                return .failure("\(path): not a draft this version can read (\(error))")
+                // The reason may quote the file: shown cleaned, on one line.
+                return .failure("\(path): not a draft this version can read (\(ChipText.clean("\(error)")))")
             }
         }
     }
