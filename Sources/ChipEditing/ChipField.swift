@@ -1149,14 +1149,25 @@ extension ChipField {
             insertionIndex: text.insertionIndex, selection: selectedIDs, nextSerial: nextSerial)
     }
 
-    /// A field restored from a snapshot: its chips as saved (identities,
-    /// states, content), and its pending text scanned again at its place.
-    /// `used` holds the identities other fields already restored.
+    /// A field restored from a snapshot. Each chip is its source text typed
+    /// again with the field's rules (inside `group: …;` for a group's
+    /// member), so no fact saved with it (address, name, state, warnings)
+    /// is trusted; what it keeps is its identity, whether it was sent, and
+    /// its contact. The pending text is scanned again, as if typed at its
+    /// place. `used` holds the identities other fields already restored;
+    /// `fieldCount` is the composer's number of fields (an identity names
+    /// the field that made it).
     ///
-    /// - Complexity: O(*n* + *p*) in the chips and pending bytes.
+    /// Refused: more chips or pending bytes than the limits allow, an
+    /// index, caret or identity out of range, an identity that repeats, a
+    /// selection of chips the field does not hold, and a chip whose text
+    /// typed again is not one chip with that text (and group).
+    ///
+    /// - Complexity: O(*n* + *b*) in the chips and the bytes of their text
+    ///   and the pending text.
     init(
         restoring saved: FieldSnapshot, policy: ValidationPolicy, limits: FieldLimits, idPrefix: UInt64,
-        used: inout Set<ChipID>
+        fieldCount: Int, used: inout Set<ChipID>
     ) throws(SnapshotError) {
         let place = "field '\(saved.name)'"
         guard saved.chips.count <= limits.maxChips else { throw SnapshotError(message: "\(place): too many chips") }
@@ -1169,7 +1180,14 @@ extension ChipField {
         guard (0...saved.pending.count).contains(saved.caret) else {
             throw SnapshotError(message: "\(place): caret \(saved.caret) out of range")
         }
+        guard saved.nextSerial < ChipID.serialMask else {
+            throw SnapshotError(message: "\(place): next serial number \(saved.nextSerial) out of range")
+        }
         for chip in saved.chips {
+            let field = chip.id.fieldPrefix >> ChipID.serialBits
+            guard (1...UInt64(fieldCount)).contains(field), chip.id.serial >= 1, chip.id.serial < ChipID.serialMask else {
+                throw SnapshotError(message: "\(place): chip identity \(chip.id) names no field or serial number")
+            }
             guard used.insert(chip.id).inserted else {
                 throw SnapshotError(message: "\(place): chip identity \(chip.id) repeats")
             }
@@ -1179,9 +1197,27 @@ extension ChipField {
             throw SnapshotError(message: "\(place): selection names a chip it does not hold")
         }
         self.init(name: saved.name, policy: policy, limits: limits, idPrefix: idPrefix)
-        for chip in saved.chips {
-            order.append(chip.id)
-            storage[chip.id] = chip
+        for (k, chip) in saved.chips.enumerated() {
+            let content = chip.content
+            var typed = content.raw
+            // A group's member is typed inside its group; an empty group
+            // (the only chip whose text ends with the `;` that closes a
+            // group) is its own text. Decided by the text, not the kind.
+            if let group = content.group, content.raw.last != UInt8(ascii: ";") {
+                typed = Array(group.utf8) + Array(": ".utf8) + typed + [UInt8(ascii: ";")]
+            }
+            _ = replacePendingAndCommit(typed)
+            guard order.count == k + 1, text.pending.isEmpty, var made = storage.removeValue(forKey: order[k]),
+                  made.content.raw == content.raw, made.content.group == content.group
+            else {
+                let text = String(decoding: typed.prefix(80), as: UTF8.self).debugDescription
+                throw SnapshotError(message: "\(place): chip \(k + 1)'s text \(text) is not one chip when typed again")
+            }
+            made = Chip(
+                id: chip.id, content: made.content, isCommitted: chip.isCommitted, contact: chip.contact,
+                isResolving: chip.isResolving)
+            order[k] = chip.id
+            storage[chip.id] = made
         }
         nextSerial = max(saved.nextSerial, 1)
         // New identities must not collide with restored ones.

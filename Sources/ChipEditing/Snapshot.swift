@@ -125,23 +125,55 @@ extension Composer {
         return s
     }
 
-    /// Restores a saved composer. Anything inconsistent (unknown version,
-    /// repeated field names or identities, indexes out of range, text over
-    /// the limits) is refused with a message; nothing in a snapshot can
-    /// crash this.
+    /// Whether `name` can name a field: it becomes a header's name, so it
+    /// is one or more visible ASCII characters (U+0021 to U+007E) other
+    /// than `:` (which ends a header's name) and `,` (which separates the
+    /// names of `--fields`). So no white space, line break, control
+    /// character or escape sequence can reach a header or a terminal
+    /// through a field's name. `--fields` and a restored snapshot apply
+    /// this one rule.
     ///
-    /// - Complexity: O(*n*) in the number of chips and pending bytes.
+    /// - Complexity: O(*n*) in the name's UTF-8 length.
+    public static func isValidFieldName(_ name: String) -> Bool {
+        !name.utf8.isEmpty
+            && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: ",") }
+    }
+
+    /// The largest limits and chip length a snapshot may ask for: ten
+    /// times the defaults' order, and far below what would exhaust memory.
+    public static let maxRestoredChips = 10_000_000
+    public static let maxRestoredPendingBytes = 1 << 24
+    public static let maxRestoredChipBytes = 1 << 24
+
+    /// Restores a saved composer, as untrusted input: every rule that
+    /// creating a composer and typing apply holds for what is restored.
+    /// Refused with a message, never a trap: an unknown version, a field
+    /// name ``isValidFieldName(_:)`` refuses, repeated field names or
+    /// identities, an index, caret, identity or serial number out of
+    /// range, limits or a chip length that are negative or over
+    /// ``maxRestoredChips``, ``maxRestoredPendingBytes`` and
+    /// ``maxRestoredChipBytes``, common domains with control characters or
+    /// white space, text over the limits, and a chip whose text typed
+    /// again is not one chip. Each chip is its source text typed again
+    /// (stored addresses, names, states and warnings are ignored), and
+    /// the duplicate policy is applied again, in field order.
+    ///
+    /// - Complexity: O(*n*) in the number of chips and bytes of text.
     public init(snapshot s: ComposerSnapshot) throws(SnapshotError) {
         guard ComposerSnapshot.readableVersions.contains(s.version) else {
             throw SnapshotError(message: "snapshot version \(s.version) is not one of \(ComposerSnapshot.readableVersions)")
         }
         guard !s.fields.isEmpty else { throw SnapshotError(message: "a snapshot needs a field") }
         let names = s.fields.map(\.name)
+        for name in names where !Composer.isValidFieldName(name) {
+            throw SnapshotError(message: "field name \(name.debugDescription) is not a header name (visible ASCII but ':' and ',')")
+        }
         guard Set(names).count == names.count else { throw SnapshotError(message: "field names repeat") }
+        guard names.count < 1 << 20 else { throw SnapshotError(message: "\(names.count) fields are too many") }
         // Version 1 kept one policy name and one set of limits for all.
         var sharedPolicy: ValidationPolicy?
         if let name = s.policy {
-            guard let p = ValidationPolicy(named: name) else { throw SnapshotError(message: "unknown policy '\(name)'") }
+            guard let p = ValidationPolicy(named: name) else { throw SnapshotError(message: "unknown policy \(name.debugDescription)") }
             sharedPolicy = p
         }
         var settings: [(ValidationPolicy, FieldLimits)] = []
@@ -152,32 +184,48 @@ extension Composer {
             guard let limits = saved.limits ?? s.limits else {
                 throw SnapshotError(message: "field '\(saved.name)': no limits")
             }
-            guard limits.maxChips >= 0, limits.maxPendingBytes >= 0 else {
-                throw SnapshotError(message: "field '\(saved.name)': negative limits")
+            guard (0...Composer.maxRestoredChips).contains(limits.maxChips),
+                  (0...Composer.maxRestoredPendingBytes).contains(limits.maxPendingBytes) else {
+                throw SnapshotError(message: "field '\(saved.name)': limits \(limits.maxChips) chips, \(limits.maxPendingBytes) pending bytes out of range")
             }
-            guard policy.maxChipBytes > 0 else { throw SnapshotError(message: "field '\(saved.name)': maxChipBytes") }
+            guard (1...Composer.maxRestoredChipBytes).contains(policy.maxChipBytes) else {
+                throw SnapshotError(message: "field '\(saved.name)': maxChipBytes \(policy.maxChipBytes) out of range")
+            }
+            for domain in policy.commonDomains
+            where domain.utf8.isEmpty || domain.utf8.count > 255 || domain.unicodeScalars.contains(where: {
+                $0.value <= 0x20 || (0x7F...0xA0).contains($0.value)
+            }) {
+                throw SnapshotError(message: "field '\(saved.name)': common domain \(domain.debugDescription) is not a domain")
+            }
             settings.append((policy, limits))
         }
         self.init(fieldNames: names, policy: settings[0].0, limits: settings[0].1, duplicatePolicy: s.duplicatePolicy)
         var used = Set<ChipID>()
         for (k, saved) in s.fields.enumerated() {
-            var field = try ChipField(
-                restoring: saved, policy: settings[k].0, limits: settings[k].1, idPrefix: UInt64(k + 1), used: &used)
-            field.startJournal()
-            fields[k] = field
+            fields[k] = try ChipField(
+                restoring: saved, policy: settings[k].0, limits: settings[k].1, idPrefix: UInt64(k + 1),
+                fieldCount: names.count, used: &used)
         }
         guard let focus = fieldIndex(named: s.focus) else {
-            throw SnapshotError(message: "focus names no field ('\(s.focus)')")
+            throw SnapshotError(message: "focus names no field (\(s.focus.debugDescription))")
         }
         focusedIndex = focus
         resolution = s.resolution ?? .uniqueMatch
         remoteLookups = s.remoteLookups ?? false
-        for f in fields {
-            for chip in f.chips {
-                if let key = key(of: chip) { remember(chip.id, key) }
+        for k in fields.indices {
+            for (i, chip) in fields[k].chips.enumerated() {
+                if let key = key(of: chip) {
+                    // A later copy is marked as typing marks it (no copy is
+                    // dropped: a draft loses nothing).
+                    if keyIndex[key] != nil && duplicatePolicy != .allow {
+                        _ = setDuplicateWarning(chip.id, true, hint: (k, i))
+                    }
+                    remember(chip.id, key)
+                }
                 // A lookup that was in flight is asked again.
                 if chip.isResolving { issueLookup(for: chip.id, query: chip.content.rawText) }
             }
+            fields[k].startJournal()
         }
     }
 }

@@ -34,7 +34,7 @@ enum OptionValue {
     static func fieldNames(_ v: String) throws(UsageError) -> [String] {
         let names = v.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count,
-              names.allSatisfy({ $0.utf8.allSatisfy { b in b > 0x20 && b < 0x7F && b != UInt8(ascii: ":") } })
+              names.allSatisfy(Composer.isValidFieldName)
         else { throw UsageError(message: "bad field list '\(v)' (expected distinct names such as to,cc,bcc)") }
         return names
     }

@@ -17,11 +17,18 @@ final class ComposeInTmux {
     let socket: String
     let directory: String
     var outPath: String { directory + "/out.txt" }
+    var errPath: String { directory + "/err.txt" }
     var statusPath: String { directory + "/status.txt" }
+    /// Where the default draft goes: `XDG_STATE_HOME` is this directory's `state`.
+    var defaultDraftPath: String { directory + "/state/chipify/draft.json" }
+
+    /// Where standard output goes: a file, `/dev/full`, or a pipe whose
+    /// reader has gone.
+    enum Output { case file, full, closedPipe }
 
     /// With `recordsTerminal`, the terminal's settings (`stty -g`) are
     /// saved before and after, in `before.txt` and `after.txt`.
-    init(_ arguments: [String], recordsTerminal: Bool = false, width: Int = 80, height: Int = 24) {
+    init(_ arguments: [String], recordsTerminal: Bool = false, width: Int = 80, height: Int = 24, output: Output = .file) {
         var template = Array("/tmp/chipify-compose-XXXXXX".utf8CString)
         directory = String(cString: mkdtemp(&template)!)
         // Unique as the directory is, so tests running at once never share a server.
@@ -29,17 +36,27 @@ final class ComposeInTmux {
         let command = ([chipifyPath, "compose"] + arguments).map(Self.quoted).joined(separator: " ")
         let before = recordsTerminal ? "stty -g > \(Self.quoted(directory + "/before.txt")); " : ""
         let after = recordsTerminal ? "stty -g > \(Self.quoted(directory + "/after.txt")); " : ""
-        let script = "\(before)\(command) > \(Self.quoted(outPath)); echo $? > \(Self.quoted(statusPath)).part; "
-            + "\(after)mv \(Self.quoted(statusPath)).part \(Self.quoted(statusPath))"
+        let run = "XDG_STATE_HOME=\(Self.quoted(directory + "/state")) \(command) 2> \(Self.quoted(errPath))"
+        let status = "echo $? > \(Self.quoted(statusPath)).part"
+        let body: String
+        switch output {
+        case .file: body = "\(run) > \(Self.quoted(outPath)); \(status); "
+        case .full: body = "\(run) > /dev/full; \(status); "
+        case .closedPipe: body = "{ \(run); \(status); } | true; "
+        }
+        let script = "ulimit -c 0; \(before)\(body)\(after)mv \(Self.quoted(statusPath)).part \(Self.quoted(statusPath))"
         let r = tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", script])
         precondition(r.status == 0, "tmux new-session failed: \(r.stderrText)")
     }
 
     deinit {
         _ = tmux(["kill-server"])
-        for name in ["out.txt", "status.txt", "status.txt.part", "before.txt", "after.txt", "draft.json", "draft.json.tmp"] {
+        for name in ["out.txt", "err.txt", "status.txt", "status.txt.part", "before.txt", "after.txt", "draft.json",
+                     "draft.json.tmp", "state/chipify/draft.json", "state/chipify/draft.json.tmp"] {
             unlink(directory + "/" + name)
         }
+        rmdir(directory + "/state/chipify")
+        rmdir(directory + "/state")
         rmdir(directory)
     }
 
@@ -98,6 +115,14 @@ final class ComposeInTmux {
     }
 
     var output: String { String(decoding: readFile(outPath) ?? [], as: UTF8.self) }
+    var errors: String { String(decoding: readFile(errPath) ?? [], as: UTF8.self) }
+
+    /// The process id of `chipify compose`: the child of the pane's shell.
+    func composePID() -> Int32? {
+        let shell = tmux(["display-message", "-p", "#{pane_pid}"]).stdoutText.trimmingCharacters(in: "\n ")
+        let children = String(decoding: readFile("/proc/\(shell)/task/\(shell)/children") ?? [], as: UTF8.self)
+        return Int32(children.trimmingCharacters(in: " \n").split(separator: " ").first.map(String.init) ?? "")
+    }
 }
 
 extension String {
@@ -235,6 +260,91 @@ struct ComposeTmuxTests {
         #expect(readFile(s.directory + "/after.txt") == before, "raw mode was undone")
         #expect(s.output == "")
     }
+
+    /// Each terminating signal: the draft is saved, the terminal restored,
+    /// and the status is 128 + the signal, as if it had not been caught.
+    @Test(arguments: [SIGHUP, SIGTERM, SIGINT, SIGQUIT])
+    func aSignalSavesTheDraftAndRestoresTheTerminal(_ number: Int32) throws {
+        let s = ComposeInTmux([], recordsTerminal: true)
+        s.waitFor("Ctrl-S send")
+        s.type("ann@example.org, bo")
+        s.waitFor("[ann@example.org] bo")
+        let pid = try #require(s.composePID())
+        kill(pid, number)
+        #expect(s.exitStatus() == 128 + number, "signal \(number)")
+        let draft = String(decoding: readFile(s.defaultDraftPath) ?? [], as: UTF8.self)
+        #expect(draft.contains("\"raw\":\"ann@example.org\"") && draft.contains("\"pending\":\"bo\""), "signal \(number): \(draft)")
+        #expect(readFile(s.directory + "/after.txt") == readFile(s.directory + "/before.txt"), "raw mode was undone")
+        #expect(s.errors.contains(s.defaultDraftPath), "\(s.errors)")
+    }
+
+    /// Headers that cannot be written are not sent: the draft stays, with
+    /// what was typed, and the status is 1 with a message.
+    @Test(arguments: [ComposeInTmux.Output.full, .closedPipe])
+    func aSendThatCannotBeWrittenKeepsTheDraft(_ output: ComposeInTmux.Output) {
+        let s = ComposeInTmux([], output: output)
+        s.waitFor("Ctrl-S send")
+        s.type("ann@example.org, ")
+        s.waitFor("[ann@example.org]")
+        s.keys("C-s")
+        #expect(s.exitStatus() == 1, "\(output)")
+        #expect(s.errors.contains("cannot write the headers"), "\(output): \(s.errors)")
+        #expect(s.errors.contains("the draft is kept in"), "\(output): \(s.errors)")
+        let draft = String(decoding: readFile(s.defaultDraftPath) ?? [], as: UTF8.self)
+        #expect(draft.contains("\"raw\":\"ann@example.org\""), "\(output): \(draft)")
+    }
+
+    /// Escape closes the suggestions and stays; leaving with unsent work
+    /// keeps the draft and says where.
+    @Test func escapeClosesTheListThenLeavesKeepingTheDraft() {
+        let s = ComposeInTmux(["--contacts", contacts])
+        s.waitFor("Ctrl-S send")
+        s.type("ann@example.org, céli")
+        s.waitFor("Céline Dubois <celine.dubois@proton.me>")
+        s.keys("Escape")
+        for _ in 0..<100 where s.screen().contains("Céline Dubois <") { usleep(20_000) }
+        #expect(!s.screen().contains("Céline Dubois <"), "the list is closed")
+        #expect(readFile(s.statusPath) == nil, "still running")
+        s.keys("Escape")
+        #expect(s.exitStatus() == 130)
+        #expect(s.errors == "chipify compose: not sent; the draft is kept in '\(s.defaultDraftPath)'\n", "\(s.errors)")
+        let draft = String(decoding: readFile(s.defaultDraftPath) ?? [], as: UTF8.self)
+        #expect(draft.contains("\"raw\":\"ann@example.org\"") && draft.contains("\"pending\":\"céli\""), "\(draft)")
+    }
+
+    /// Typing is saved a second after it stops, before any way of leaving.
+    @Test func theDraftIsSavedWhileTyping() {
+        let s = ComposeInTmux([])
+        s.waitFor("Ctrl-S send")
+        s.type("ann@example.org, ")
+        s.waitFor("[ann@example.org]")
+        var draft = ""
+        for _ in 0..<250 {
+            draft = String(decoding: readFile(s.defaultDraftPath) ?? [], as: UTF8.self)
+            if draft.contains("ann@example.org") { break }
+            usleep(20_000)
+        }
+        #expect(draft.contains("\"raw\":\"ann@example.org\""), "no draft saved while typing: \(draft)")
+        let pid = composePIDOrZero(s)
+        if pid > 0 { kill(pid, SIGKILL) }  // after SIGKILL only what was saved remains
+        #expect(s.exitStatus() == 128 + SIGKILL)
+        #expect(readFile(s.defaultDraftPath) != nil)
+    }
+
+    /// Without a draft, leaving with unsent work asks first.
+    @Test func withoutADraftLeavingAsks() {
+        let s = ComposeInTmux(["--no-draft"])
+        s.waitFor("Ctrl-S send")
+        s.type("ann@example.org, ")
+        s.waitFor("[ann@example.org]")
+        s.keys("Escape")
+        s.waitFor("Escape or Ctrl-C again leaves without it")
+        s.keys("Escape")
+        #expect(s.exitStatus() == 130)
+        #expect(readFile(s.defaultDraftPath) == nil)
+    }
+
+    func composePIDOrZero(_ s: ComposeInTmux) -> Int32 { s.composePID() ?? 0 }
 
     @Test func withoutATerminalItIsAUsageError() throws {
         try #require(access("/usr/bin/setsid", X_OK) == 0, "setsid (util-linux) starts a process without a terminal")

@@ -10,7 +10,7 @@ import ChipKit
 /// the header block that Ctrl-S sends.
 public enum ComposeCommand {
     public static let usage =
-        "Usage: chipify compose [--contacts FILE]... [--fields to,cc,bcc] [--policy P] [--duplicates D] [--smtputf8] [--draft FILE]"
+        "Usage: chipify compose [--contacts FILE]... [--fields to,cc,bcc] [--policy P] [--duplicates D] [--smtputf8] [--draft FILE | --no-draft]"
 
     public static let help = """
         \(usage)
@@ -21,7 +21,17 @@ public enum ComposeCommand {
         the header writer folds) is printed on standard output, exit 0; if
         the draft cannot go (error chips, text not made a chip, no
         recipient) the status line says why and nothing is printed. Ctrl-C
-        or Escape leaves without sending, exit 130.
+        or Escape leaves without sending, exit 130 (Escape first closes the
+        suggestions or addresses open).
+
+        Drafts: what is typed is kept in a draft, by default
+        $XDG_STATE_HOME/chipify/draft.json (else
+        ~/.local/state/chipify/draft.json), restored on start, saved a
+        second after typing stops, on leaving and on SIGHUP, SIGTERM,
+        SIGINT or SIGQUIT (exit 128 + the signal), and removed only once
+        the headers are written; the status line names it. If the headers
+        cannot be written the draft stays and the exit status is 1. With
+        --no-draft, leaving with unsent work asks first.
 
         Keys:
           Return, Tab          make the text a chip (Return takes the suggestion
@@ -43,7 +53,8 @@ public enum ComposeCommand {
                                or a list's members in its place
           Ctrl-Z, Ctrl-Y       undo, redo
           Ctrl-S               send
-          Ctrl-C, Escape       leave without sending
+          Ctrl-C, Escape       leave without sending (Escape closes a list
+                               first; without a draft, unsent work asks)
 
         Options:
           --contacts FILE   address book to suggest from (vCard or the exporters'
@@ -52,8 +63,8 @@ public enum ComposeCommand {
           --policy P        strict, standard (default) or lenient
           --duplicates D    allow, warn (default), reject or merge
           --smtputf8        send UTF-8 addresses as they are (RFC 6532)
-          --draft FILE      restore the draft from FILE if it exists, and save it
-                            there on leaving without sending (removed once sent)
+          --draft FILE      keep the draft in FILE instead of the default place
+          --no-draft        keep no draft
           -h, --help        this help
 
         Chips: [valid]  [!error]  [?warning]  {selected}. Colours follow the
@@ -69,6 +80,7 @@ public enum ComposeCommand {
         public var duplicates = DuplicatePolicy.warn
         public var smtpUTF8 = false
         public var draft: String?
+        public var noDraft = false
         public var help = false
     }
 
@@ -99,15 +111,17 @@ public enum ComposeCommand {
                 o.duplicates = try OptionValue.duplicates(try value())
             case "--smtputf8": o.smtpUTF8 = true
             case "--draft": o.draft = try value()
+            case "--no-draft": o.noDraft = true
             case "-h", "--help": o.help = true
             default:
                 throw UsageError(message: arg.hasPrefix("-") ? "unknown option '\(name)'" : "compose takes no file ('\(arg)'); see --contacts and --draft")
             }
-            if inline != nil && ["--smtputf8", "--help"].contains(name) {
+            if inline != nil && ["--smtputf8", "--help", "--no-draft"].contains(name) {
                 throw UsageError(message: "option '\(name)' takes no value")
             }
             i += 1
         }
+        if o.noDraft && o.draft != nil { throw UsageError(message: "--draft and --no-draft cannot go together") }
         return o
     }
 
@@ -118,11 +132,14 @@ public enum ComposeCommand {
         guard let options = parsed else { return exit }
 
         var composer = Composer(fieldNames: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
-        if let path = options.draft {
+        let draftPath = options.noDraft
+            ? nil : options.draft ?? ComposeDraft.defaultPath { getenv($0).map { String(cString: $0) } }
+        if let path = draftPath {
             switch ComposeDraft.load(path) {
             case .none: break
             case .failure(let message):
-                writeAll(stderr, "chipify compose: \(message)\n")
+                let hint = options.draft == nil ? " (move it away, or run with --no-draft)" : ""
+                writeAll(stderr, "chipify compose: \(message)\(hint)\n")
                 return 1
             case .restored(let restored):
                 composer = restored
@@ -144,10 +161,14 @@ public enum ComposeCommand {
         }
 
         var controller = ComposeController(composer: composer, smtpUTF8: options.smtpUTF8)
+        controller.keepsDraft = draftPath != nil
+        controller.ui.draftPath = draftPath.map(shownPath)
+        var autosave = draftPath.map(DraftAutosave.init)
         let style = ComposeStyle(attributes: true, colors: getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
         var decoder = KeyDecoder()
         var shown: ComposeScreen?
         var outcome = ComposeOutcome.stay
+        var endingSignal: Int32?
         loop: while true {
             let size = terminal.size
             let screen = controller.screen(width: size.width, height: size.height, style: style)
@@ -155,35 +176,87 @@ public enum ComposeCommand {
                 terminal.output(screen.drawing(from: shown))
                 shown = screen
             }
-            // A lone Escape waits a little for the rest of a sequence.
+            // A lone Escape waits a little for the rest of a sequence; a
+            // draft not yet saved, until its save is due.
+            var timeout = decoder.held.isEmpty ? Int32(-1) : 50
+            if let due = autosave?.timeout(), due >= 0 { timeout = timeout < 0 ? due : min(timeout, due) }
             let keys: [ComposeKey]
-            switch terminal.next(timeoutMilliseconds: decoder.held.isEmpty ? -1 : 50) {
+            switch terminal.next(timeoutMilliseconds: timeout) {
             case .bytes(let bytes): keys = decoder.feed(bytes)
             case .quiet: keys = decoder.flush()
             case .resized:
                 shown = nil  // a resized terminal may have moved or lost what was drawn
                 continue loop
+            case .signal(let number):
+                endingSignal = number
+                break loop
             case .closed:
                 outcome = .cancelled
                 break loop
             }
             for key in keys {
+                let revision = controller.revision
                 outcome = controller.handle(key)
                 if outcome != .stay { break loop }
+                if controller.revision != revision { autosave?.changed() }
             }
+            autosave?.saveIfDue(controller.composer)
         }
         terminal.restore()
 
-        switch outcome {
-        case .sent(let block):
-            if let path = options.draft { unlink(path) }
-            return writeFailureStatus(writeAll(stdout, block), stderr: stderr) ?? 0
-        default:
-            if let path = options.draft, let message = ComposeDraft.save(controller.composer, to: path) {
-                writeAll(stderr, "chipify compose: \(message)\n")
-                return 1
+        // Every way out saves the draft first, unless it was sent, and the
+        // headers went out whole.
+        let final = controller.composer
+        func keepDraft(_ path: String) -> String? {
+            autosave?.finally { () -> String? in ComposeDraft.save(final, to: path) } ?? ComposeDraft.save(final, to: path)
+        }
+        if let number = endingSignal {
+            if let path = draftPath {
+                let saved = controller.hasUnsentWork ? keepDraft(path) : removeDraft(path, autosave)
+                writeAll(stderr, "chipify compose: \(saved ?? "the draft is in '\(path)'")\n")
             }
+            ComposeTerminal.end(bySignal: number)
+        }
+        if case .sent(let block) = outcome {
+            let out = writeAll(stdout, block)
+            guard out.failed else {
+                if let path = draftPath { _ = removeDraft(path, autosave) }
+                return 0
+            }
+            var message = "chipify compose: cannot write the headers: \(errorText(out.writeError)); nothing was sent"
+            if let path = draftPath {
+                message += keepDraft(path).map { "; \($0)" } ?? "; the draft is kept in '\(path)'"
+            }
+            writeAll(stderr, message + "\n")
+            return 1
+        }
+        guard let path = draftPath else { return 130 }
+        guard controller.hasUnsentWork else {
+            _ = removeDraft(path, autosave)
             return 130
         }
+        if let message = keepDraft(path) {
+            writeAll(stderr, "chipify compose: \(message)\n")
+            return 1
+        }
+        writeAll(stderr, "chipify compose: not sent; the draft is kept in '\(path)'\n")
+        return 130
+    }
+
+    /// Removes the draft once the background saves are done (so none can
+    /// bring it back); returns why it could not, or nil.
+    private static func removeDraft(_ path: String, _ autosave: DraftAutosave?) -> String? {
+        let remove: @Sendable () -> String? = {
+            unlink(path + ".tmp")
+            return unlink(path) == 0 || errno == ENOENT ? nil : "cannot remove the draft '\(path)': \(errorText(errno))"
+        }
+        return autosave?.finally(remove) ?? remove()
+    }
+
+    /// A path as the status line shows it: the home directory as `~`.
+    private static func shownPath(_ path: String) -> String {
+        guard let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty, home != "/",
+              path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
     }
 }

@@ -6,7 +6,8 @@ enum ComposeOutcome: Sendable, Equatable {
     case stay
     /// Sent: the header block to print (`To: …` lines, folded).
     case sent(String)
-    /// Left without sending (Ctrl-C, Escape).
+    /// Left without sending (Ctrl-C, Escape): with nothing unsent, with
+    /// a draft that keeps what was, or asked and confirmed.
     case cancelled
 }
 
@@ -19,10 +20,19 @@ enum ComposeOutcome: Sendable, Equatable {
 ///    field's pending text after the last key (empty without contacts or
 ///    pending text).
 /// 2. `ui.highlighted` indexes the menu shown, or is nil.
+/// 3. Leaving never drops unsent work silently: with a draft
+///    (`keepsDraft`) the session saves it; without one, the first Escape
+///    or Ctrl-C asks and only a second one in a row leaves.
 struct ComposeController: Sendable {
     var composer: Composer
     var ui = ComposeUIState()
     var smtpUTF8: Bool
+    /// Whether leaving keeps unsent work in a draft (so it needs no question).
+    var keepsDraft = false
+    /// Counts the keys that changed the composer (what a draft saves).
+    private(set) var revision = 0
+    /// The last key asked whether to leave without the unsent work.
+    private var askedToLeave = false
     /// The end of a Shift-Left/Right selection: the chip it grows from.
     private var selectionHead: Int?
     private var cells = ChipCells()
@@ -42,6 +52,8 @@ struct ComposeController: Sendable {
     /// Applies one key.
     mutating func handle(_ key: ComposeKey) -> ComposeOutcome {
         ui.message = nil
+        let asked = askedToLeave
+        askedToLeave = false
         var changes: [ComposerChange] = []
         var pendingMayChange = true
         let menuOpen = ui.alternatesChip != nil ? !ui.alternates.isEmpty : !ui.suggestions.isEmpty
@@ -102,10 +114,20 @@ struct ComposeController: Sendable {
             closeAlternates()
             changes = composer.deleteForward()
         case .escape:
-            return .cancelled
+            // What is open closes first; Escape leaves only from the field.
+            if ui.alternatesChip != nil {
+                closeAlternates()
+                return .stay
+            }
+            if !ui.suggestions.isEmpty {
+                ui.suggestions = []
+                ui.highlighted = nil
+                return .stay
+            }
+            return leave(asked: asked)
         case .control(let c):
             switch c {
-            case UInt8(ascii: "c"): return .cancelled
+            case UInt8(ascii: "c"): return leave(asked: asked)
             case UInt8(ascii: "s"): return send()
             case UInt8(ascii: "z"):
                 changes = composer.undo()
@@ -124,12 +146,29 @@ struct ComposeController: Sendable {
             pendingMayChange = false
         }
         cells.forget(changes)
+        if !changes.isEmpty { revision &+= 1 }
         if !(changes.isEmpty && ui.message != nil) { report(changes) }
         if pendingMayChange { refreshSuggestions() }
         return .stay
     }
 
     // MARK: - Operations
+
+    /// Whether anything typed is not sent: a chip not sent, or pending text.
+    ///
+    /// - Complexity: O(*n*) in the chips.
+    var hasUnsentWork: Bool {
+        composer.fields.contains { f in !f.pending.isEmpty || (0..<f.count).contains { !f[$0].isCommitted } }
+    }
+
+    /// Escape or Ctrl-C from the field: leaves at once when nothing is
+    /// unsent or a draft keeps it; else asks, and leaves on the second.
+    private mutating func leave(asked: Bool) -> ComposeOutcome {
+        if asked || keepsDraft || !hasUnsentWork { return .cancelled }
+        askedToLeave = true
+        ui.message = "Not sent and no draft: Escape or Ctrl-C again leaves without it, Ctrl-S sends"
+        return .stay
+    }
 
     private mutating func focusField(by step: Int) -> [ComposerChange] {
         let n = composer.fields.count

@@ -14,6 +14,8 @@ struct ComposeUIState: Sendable {
     var alternates: [ContactEmail] = []
     /// Why the last key did nothing, or what it did (shown once).
     var message: String?
+    /// Where the draft is kept, as the status line names it (nil: none).
+    var draftPath: String?
 }
 
 /// How a screen is written: with the terminal's attributes (reverse,
@@ -178,7 +180,7 @@ struct ComposeScreen: Sendable, Hashable {
             for (k, email) in ui.alternates.prefix(ComposeScreen.maxMenuRows).enumerated() {
                 let text = ChipText.truncate(
                     ChipText.clean(ChipText.displayAddress(email.address))
-                        + (email.types.isEmpty ? "" : " (" + email.types.joined(separator: ", ") + ")"),
+                        + (email.types.isEmpty ? "" : " (" + ChipText.clean(email.types.joined(separator: ", ")) + ")"),
                     toWidth: w - 2)
                 menu.append((ui.highlighted == k ? "> " : "  ") + (ui.highlighted == k ? paint.reverse(text) : text))
             }
@@ -221,7 +223,8 @@ struct ComposeScreen: Sendable, Hashable {
             lines = Array(lines.prefix(max(0, h - 1)))
         }
         while lines.count < h - 1 { lines.append("") }
-        let status = ComposeScreen.statusText(composer: composer, ui: ui)
+        // Messages quote chips, names and field names: cleaned, as all text shown.
+        let status = ChipText.clean(ComposeScreen.statusText(composer: composer, ui: ui))
         lines.append(paint.dim(ChipText.truncate(status, toWidth: w)))
         if h == 1 { lines = [lines.last!] }
         if tiny { lines = lines.map { ComposeScreen.cut($0, toWidth: w) } }
@@ -245,9 +248,11 @@ struct ComposeScreen: Sendable, Hashable {
         return out
     }
 
-    /// `to` → `To`, `reply-to` → `Reply-To`: a field's header name.
+    /// `to` → `To`, `reply-to` → `Reply-To`: a field's header name, as
+    /// shown (cleaned of control characters like all text on the screen:
+    /// a composer made by a host may hold any name).
     static func fieldTitle(_ name: String) -> String {
-        name.split(separator: "-", omittingEmptySubsequences: false)
+        ChipText.clean(name).split(separator: "-", omittingEmptySubsequences: false)
             .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
     }
 
@@ -357,7 +362,8 @@ struct ComposeScreen: Sendable, Hashable {
             return AccessibilityLabel.inputChip(
                 field[i], isSelected: field.isSelected(field[i].id), position: i, count: field.count)
         }
-        return "Ctrl-S send · Ctrl-C quit · Ctrl-N next field · Ctrl-Z undo"
+        let keys = "Ctrl-S send · Ctrl-C quit · Ctrl-N next field · Ctrl-Z undo"
+        return ui.draftPath.map { keys + " · draft " + $0 } ?? keys
     }
 
     // MARK: - Drawing on a terminal

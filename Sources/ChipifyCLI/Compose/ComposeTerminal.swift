@@ -15,8 +15,11 @@ nonisolated(unsafe) private var restoreFD: Int32 = -1
 nonisolated(unsafe) private var restoreSettings: UnsafeMutablePointer<termios>?
 nonisolated(unsafe) private var restoreBytes: UnsafeMutablePointer<UInt8>?
 nonisolated(unsafe) private var restoreByteCount = 0
-/// The write end of the pipe SIGWINCH wakes the loop through.
+/// The write end of the pipe SIGWINCH and the terminating signals wake
+/// the loop through.
 nonisolated(unsafe) private var resizePipeWrite: Int32 = -1
+/// The terminating signal received and not yet handled by the loop (0: none).
+nonisolated(unsafe) private var pendingSignal: Int32 = 0
 
 /// Undoes what a compose session did to the terminal: bracketed paste off,
 /// cursor shown, the main screen back.
@@ -24,10 +27,16 @@ private let restoreSequence = Array("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?10
 /// The alternate screen, bracketed paste on.
 private let enterSequence = Array("\u{1B}[?1049h\u{1B}[?2004h".utf8)
 
-/// Signals that end the process: the terminal is restored, then the
-/// signal is raised again with its default action (so the exit status and
-/// any core dump are what they would have been).
-private let fatalSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+/// Signals asking the process to end: the loop is woken, saves the draft,
+/// restores the terminal and raises the signal again with its default
+/// action (see ``ComposeTerminal/end(bySignal:)``). A second one before
+/// the loop has answered the first ends the process at once, as a fault does.
+let terminatingSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT, SIGQUIT]
+
+/// Faults: nothing more can safely run, so the handler restores the
+/// terminal and raises the signal again with its default action (so the
+/// exit status and any core dump are what they would have been).
+private let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
 private func restoreFromSignal(_ number: Int32) {
     if restoreFD >= 0 {
@@ -41,6 +50,13 @@ private func restoreFromSignal(_ number: Int32) {
 private func wakeOnResize(_ number: Int32) {
     var byte: UInt8 = 1
     if resizePipeWrite >= 0 { _ = write(resizePipeWrite, &byte, 1) }
+}
+
+private func wakeOnTerminatingSignal(_ number: Int32) {
+    guard pendingSignal == 0, resizePipeWrite >= 0 else { return restoreFromSignal(number) }
+    pendingSignal = number
+    var byte: UInt8 = 2
+    _ = write(resizePipeWrite, &byte, 1)
 }
 
 /// The terminal a compose session draws on: `/dev/tty` in raw mode, on
@@ -80,13 +96,15 @@ struct ComposeTerminal {
         restoreByteCount = restoreSequence.count
         resizePipeWrite = ends[1]
         restoreFD = fd
+        pendingSignal = 0
         for s in fatalSignals { signal(s, restoreFromSignal) }
+        for s in terminatingSignals { signal(s, wakeOnTerminatingSignal) }
         signal(SIGWINCH, wakeOnResize)
         // A mask inherited from the parent (a test runner's, say) would
         // keep SIGTERM and SIGWINCH from ever arriving.
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        for s in fatalSignals + [SIGWINCH] { sigaddset(&unblock, s) }
+        for s in fatalSignals + terminatingSignals + [SIGWINCH] { sigaddset(&unblock, s) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
 
         var raw = settings
@@ -118,11 +136,13 @@ struct ComposeTerminal {
         }
     }
 
-    enum Input {
+    enum Input: Equatable {
         case bytes([UInt8])
         case resized
         case quiet
         case closed
+        /// A terminating signal (SIGTERM, SIGHUP, SIGINT, SIGQUIT) arrived.
+        case signal(Int32)
     }
 
     /// Waits for input, a resize, or `timeoutMilliseconds` of quiet (-1: forever).
@@ -135,7 +155,7 @@ struct ComposeTerminal {
         if fds[1].revents != 0 {
             var drain = [UInt8](repeating: 0, count: 64)
             while read(resizeRead, &drain, drain.count) > 0 {}
-            return .resized
+            return pendingSignal != 0 ? .signal(pendingSignal) : .resized
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let got = read(fd, &buffer, buffer.count)
@@ -148,12 +168,25 @@ struct ComposeTerminal {
     func restore() {
         output(restoreSequence)
         if let settings = restoreSettings { _ = tcsetattr(fd, TCSAFLUSH, settings) }
-        for s in fatalSignals { signal(s, SIG_DFL) }
+        for s in fatalSignals + terminatingSignals { signal(s, SIG_DFL) }
         signal(SIGWINCH, SIG_DFL)
         // No handler runs any more: the globals can go.
         restoreFD = -1
         resizePipeWrite = -1
         close(fd)
         close(resizeRead)
+    }
+
+    /// Ends the process as `number` would have, after the terminal was
+    /// restored and the draft saved: the signal raised again with its
+    /// default action, so the status is 128 + `number`.
+    static func end(bySignal number: Int32) -> Never {
+        signal(number, SIG_DFL)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, number)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        raise(number)
+        exit(128 + number)
     }
 }

@@ -101,6 +101,10 @@ final class JSONValueEncoder: Encoder {
         func child(_ key: Key) -> JSONNode {
             let child = JSONNode()
             if case .object(var members) = node.kind {
+                // Out of the node first, so the array is not shared and
+                // the append does not copy it (that copy made saving
+                // quadratic in the chips).
+                node.kind = .pending
                 members.append((key.stringValue, child))
                 node.kind = .object(members)
             }
@@ -132,6 +136,7 @@ final class JSONValueEncoder: Encoder {
         func child() -> JSONNode {
             let child = JSONNode()
             if case .array(var items) = node.kind {
+                node.kind = .pending  // see KeyedEncoder.child: no shared copy to append to
                 items.append(child)
                 node.kind = .array(items)
             }

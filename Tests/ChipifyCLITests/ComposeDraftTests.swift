@@ -1,0 +1,236 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import ChipifyCLI
+import ChipKit
+import ChipTestSupport
+
+/// Drafts are untrusted input, and saving one is linear in its chips.
+@Suite("compose: drafts")
+struct ComposeDraftTests {
+    static func temporaryDirectory() -> String {
+        var template = Array("/tmp/chipify-draft-XXXXXX".utf8CString)
+        return String(cString: mkdtemp(&template)!)
+    }
+
+    /// Field names as `--fields` takes them and as a draft holds them are
+    /// one rule: a name `--fields` refuses, a draft cannot restore.
+    @Test(arguments: 0..<8)
+    func aDraftsFieldNamesFollowTheFieldsOptionsRule(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 0xF1E1D)
+        let alphabet: [String] = ["t", "o", "C", "-", "_", "1", ":", " ", "\r", "\n", "\t", "\u{1B}", "\u{7F}", "\u{0}",
+                                  "\u{85}", "\u{9B}", "ö", "\u{202E}", ".", "x"]
+        for trial in 0..<200 {
+            let name = (0..<rng.below(5)).map { _ in alphabet[rng.below(alphabet.count)] }.joined()
+            let option = (try? OptionValue.fieldNames(name)) == [name]
+            var s = Composer(fieldNames: ["first", "second"]).snapshot
+            s.fields[1].name = name
+            let restored = (try? Composer(snapshot: s)) != nil
+            #expect(option == restored, "seed \(seed), trial \(trial): \(name.debugDescription) --fields \(option), draft \(restored)")
+            if option != restored { return }
+        }
+    }
+
+    /// The issue's draft: a field name that adds a `Bcc:` header is refused
+    /// when the file is read, with a message saying why.
+    @Test func aDraftWhoseFieldNameHoldsALineBreakIsRefused() throws {
+        var c = Composer(fieldNames: ["to"])
+        c.paste("ann@example.org, ")
+        var s = c.snapshot
+        s.fields[0].name = "To\r\nBcc: evil@attacker.example\r\nX-Y"
+        s.focus = s.fields[0].name
+        let encoder = JSONValueEncoder()
+        try s.encode(to: encoder)
+        var out = ByteBuffer(capacity: 1 << 12)
+        encoder.root.write(to: &out)
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/draft.json"
+        defer { unlink(path); rmdir(directory) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var writer = OutputBuffer(fd: fd, capacity: 0)
+        writer.buffer = out
+        writer.flush()
+        close(fd)
+        switch ComposeDraft.load(path) {
+        case .restored(let restored):
+            Issue.record("restored, and would send: \(ComposeController.headerBlock(restored, smtpUTF8: false).debugDescription)")
+        case .none: Issue.record("not read")
+        case .failure(let message): #expect(message.contains("field name"), "\(message)")
+        }
+    }
+
+    /// The autosave's debounce: a save is due a second after the last
+    /// change, and at the latest ten seconds after the first unsaved one.
+    @Test(arguments: [
+        ([0], 0, 1_000), ([0], 400, 600), ([0, 900], 1_000, 900), ([0], 1_000, 0),
+        (Array(stride(from: 0, through: 9_500, by: 500)), 9_600, 400), ([], 0, -1),
+    ] as [([Int64], Int64, Int32)])
+    func theAutosaveIsDebounced(_ changes: [Int64], _ now: Int64, _ wait: Int32) {
+        var autosave = DraftAutosave(path: "/nonexistent/draft.json")
+        for t in changes { autosave.changed(at: t) }
+        #expect(autosave.timeout(at: now) == wait, "changes \(changes), now \(now)")
+    }
+
+    @Test func aDefaultDraftFollowsTheStateDirectory() {
+        let env1: [String: String] = ["XDG_STATE_HOME": "/s", "HOME": "/h"]
+        let env2: [String: String] = ["HOME": "/h"]
+        let env3: [String: String] = ["XDG_STATE_HOME": "relative", "HOME": "/h"]
+        #expect(ComposeDraft.defaultPath { env1[$0] } == "/s/chipify/draft.json")
+        #expect(ComposeDraft.defaultPath { env2[$0] } == "/h/.local/state/chipify/draft.json")
+        #expect(ComposeDraft.defaultPath { env3[$0] } == "/h/.local/state/chipify/draft.json")
+        #expect(ComposeDraft.defaultPath { _ in nil } == nil)
+        #expect((try? ComposeCommand.parse(["--no-draft", "--draft", "d.json"])) == nil)
+        #expect((try? ComposeCommand.parse(["--no-draft"]))?.noDraft == true)
+    }
+
+    /// The message of a refused draft quotes it cleaned: no escape
+    /// sequence from the file reaches the terminal through standard error.
+    @Test(arguments: ["focus", "policy"])
+    func aRefusedDraftsMessageHoldsNoControlCharacters(_ which: String) throws {
+        var s = Composer(fieldNames: ["to"]).snapshot
+        if which == "focus" { s.focus = "\u{1B}]0;owned\u{7}\u{1B}[2J" } else { s.policy = "\u{1B}[2J\u{9B}31m"; s.version = 1 }
+        let encoder = JSONValueEncoder()
+        try s.encode(to: encoder)
+        var out = ByteBuffer(capacity: 1 << 12)
+        encoder.root.write(to: &out)
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/draft.json"
+        defer { unlink(path); rmdir(directory) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var writer = OutputBuffer(fd: fd, capacity: 0)
+        writer.buffer = out
+        writer.flush()
+        close(fd)
+        guard case .failure(let message) = ComposeDraft.load(path) else {
+            Issue.record("\(which): restored")
+            return
+        }
+        #expect(ComposeScreenSafetyTests.badScalars(message).isEmpty, "\(message.debugDescription)")
+    }
+
+    /// Saving is linear: ten times the chips take about ten times as long
+    /// (a quadratic save took 50 s for 100,000 chips). A loose bound, not a
+    /// benchmark: 30 times allows for noise and is far below 100.
+    @Test func savingIsLinearInTheChips() throws {
+        func seconds(_ n: Int) -> Double {
+            var c = Composer(fieldNames: ["to"])
+            c.paste((0..<n).map { "u\($0)@example.org" }.joined(separator: ", ") + ", ")
+            let directory = Self.temporaryDirectory()
+            defer { unlink(directory + "/d.json"); rmdir(directory) }
+            var start = timespec(), end = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &start)
+            #expect(ComposeDraft.save(c, to: directory + "/d.json") == nil)
+            clock_gettime(CLOCK_MONOTONIC, &end)
+            return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+        }
+        _ = seconds(1_000)  // warm-up
+        let small = seconds(10_000), large = seconds(100_000)
+        print("saving a draft: 10,000 chips \(small) s, 100,000 chips \(large) s")
+        #expect(large < max(small, 0.01) * 30, "10,000 chips \(small) s, 100,000 chips \(large) s")
+    }
+}
+
+/// Nothing a contact, a draft or a person typed reaches the terminal as a
+/// control character or an escape sequence.
+@Suite("compose: the screen shows no control characters")
+struct ComposeScreenSafetyTests {
+    static let hostile: [String] = [
+        "\u{1B}[2J", "\u{1B}]0;title\u{7}", "\r\n", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}31m", "\u{8}", "\t",
+        "Ann", "Lee", "ö", "李", " ", "@", "<", ">", ",", "example.org", "\u{202E}",
+    ]
+
+    static func hostileText(_ rng: inout SplitMix64, _ n: Int) -> String {
+        (0..<1 + rng.below(n)).map { _ in hostile[rng.below(hostile.count)] }.joined()
+    }
+
+    /// The bytes no row may hold: C0, DEL, C1 (U+0080–U+009F) and so ESC.
+    static func badScalars(_ row: String) -> [Unicode.Scalar] {
+        row.unicodeScalars.filter { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
+
+    @Test(arguments: 0..<12)
+    func everyRowIsFreeOfControlCharacters(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 0x5C4EE7)
+        let fields = (0..<1 + rng.below(3)).map { k in "f\(k)" + Self.hostileText(&rng, 3) }
+        var contacts: [Contact] = []
+        for k in 0..<6 {
+            contacts.append(Contact(
+                id: ContactID("c\(k)"), displayName: "Ann " + Self.hostileText(&rng, 4),
+                emails: [ContactEmail(address: "ann\(k)@example.org", types: [Self.hostileText(&rng, 2)]),
+                         ContactEmail(address: "ann\(k)@example.net")]))
+        }
+        var composer = Composer(fieldNames: fields)
+        composer.directory = ContactDirectory(contacts)
+        var controller = ComposeController(composer: composer)
+        let keys: [ComposeKey] = [.text(Array("ann".utf8)), .enter, .control(UInt8(ascii: "o")), .down([]),
+                                  .control(UInt8(ascii: "n")), .tab, .backTab, .left([]), .left([.shift])]
+        for step in 0..<60 {
+            let key: ComposeKey = rng.below(3) == 0
+                ? .text(Array(Self.hostileText(&rng, 3).utf8)) : keys[rng.below(keys.count)]
+            _ = controller.handle(key)
+            for width in [12, 40, 80] {
+                let screen = controller.screen(width: width, height: 8, style: .plain)
+                for row in screen.rows {
+                    let bad = Self.badScalars(row)
+                    #expect(bad.isEmpty, "seed \(seed), step \(step), width \(width): \(row.debugDescription)")
+                    if !bad.isEmpty { return }
+                }
+            }
+        }
+    }
+}
+
+/// Escape closes what is open first; leaving with unsent work asks, unless
+/// a draft keeps the work.
+@Suite("compose: leaving")
+struct ComposeLeavingTests {
+    @Test func escapeWithTheSuggestionsOpenClosesThem() {
+        var s = ComposeSession(contacts: true)
+        s.keys("cél")
+        #expect(!s.controller.ui.suggestions.isEmpty)
+        #expect(s.keys("\u{1B}") == .stay)
+        #expect(s.controller.ui.suggestions.isEmpty)
+        #expect(s.controller.composer.fields[0].pendingText == "cél")
+        // Typing opens them again.
+        s.keys("i")
+        #expect(!s.controller.ui.suggestions.isEmpty)
+    }
+
+    @Test func escapeWithTheAlternatesOpenClosesThem() throws {
+        var s = ComposeSession(contacts: true)
+        s.keys("sarah james")
+        s.keys("\u{1B}[B\r\u{0F}")
+        #expect(!s.controller.ui.alternates.isEmpty)
+        #expect(s.keys("\u{1B}") == .stay)
+        #expect(s.controller.ui.alternates.isEmpty)
+        #expect(s.controller.composer.fields[0].count == 1)
+    }
+
+    /// Without a draft to keep it, unsent work is not dropped by one key.
+    @Test(arguments: ["\u{1B}", "\u{03}"])
+    func leavingWithUnsentWorkAsksFirst(_ key: String) {
+        var s = ComposeSession()
+        s.keys("ann@example.org, bo")
+        #expect(s.keys(key) == .stay)
+        #expect(s.controller.ui.message?.contains("again") == true, "\(s.controller.ui.message ?? "no message")")
+        #expect(s.keys(key) == .cancelled)
+    }
+
+    @Test(arguments: ["\u{1B}", "\u{03}"])
+    func leavingWithNothingTypedIsAtOnce(_ key: String) {
+        var s = ComposeSession()
+        #expect(s.keys(key) == .cancelled)
+    }
+
+    /// Another key between the two cancels the question.
+    @Test func anotherKeyTakesTheQuestionBack() {
+        var s = ComposeSession()
+        s.keys("ann@example.org, ")
+        s.keys("\u{1B}")
+        s.keys("b")
+        #expect(s.keys("\u{1B}") == .stay)
+    }
+}
