@@ -202,13 +202,15 @@ public struct Contact: Hashable, Sendable, Codable {
     public var preferredEmail: ContactEmail? { preferredEmailIndex.map { emails[$0] } }
 }
 
-/// 2^−x for x ≥ 0, without a math library: whole halvings scale the
-/// exponent, and the fraction goes through the exponential series
-/// (|x·ln 2| < 0.7, so 20 terms are exact to a double's precision).
+/// 2^−x, without a math library: whole halvings scale the exponent, and
+/// the fraction goes through the exponential series (|x·ln 2| < 0.7, so 20
+/// terms are exact to a double's precision). 0 for NaN, ±∞ and x > 1100;
+/// +∞ for x < −1100 (2^1100 overflows).
 func halving(_ x: Double) -> Double {
     guard x.isFinite else { return 0 }
-    let whole = x.rounded(.down)
+    let whole = roundedDown(x)
     if whole > 1100 { return 0 }
+    if whole < -1100 { return .infinity }
     let y = -(x - whole) * 0.693_147_180_559_945_309_4
     var term = 1.0
     var sum = 1.0
@@ -217,4 +219,22 @@ func halving(_ x: Double) -> Double {
         sum += term
     }
     return Double(sign: .plus, exponent: -Int(whole), significand: sum)
+}
+
+/// ⌊x⌋, bit for bit what `x.rounded(.down)` gives (±0 kept, ±∞ and NaN
+/// returned as they are), from the bits alone. `rounded(.down)` compiles to
+/// a call to libm's `floor` on baseline x86-64, which a host that imports
+/// only ChipKit does not link: the library promises the standard library
+/// only.
+func roundedDown(_ x: Double) -> Double {
+    let exponent = Int(x.exponentBitPattern) - 1023
+    // 2^52 and above (and ±∞, NaN) hold no fraction bits.
+    if exponent >= 52 { return x }
+    // |x| < 1, subnormals included: −1 below zero, the zero itself at zero.
+    if exponent < 0 { return x < 0 ? -1 : (x == 0 ? x : 0) }
+    let fractionBits: UInt64 = (1 << UInt64(52 - exponent)) - 1
+    guard x.bitPattern & fractionBits != 0 else { return x }
+    let truncated = Double(bitPattern: x.bitPattern & ~fractionBits)
+    // |truncated| < 2^52, so subtracting 1 is exact.
+    return x < 0 ? truncated - 1 : truncated
 }

@@ -1,0 +1,123 @@
+// A host that imports only ChipKit and calls every layer, as an app
+// would. It prints what it checked and exits 1 on the first wrong answer,
+// so CI fails when a layer breaks for hosts (or when the library needs a
+// library the toolchain does not link by default, such as libm).
+import ChipKit
+
+/// The C library's `exit`, declared here because importing Glibc would
+/// also link libm (its module map says so) and hide the very dependency
+/// this host exists to catch.
+@_silgen_name("exit")
+func exit(_ status: Int32) -> Never
+
+var failures = 0
+
+@MainActor func check(_ what: String, _ ok: Bool, _ got: @autoclosure () -> String = "") {
+    if ok {
+        print("ok    \(what)")
+    } else {
+        print("WRONG \(what): got \(got())")
+        failures += 1
+    }
+}
+
+// Syntax and recognition: a list as people paste it.
+let chips = AddressList.parse("\"Lee, Ann\" <ann@x.org>, bob@", policy: .standard)
+check("parse: two chips", chips.count == 2, "\(chips.count)")
+check("parse: display name", chips.first?.displayName == "Lee, Ann", "\(String(describing: chips.first?.displayName))")
+check("parse: missing domain", chips.last?.error?.code == "missing-domain", "\(String(describing: chips.last?.error?.code))")
+
+// Directory: contacts imported from a vCard, ranked by decayed use.
+let vcard = """
+    BEGIN:VCARD\r
+    VERSION:3.0\r
+    FN:José Ortiz\r
+    EMAIL:jose@example.org\r
+    END:VCARD\r
+    BEGIN:VCARD\r
+    VERSION:3.0\r
+    FN:John Smith\r
+    EMAIL;TYPE=work:john@example.com\r
+    END:VCARD\r
+    BEGIN:VCARD\r
+    VERSION:3.0\r
+    FN:Mary Jones\r
+    EMAIL:mary@example.net\r
+    END:VCARD\r
+
+    """
+let imported = ContactImporter.import(Array(vcard.utf8))
+check("import: three contacts", imported.contacts.count == 3, "\(imported.contacts.count)")
+check("import: no problems", imported.problems.isEmpty, "\(imported.problems)")
+var book = ContactDirectory(imported.contacts)
+let john = imported.contacts.first { $0.displayName == "John Smith" }
+if let john {
+    // A recent use ranks John first among the "jo" matches; scoring the
+    // use decays it by 2^(−age/halfLife).
+    let now = 1_000_000_000.0
+    book = book.recordingUse(of: john.id, at: now)
+    let usage = ContactUsage().recordingUse(at: now)
+    let halfLater = usage.score(at: now + ContactUsage.defaultHalfLife)
+    check("usage: one half-life halves a use", abs(halfLater - 0.5) < 1e-12, "\(halfLater)")
+}
+let found = book.suggestions(for: "jo")
+check(
+    "suggest: John, José and Mary (Jones) for \"jo\"",
+    Set(found.compactMap(\.name)) == ["John Smith", "José Ortiz", "Mary Jones"], "\(found.map { $0.name ?? "" })")
+check("suggest: the used contact first", found.first?.name == "John Smith", "\(found.map { $0.name ?? "" })")
+
+// Editing: a composer typing key by key, pasting, choosing a suggestion.
+var composer = Composer()
+composer.directory = book
+for key in "ann@x.org, " { _ = composer.type(String(key)) }
+_ = composer.paste("\"Doe, Jane\" <j@x.io>, Ann <a@y.org>, bo")
+let to = composer.field(named: "to")
+check("compose: typed and pasted chips", to?.chips.count == 3, "\(to?.chips.count ?? -1)")
+check("compose: tail pending", to?.pendingText == "bo", "\(to?.pendingText ?? "")")
+_ = composer.type("b@z.org")
+_ = composer.commit()
+_ = composer.type("mar")
+if let mary = composer.suggestions().first {
+    _ = composer.choose(mary)
+}
+check(
+    "compose: chose Mary",
+    composer.field(named: "to")?.chips.last?.content.address == "mary@example.net",
+    "\(String(describing: composer.field(named: "to")?.chips.last?.content.address))")
+
+// Output: what goes in the To: header.
+let report = composer.send(smtpUTF8: false)
+check("send: sent", report.sent, "\(report)")
+let header = report.headers.first { $0.field == "to" }?.value ?? ""
+// Folded at 78 characters, at a space.
+check(
+    "send: header value",
+    header == "ann@x.org, \"Doe, Jane\" <j@x.io>, Ann <a@y.org>, bob@z.org, Mary Jones\r\n <mary@example.net>",
+    header)
+
+// Output: the record writer writes what `chipify --format jsonl` writes.
+var writer = ChipRecordWriter(format: .jsonl)
+writer.write(record: 1, Array("Ann <ann@x.org>, bob@".utf8))
+let lines = String(decoding: writer.output.bytes, as: UTF8.self).split(separator: "\n")
+check("writer: a line per chip", lines.count == 2, "\(lines)")
+check("writer: valid then error", lines.first?.contains("\"ann@x.org\"") == true
+    && lines.last?.contains("missing-domain") == true, "\(lines)")
+
+// Groups: a single, required choice.
+do {
+    var sizes = try ChipGroup<Never>(
+        options: ["S", "M", "L"].map { ChipOption(id: ChipOptionID($0), label: $0) },
+        configuration: GroupConfiguration(isSingleSelection: true, isSelectionRequired: true), checked: ["M"])
+    check("group: choosing another replaces", sizes.tap("L").selectedID == "L")
+    check("group: the last one stays", sizes.tap("L").refusal?.reason == .selectionRequired)
+    _ = sizes.add(ChipOption(id: "XL", label: "XL"))
+    check("group: add", sizes.options.count == 4, "\(sizes.options.count)")
+} catch {
+    check("group: configuration", false, "\(error)")
+}
+
+if failures > 0 {
+    print("\(failures) wrong")
+    exit(1)
+}
+print("all layers answered as expected")
