@@ -111,6 +111,29 @@ struct ComposeDraftTests {
         #expect(ComposeScreenSafetyTests.badScalars(message).isEmpty, "\(message.debugDescription)")
     }
 
+    /// The streaming encoder a save uses writes the bytes the tree encoder
+    /// writes, for random drafts (groups, errors, warnings, bytes that are
+    /// not UTF-8, a sent chip, pending text, several fields).
+    @Test(arguments: 0..<20)
+    func theStreamingEncoderWritesWhatTheTreeWrites(seed: Int) throws {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 0x57AE)
+        let pieces = ["ann@example.org", "Ann Lee <ann@example.org>", "bob@", "Team: c@example.org, d@example.net;",
+                      "undisclosed-recipients:;", "carol@gmial.com", "Jiří <jiri@example.cz>", "ann@example.org",
+                      "\"Lee, Ann\" <lee@x.org>", "mallory@ex\u{0430}mple.com"]
+        var c = Composer(fieldNames: ["to", "cc", "bcc"])
+        for name in ["to", "cc", "bcc"] {
+            _ = c.focus(name)
+            c.paste((0..<rng.below(6)).map { _ in pieces[rng.below(pieces.count)] }.joined(separator: ", ") + ", ")
+        }
+        if rng.below(2) == 0 { _ = c.type(bytes: [0x61, 0xFF, 0x62]) }
+        let tree = JSONValueEncoder()
+        try c.snapshot.encode(to: tree)
+        var expected = ByteBuffer(capacity: 1 << 12)
+        tree.root.write(to: &expected)
+        let streamed = try JSONStreamEncoder.encode(c.snapshot)
+        #expect(streamed.bytes == expected.bytes, "seed \(seed)")
+    }
+
     /// Saving is linear: ten times the chips take about ten times as long
     /// (a quadratic save took 50 s for 100,000 chips). A loose bound, not a
     /// benchmark: 30 times allows for noise and is far below 100.

@@ -48,16 +48,13 @@ enum ComposeDraft {
     ///
     /// - Complexity: O(*n*) in the chips and bytes of text.
     static func encode(_ composer: Composer) -> Result<[UInt8], DraftError> {
-        let encoder = JSONValueEncoder()
         do {
-            try composer.snapshot.encode(to: encoder)
+            var out = try JSONStreamEncoder.encode(composer.snapshot)
+            out.append("\n")
+            return .success(out.bytes)
         } catch {
             return .failure(DraftError(message: "cannot save the draft: \(error)"))
         }
-        var out = ByteBuffer(capacity: 1 << 12)
-        encoder.root.write(to: &out)
-        out.append("\n")
-        return .success(out.bytes)
     }
 
     /// Writes `bytes` to `path` so that a crash at any moment leaves the
