@@ -85,6 +85,11 @@ public struct ChipField: Sendable {
         /// the words end up joined to what follows (`Last, First <…>;`:
         /// reopen) or alone (the chip stays); and those bytes.
         var held: HeldComma?
+        /// For chips a line break at the end of an insert made at once:
+        /// how many (0 when it only closed a group). A space or tab typed
+        /// next makes the break folding white space after all: the chips go
+        /// and the text returns, as in the list read whole.
+        var lineBreakChips: Int?
     }
 
     struct HeldComma: Sendable {
@@ -276,7 +281,18 @@ public struct ChipField: Sendable {
         guard !bytes.isEmpty else { return [] }
         var changes: [FieldChange] = []
         var bytes = bytes
-        if let p = provisional, let held = p.held {
+        if let p = provisional, let made = p.lineBreakChips {
+            provisional = nil
+            if text.pending.isEmpty && text.marked.isEmpty, let b = bytes.first,
+               p.text.scanner.pendingBreakFolds(before: b), text.insertionIndex >= made {
+                let before = text
+                for _ in 0..<made { removeChipKeepingText(at: text.insertionIndex - 1, &changes) }
+                let index = text.insertionIndex
+                text = p.text
+                text.insertionIndex = index
+                finishTextChange(from: before, &changes)
+            }
+        } else if let p = provisional, let held = p.held {
             // Words before a held comma, shown as a chip: the copy of the
             // scanner that still holds them decides.
             if text.caret != text.pending.count || !text.marked.isEmpty {
@@ -357,6 +373,21 @@ public struct ChipField: Sendable {
         text.caret += bytes.count
         if !atEnd { resetScanner() }
         feed(&changes)
+        // A line break that ends what was inserted is a separator: the
+        // chip before it is made now (`a@x.org\nb@x.org\r\n` makes two),
+        // and an open group closes. A space or tab typed next would fold
+        // it (RFC 5322 §3.2.2): then the chip is reopened in that key.
+        if text.scanner.endsWithPendingBreak && text.caret == text.pending.count && text.marked.isEmpty
+            && provisional == nil {
+            let saved = text
+            let count = order.count
+            var segments: [Segment] = []
+            text.scanner.endAtPendingBreak { segments.append($0) }
+            emit(segments, &changes)
+            dropCompletedText(force: true)
+            provisional = Provisional(
+                id: order.last ?? ChipID(rawValue: 0), text: saved, lineBreakChips: order.count - count)
+        }
         // Words before a held comma make their chip at once too; the
         // copy of the scanner kept with it says later whether to reopen it.
         if let range = text.scanner.heldChipWithNothingAfter, text.caret == text.pending.count,
@@ -457,7 +488,9 @@ public struct ChipField: Sendable {
             finishTextChange(from: before, &changes)
             changes += insert(marked)
         }
-        guard !text.pending.isEmpty || text.scanner.hasOpenChip else { return changes }
+        // A group still open (`Team: a@x.org, ` pasted) closes here too, so
+        // that nothing typed or inserted later joins a group out of sight.
+        guard !text.pending.isEmpty || text.scanner.hasOpenChip || text.scanner.isInGroup else { return changes }
         let before = text
         if order.count + 1 > limits.maxChips && text.scanner.hasOpenChip {
             changes.append(.refused(Refusal(.tooManyChips)))

@@ -151,8 +151,9 @@ public struct ListRecognizer: Sendable {
         case .groupOpen:
             var name: [UInt8] = []
             var local = (range.lowerBound - base)..<(range.upperBound - 1 - base)
-            if local.lowerBound >= 0 && local.upperBound <= p.count && Self.startsWithMailto(p, local) {
-                // `mailto:Team: a@x.org;` names the group `Team`.
+            while local.lowerBound >= 0 && local.upperBound <= p.count && Self.startsWithMailto(p, local) {
+                // `mailto:Team: a@x.org;` names the group `Team`, however
+                // often the prefix is repeated.
                 local = (local.lowerBound + MailtoScheme.prefixBytes)..<local.upperBound
             }
             if local.count <= recognizer.policy.maxChipBytes && local.lowerBound >= 0 && local.upperBound <= p.count {

@@ -396,10 +396,12 @@ struct MailboxParser {
             r.fail(.notAnAddress, at: start)
             return
         }
-        // A pasted `mailto:` link.
+        // A pasted `mailto:` link; some link generators double the prefix
+        // (`mailto:mailto:ann@x.org`), so every leading one is dropped.
         if e - s >= 2, lx[0].kind == .atom, lx[1].kind == .colon, isMailto(lx[0]) {
             r.warnings.insert(.mailtoPrefix)
             s = 2
+            while e - s >= 2, lx[s].kind == .atom, lx[s + 1].kind == .colon, isMailto(lx[s]) { s += 2 }
             if s == e {
                 r.fail(.notAnAddress, at: lx[1].end)
                 return
@@ -456,6 +458,10 @@ struct MailboxParser {
            isMailto(lx[inner.lowerBound]) {
             r.warnings.insert(.mailtoPrefix)
             inner = trimmed((inner.lowerBound + 2)..<inner.upperBound)
+            while inner.count >= 2, lx[inner.lowerBound].kind == .atom, lx[inner.lowerBound + 1].kind == .colon,
+                isMailto(lx[inner.lowerBound]) {
+                inner = trimmed((inner.lowerBound + 2)..<inner.upperBound)
+            }
             if inner.isEmpty {
                 r.fail(.emptyAddress, at: lx[open].start)
                 return

@@ -224,6 +224,34 @@ public struct ListScanner: Sendable, Hashable {
         splitAtHeldComma(emit)
     }
 
+    /// Whether the last byte fed was a line break whose meaning the next
+    /// byte would decide (folding white space or a separator).
+    package var endsWithPendingBreak: Bool { pendingBreak >= 0 }
+
+    /// Reads a pending line break as a separator now, as a byte other than
+    /// a space or tab after it would: the chip before it ends, and so does
+    /// an open group. An editor calls it when a paste ends with a line
+    /// break, which nothing typed later can fold.
+    package mutating func endAtPendingBreak(_ emit: (Segment) -> Void) {
+        guard pendingBreak >= 0 else { return }
+        let at = pendingBreak
+        pendingBreak = -1
+        pendingBreakAfterCR = false
+        endChip(emit)
+        if inGroup {
+            inGroup = false
+            groupStart = -1
+            emit(Segment(.groupClose, at..<at))
+        }
+    }
+
+    /// Whether `b`, fed next, would make the pending line break folding
+    /// white space (a space or tab) or finish its CRLF.
+    package func pendingBreakFolds(before b: UInt8) -> Bool {
+        pendingBreak >= 0
+            && (b == ASCII.space || b == ASCII.tab || (pendingBreakAfterCR && b == ASCII.lineFeed))
+    }
+
     /// Whether some text of an unfinished chip has been seen.
     public var hasOpenChip: Bool { tokenStart >= 0 }
 
@@ -382,7 +410,15 @@ public struct ListScanner: Sendable, Hashable {
         if b == ASCII.space || b == ASCII.tab {
             // Folding white space: the break belongs to whatever context
             // we are in.
-            if context != .top || inAngle { tokenEnd = at + 1 }
+            if context != .top || inAngle {
+                tokenEnd = at + 1
+            } else if tokenStart >= 0 && !(heldCommaEnd >= 0 && afterCommaStart < 0) {
+                // At the top level it is white space as a space is: after a
+                // complete bare address it may end the chip
+                // (`a@x.org\r\n b@y.org` is two chips, not `a@x.orgb@y.org`).
+                if headCount > 0 { headCount = UInt8(MailtoScheme.prefixBytes) }
+                if isCompleteBareAddress { tentativeSplit = true }
+            }
             return true
         }
         // A hard line break: it ends the chip, whatever is open.
@@ -561,7 +597,9 @@ public struct ListScanner: Sendable, Hashable {
             let cls = ScanClass(rawValue: classes[b]) ?? .plain
             if cls == .space {
                 if tokenStart >= 0 && !(heldCommaEnd >= 0 && afterCommaStart < 0) {
-                    headCount = UInt8(MailtoScheme.prefixBytes)  // `mail to:` is not `mailto:`
+                    // `mail to:` is not `mailto:`; white space right after
+                    // a `mailto:` leaves the next word to be looked at.
+                    if headCount > 0 { headCount = UInt8(MailtoScheme.prefixBytes) }
                     if isCompleteBareAddress { tentativeSplit = true }
                 }
                 i += 1
@@ -715,11 +753,19 @@ public struct ListScanner: Sendable, Hashable {
                     tokenEnd = -1
                     lastSignificant = 0
                 } else {
+                    let scheme = tokenStart >= 0 && headCount == MailtoScheme.nameBytes && head == ListScanner.mailtoHead
                     startChipIfNeeded(at: at)
                     phraseOnly = false
                     noteHead(b)
                     lastSignificant = b
                     tokenEnd = at + 1
+                    if scheme {
+                        // `mailto:` however repeated (`mailto:mailto:ann@x.org`)
+                        // is a link's scheme, never a group's name: the bytes
+                        // after it are looked at for another one.
+                        head = 0
+                        headCount = 0
+                    }
                 }
             case .space, .lineBreak:
                 break  // handled above

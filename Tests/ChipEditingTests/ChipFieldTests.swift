@@ -41,6 +41,62 @@ struct ChipFieldTests {
         #expect(changes.contains(.pendingChanged))
     }
 
+    /// A line break that ends a paste is a separator: the last chip is
+    /// made, and a group left open closes, nothing stays pending.
+    @Test(arguments: [
+        ("a@x.org\nb@x.org\r\n", [nil, nil]), ("a@x.org\nb@x.org\n", [nil, nil]),
+        ("a@x.org\r\nb@x.org\r", [nil, nil]), ("a@x.org, b@x.org \n", [nil, nil]),
+        ("Team: a@x.org, b@x.org\r\n", ["Team", "Team"]),
+    ] as [(String, [String?])])
+    func aPastesTrailingLineBreakMakesTheLastChip(_ text: String, _ groups: [String?]) {
+        var f = ChipField(name: "to")
+        f.insert(text)
+        #expect(f.chips.map(\.content.address) == ["a@x.org", "b@x.org"], "\(text.debugDescription)")
+        #expect(f.chips.map(\.content.group) == groups)
+        #expect(f.pendingText == "")
+        // What is typed next starts a new chip, outside the group.
+        f.insert("c@x.org,")
+        #expect(f.chips.map(\.content.group) == groups + [nil])
+    }
+
+    /// A space or tab typed right after such a break folds it (RFC 5322
+    /// §3.2.2), as in the list read whole: the chip is reopened.
+    @Test(arguments: ["Ann\r\n", "Ann\r", "Ann\n"])
+    func aSpaceAfterThePastedBreakFoldsIt(_ text: String) {
+        var f = ChipField(name: "to")
+        f.insert(text)
+        #expect(f.count == 1 && f.pendingText == "")
+        if text.hasSuffix("\r") { f.insert("\n") }
+        typeKeys(&f, " <a@x.org>")
+        f.commit()
+        let whole = text.hasSuffix("\r") ? text + "\n" : text
+        #expect(f.chips.map(\.content.rawText) == [whole + " <a@x.org>"])
+        #expect(f.chips.map(\.content.address) == ["a@x.org"])
+    }
+
+    /// Seeded pastes of lists ending in a line break: the field's chips
+    /// are the list's, at once, with no pending text.
+    @Test(arguments: [31, 32, 33] as [UInt64])
+    func pastesEndingInALineBreakLeaveNothingPending(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let breaks = ["\n", "\r\n", "\r", " \r\n", ",\n", ";\r\n"]
+        let shapes = ["%", "Ann <%>", "% (Ann)", "\"Lee, Ann\" <%>", "Team: %", "Team: %;"]
+        for _ in 0..<50 {
+            var text = ""
+            for k in 0..<(Int(rng.next() % 4) + 1) {
+                let shape = shapes[Int(rng.next() % UInt64(shapes.count))]
+                text += String(shape.map { $0 == "%" ? "p\(k)@x.org" : String($0) }.joined())
+                text += breaks[Int(rng.next() % UInt64(breaks.count))]
+            }
+            var f = ChipField(name: "to")
+            f.insert(text)
+            let expected = AddressList.parse(text)
+            #expect(f.pendingText == "", "seed \(seed): \(text.debugDescription)")
+            #expect(f.chips.map { ChipSummary($0.content) } == expected.map { ChipSummary($0) },
+                    "seed \(seed): \(text.debugDescription)")
+        }
+    }
+
     @Test func commaInsideQuotesOrCommentsDoesNotCommit() {
         var f = ChipField(name: "to")
         typeKeys(&f, "\"Doe, Jane\" <j@x.io> (a, b), Ann <a@y.org>")

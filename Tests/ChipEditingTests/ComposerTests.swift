@@ -10,6 +10,50 @@ func addresses(_ c: Composer, _ field: String) -> [String?] {
 
 @Suite("Composer")
 struct ComposerTests {
+    /// A group a paste left open (`Team: a@x.org, `) closes when its field
+    /// is committed or loses focus: what is typed or inserted afterwards
+    /// is outside it.
+    @Test(arguments: [
+        ("Team: a@x.org, ", "blur"), ("Team: a@x.org, ", "return"), ("Team: a@x.org,", "blur"),
+        ("Team: a@x.org, b@y.org", "blur"), ("Team: a@x.org;Two: b@y.org, ", "return"),
+    ])
+    func aGroupLeftOpenClosesOnCommitAndBlur(_ paste: String, _ how: String) {
+        var c = Composer()
+        c.paste(paste)
+        if how == "blur" {
+            c.focus("cc")
+            c.focus("to")
+        } else {
+            c.commit()
+        }
+        c.type("c@z.org,")
+        c.insertMailbox(name: "Dee", address: "d@z.org")
+        let to = c.field(named: "to")!
+        #expect(to.chips.suffix(2).map(\.content.group) == [nil, nil], "\(paste.debugDescription) \(how)")
+        #expect(to.chips.dropLast(2).allSatisfy { $0.content.group != nil })
+        #expect(to.pendingText == "")
+    }
+
+    /// Seeded: a group opened by a paste of any number of members, then
+    /// committed or blurred, never takes in a chip added afterwards.
+    @Test(arguments: [41, 42] as [UInt64])
+    func nothingJoinsAGroupAfterCommit(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<30 {
+            var text = "G\(rng.next() % 9): "
+            let n = Int(rng.next() % 4) + 1
+            for k in 0..<n { text += "m\(k)@x.org" + (rng.next() % 2 == 0 ? ", " : ",") }
+            if rng.next() % 2 == 0 { text.removeLast() }
+            var c = Composer()
+            c.paste(text)
+            if rng.next() % 2 == 0 { c.commit() } else { c.focus("cc"); c.focus("to") }
+            c.type("z@z.org,")
+            let to = c.field(named: "to")!
+            #expect(to.chips.last?.content.group == nil, "seed \(seed): \(text.debugDescription)")
+            #expect(to.count == n + 1, "seed \(seed): \(text.debugDescription)")
+        }
+    }
+
     @Test func defaultFieldsAndFocus() {
         var c = Composer()
         #expect(c.fields.map(\.name) == ["to", "cc", "bcc"])

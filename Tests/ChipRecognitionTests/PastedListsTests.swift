@@ -103,6 +103,23 @@ enum PastedListTables {
         rfc("5322 §3.2.3", "a%40b@x.org", .standard, .valid, address: "a%40b@x.org"),
     ]
 
+    /// A `mailto:` prefix, however often a link generator repeats it, is a
+    /// link's scheme and never a group's name.
+    static let doubledPrefix: [RFCRow] = [
+        rfcList("6068 §2", "mailto:mailto:ann@x.org, bob@y.org", .standard, [
+            member(nil, "ann@x.org", warn: ["mailto-prefix"]), member(nil, "bob@y.org"),
+        ]),
+        rfcList("6068 §2", "MAILTO:mailto:Mailto:ann@x.org; bob@y.org", .standard, [
+            member(nil, "ann@x.org", warn: ["mailto-prefix"]), member(nil, "bob@y.org"),
+        ]),
+        rfcList("6068 §2", "Ann <mailto:mailto:ann@x.org>, bob@y.org", .standard, [
+            member("Ann", "ann@x.org", warn: ["mailto-prefix"]), member(nil, "bob@y.org"),
+        ]),
+        rfcList("6068 §2", "mailto:mailto:Team: a@x.org, b@y.org;", .standard, [
+            member(nil, "a@x.org", group: "Team"), member(nil, "b@y.org", group: "Team"),
+        ]),
+    ]
+
     static let fullWidth: [RFCRow] = [
         rfcList("UTS 46", "ann\u{FF20}x.org bob\u{FF20}y.org", .standard, [
             member(nil, "ann@x.org", warn: ["full-width-at"]), member(nil, "bob@y.org", warn: ["full-width-at"]),
@@ -132,6 +149,58 @@ struct PastedListsTests {
 
     @Test(arguments: PastedListTables.fullWidth)
     func fullWidth(_ row: RFCRow) { verifyRFCRow(row) }
+
+    @Test(arguments: PastedListTables.doubledPrefix)
+    func doubledPrefix(_ row: RFCRow) { verifyRFCRow(row) }
+
+    /// No chip reports an address that is not in its text: seeded lists of
+    /// known mailboxes, joined by every kind of white space and separator
+    /// (folding white space included), give chips whose addresses are
+    /// among those typed, one chip for each.
+    @Test(arguments: [21, 22, 23, 24] as [UInt64])
+    func everyAddressIsInItsText(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let between = [" ", "\r\n ", "\n\t", "\r\n \t", ", ", ",\r\n ", "; ", "\r\n", "\n"]
+        let shapes = ["%", "Ann <%>", "% (Ann)", "\"Lee, Ann\" <%>", "mailto:%", "Ann\r\n <%>", "%\r\n (x)"]
+        for _ in 0..<60 {
+            let n = Int(rng.next() % 5) + 1
+            var parts: [String] = []
+            var addresses: [String] = []
+            for k in 0..<n {
+                let address = "p\(k)@x\(k).org"
+                addresses.append(address)
+                let shape = shapes[Int(rng.next() % UInt64(shapes.count))]
+                parts.append(shape.replacingOccurrences(of: "%", with: address))
+                if k < n - 1 { parts.append(between[Int(rng.next() % UInt64(between.count))]) }
+            }
+            let text = parts.joined()
+            let chips = AddressList.parse(text)
+            #expect(chips.map(\.address) == addresses as [String?], "seed \(seed): \(text.debugDescription)")
+            #expect(InvariantVerifier(policy: .standard).violations(of: Array(text.utf8)) == [], "seed \(seed): \(text.debugDescription)")
+        }
+    }
+
+    /// Seeded lists whose addresses carry `mailto:` repeated 0 to 3 times
+    /// in any case: one chip per address, none in a group.
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func repeatedMailtoIsNeverAGroup(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let spellings = ["mailto:", "MAILTO:", "Mailto:", "mAiLtO:"]
+        for _ in 0..<60 {
+            let n = Int(rng.next() % 4) + 1
+            var parts: [String] = []
+            for k in 0..<n {
+                var prefix = ""
+                for _ in 0..<Int(rng.next() % 4) { prefix += spellings[Int(rng.next() % UInt64(spellings.count))] }
+                parts.append(rng.next() % 3 == 0 ? "<\(prefix)p\(k)@x\(k).org>" : "\(prefix)p\(k)@x\(k).org")
+            }
+            let text = parts.joined(separator: rng.next() % 2 == 0 ? ", " : "; ")
+            let chips = AddressList.parse(text)
+            #expect(chips.map(\.address) == (0..<n).map { "p\($0)@x\($0).org" } as [String?], "seed \(seed): \(text)")
+            #expect(chips.allSatisfy { $0.group == nil && $0.error == nil }, "seed \(seed): \(text)")
+            #expect(InvariantVerifier(policy: .standard).violations(of: Array(text.utf8)) == [], "seed \(seed): \(text)")
+        }
+    }
 
     /// Seeded Outlook lists of any length: one chip per mailbox, with the
     /// `Last, First` name, however the input is chunked or typed.

@@ -64,6 +64,18 @@ struct ScannerTests {
         Case(input: "mailto:a@x.org", chips: ["mailto:a@x.org"], groups: [nil]),
         Case(input: "MailTo:a@x.org", chips: ["MailTo:a@x.org"], groups: [nil]),
         Case(input: "mail to: a@x.org", chips: ["a@x.org"], groups: ["mail to"]),
+        // However often a link generator repeats it.
+        Case(input: "mailto:mailto:a@x.org, b@y.org", chips: ["mailto:mailto:a@x.org", "b@y.org"], groups: [nil, nil]),
+        Case(input: "MAILTO:mailto:Mailto:a@x.org", chips: ["MAILTO:mailto:Mailto:a@x.org"], groups: [nil]),
+        Case(input: "mailto: mailto:a@x.org", chips: ["mailto: mailto:a@x.org"], groups: [nil]),
+        Case(input: "mailto:mailto:Team: a@x.org;", chips: ["a@x.org"], groups: ["Team"]),
+        // Folding white space (CRLF then a space or tab) is white space
+        // wherever a space is: after a complete bare address it separates.
+        Case(input: "a@x.org\r\n b@x.org", chips: ["a@x.org", "b@x.org"]),
+        Case(input: "a@x.org\n\tb@x.org\r\n \tc@x.org", chips: ["a@x.org", "b@x.org", "c@x.org"]),
+        Case(input: "a@x.org\r\n (Ann)", chips: ["a@x.org\r\n (Ann)"]),
+        Case(input: "a@x.org\r\n <a@x.org>", chips: ["a@x.org\r\n <a@x.org>"]),
+        Case(input: "mailto:\r\n a@x.org", chips: ["mailto:\r\n a@x.org"], groups: [nil]),
         // Junk still becomes chips.
         Case(input: "???, <<>>", chips: ["???", "<<>", ">"]),
         Case(input: ")(", chips: [")("]),
