@@ -32,59 +32,125 @@ public struct FieldSummary: Sendable, Hashable {
         labels: [String], budget: Int, measure: some TextWidthMeasure = TerminalWidth(),
         strings: ChipStrings = .english, isolatesBidi: Bool = true
     ) -> FieldSummary {
-        let n = labels.count
-        if n == 0 { return FieldSummary(text: "", shownCount: 0, hiddenCount: 0, width: 0, fits: true) }
-        let names = labels.map { isolatesBidi && TerminalWidth.containsRightToLeft($0[...]) ? "\u{2068}\($0)\u{2069}" : $0 }
-        let separatorWidth = measure.width(of: strings.listSeparator)
-        // prefix[k]: the width of names[0..<k] with separators between,
-        // measured only as far as the names can fit.
-        var prefix = [0]
-        func namesWidth(_ k: Int) -> Int {
-            while prefix.count <= k {
-                let i = prefix.count - 1
-                prefix.append(prefix[i] + measure.width(of: names[i]) + (i == 0 ? 0 : separatorWidth))
-            }
-            return prefix[k]
+        var names = Names(widthLimit: budget, measure: measure, strings: strings, isolatesBidi: isolatesBidi)
+        for label in labels {
+            names.append(label)
+            if names.isFull { break }
+        }
+        return names.summary(budget: budget, count: labels.count)
+    }
+
+    /// The names a summary can show, taken one label at a time: a summary
+    /// never needs a name after the first that does not fit (each name
+    /// after the first adds a separator, so the run of names only grows),
+    /// so only the names up to that one are kept, and the rest are counted.
+    /// A record of any length is summarized in memory bounded by the width,
+    /// not by the number of chips.
+    ///
+    /// Invariants:
+    /// 1. `widths[k]` is the measure of the first *k* kept names with
+    ///    separators between.
+    /// 2. Every kept name but the last fits `widthLimit` with those before
+    ///    it: names are kept until their run exceeds `widthLimit`.
+    public struct Names<Measure: TextWidthMeasure>: Sendable {
+        /// The largest budget ``summary(budget:count:)`` may be given.
+        public let widthLimit: Int
+        /// Labels appended since the last ``removeAll()``, kept or not.
+        public private(set) var count = 0
+        let measure: Measure
+        let strings: ChipStrings
+        let isolatesBidi: Bool
+        let separatorWidth: Int
+        var names: [String] = []
+        var widths = [0]
+
+        /// Names for summaries in at most `widthLimit` columns.
+        public init(
+            widthLimit: Int, measure: Measure = TerminalWidth(), strings: ChipStrings = .english,
+            isolatesBidi: Bool = true
+        ) {
+            self.widthLimit = widthLimit
+            self.measure = measure
+            self.strings = strings
+            self.isolatesBidi = isolatesBidi
+            separatorWidth = measure.width(of: strings.listSeparator)
         }
 
-        // Every name, when they all fit.
-        var best: (text: String, shown: Int)?
-        let lastAdjustment = n > 1 ? measure.width(of: strings.lastSeparator) - separatorWidth : 0
-        var all = 0
-        while all < n && namesWidth(all + 1) + (all + 1 == n ? lastAdjustment : 0) <= budget { all += 1 }
-        if all == n {
-            let text = allNames(names, strings)
-            if measure.width(of: text) <= budget { best = (text, n) }
+        /// Whether no later label can show (separators of no width aside,
+        /// which let every label be kept).
+        public var isFull: Bool { widths[widths.count - 1] > widthLimit && separatorWidth > 0 }
+
+        /// Counts a label, and keeps it while it can still show.
+        ///
+        /// - Complexity: O(*m*) in the label's length while it is kept; O(1) after.
+        public mutating func append(_ label: String) {
+            count += 1
+            guard widths[widths.count - 1] <= widthLimit || separatorWidth == 0 else { return }
+            let name = isolatesBidi && TerminalWidth.containsRightToLeft(label[...]) ? "\u{2068}\(label)\u{2069}" : label
+            widths.append(widths[widths.count - 1] + measure.width(of: name) + (names.isEmpty ? 0 : separatorWidth))
+            names.append(name)
         }
-        // Otherwise the most names that fit with "and N more".
-        if best == nil {
-            var fitting: Int?
-            var k = 1
-            while k <= n - 1 && namesWidth(k) <= budget {
-                let rest = measure.width(of: ChipStrings.fill(strings.namesAndMore, ["names": "", "count": "\(n - k)"]))
-                if namesWidth(k) + rest <= budget { fitting = k }
-                k += 1
+
+        /// Forgets every label, keeping the capacity (for the next record).
+        public mutating func removeAll() {
+            count = 0
+            names.removeAll(keepingCapacity: true)
+            widths.removeAll(keepingCapacity: true)
+            widths.append(0)
+        }
+
+        /// The summary of the labels appended, in `budget` columns.
+        ///
+        /// - Precondition: `budget <= widthLimit`.
+        /// - Complexity: O(*k* + *t*) measures, as ``FieldSummary/make(labels:budget:measure:strings:isolatesBidi:)``.
+        public func summary(budget: Int) -> FieldSummary { summary(budget: budget, count: count) }
+
+        func summary(budget: Int, count n: Int) -> FieldSummary {
+            precondition(budget <= widthLimit, "a budget above the width limit needs names that were not kept")
+            if n == 0 { return FieldSummary(text: "", shownCount: 0, hiddenCount: 0, width: 0, fits: true) }
+            // Asked only as far as the names can fit, which the kept ones
+            // reach (invariant 2).
+            func namesWidth(_ k: Int) -> Int { widths[k] }
+
+            // Every name, when they all fit.
+            var best: (text: String, shown: Int)?
+            let lastAdjustment = n > 1 ? measure.width(of: strings.lastSeparator) - separatorWidth : 0
+            var all = 0
+            while all < names.count && namesWidth(all + 1) + (all + 1 == n ? lastAdjustment : 0) <= budget { all += 1 }
+            if all == n {
+                let text = allNames(names, strings)
+                if measure.width(of: text) <= budget { best = (text, n) }
             }
-            k = fitting ?? 0
-            // Confirm with the whole text: a measure need not be additive.
-            while k > 0 {
-                let text = ChipStrings.fill(
-                    strings.namesAndMore, ["names": names[0..<k].joined(separator: strings.listSeparator), "count": "\(n - k)"])
-                if measure.width(of: text) <= budget {
-                    best = (text, k)
-                    break
+            // Otherwise the most names that fit with "and N more".
+            if best == nil {
+                var fitting: Int?
+                var k = 1
+                while k <= min(n - 1, names.count) && namesWidth(k) <= budget {
+                    let rest = measure.width(of: ChipStrings.fill(strings.namesAndMore, ["names": "", "count": "\(n - k)"]))
+                    if namesWidth(k) + rest <= budget { fitting = k }
+                    k += 1
                 }
-                k -= 1
+                k = fitting ?? 0
+                // Confirm with the whole text: a measure need not be additive.
+                while k > 0 {
+                    let text = ChipStrings.fill(
+                        strings.namesAndMore, ["names": names[0..<k].joined(separator: strings.listSeparator), "count": "\(n - k)"])
+                    if measure.width(of: text) <= budget {
+                        best = (text, k)
+                        break
+                    }
+                    k -= 1
+                }
             }
+            if let best {
+                return FieldSummary(
+                    text: best.text, shownCount: best.shown, hiddenCount: n - best.shown,
+                    width: measure.width(of: best.text), fits: true)
+            }
+            let more = moreChipText(count: n, strings: strings)
+            let w = measure.width(of: more)
+            return FieldSummary(text: more, shownCount: 0, hiddenCount: n, width: w, fits: w <= budget)
         }
-        if let best {
-            return FieldSummary(
-                text: best.text, shownCount: best.shown, hiddenCount: n - best.shown,
-                width: measure.width(of: best.text), fits: true)
-        }
-        let more = moreChipText(count: n, strings: strings)
-        let w = measure.width(of: more)
-        return FieldSummary(text: more, shownCount: 0, hiddenCount: n, width: w, fits: w <= budget)
     }
 
     /// The overflow chip's text, `+N`.

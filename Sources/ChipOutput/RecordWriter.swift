@@ -119,8 +119,10 @@ public struct ChipRecordWriter: Sendable {
     var headerOptions = HeaderOptions(lineBreak: "\n")
     /// The chips written in the current record, for ``write(record:_:)``.
     var nextIndex = 0
-    /// With ``summaryWidth``: the labels of the current record's chips.
-    var labels: [String] = []
+    /// With ``summaryWidth``: the current record's chips' labels, only as
+    /// many as can show in the width (the rest are counted), so a record of
+    /// any length is summarized in memory bounded by the width.
+    var labels: FieldSummary.Names<TerminalWidth>?
     /// With ``summaryWidth``: the current record's number, set by its chips
     /// or by a reader that knows it; one more than the last otherwise, so
     /// a record without chips is numbered too.
@@ -205,7 +207,7 @@ public struct ChipRecordWriter: Sendable {
         if let n = chip.displayName { name.append(contentsOf: n.utf8) }
         if let a = chip.address { address.append(contentsOf: a.utf8) }
         if summaryWidth != nil && format == .text {
-            labels.append(ChipText.label(of: chip))
+            appendLabel(labelShows ? ChipText.label(of: chip) : "")
             currentRecord = record
             return
         }
@@ -248,7 +250,7 @@ public struct ChipRecordWriter: Sendable {
             r.appendAddress(p, into: &address)
         }
         if summaryWidth != nil && format == .text {
-            labels.append(label(of: c))
+            appendLabel(labelShows ? label(of: c) : "")
             currentRecord = c.record
             return
         }
@@ -355,7 +357,7 @@ public struct ChipRecordWriter: Sendable {
         }
         address.append(contentsOf: UnsafeBufferPointer(rebasing: p[item.addressRange]))
         if summaryWidth != nil && format == .text {
-            labels.append(ChipText.label(name: name, address: address, raw: raw))
+            appendLabel(labelShows ? ChipText.label(name: name, address: address, raw: raw) : "")
             currentRecord = record
             return
         }
@@ -454,16 +456,36 @@ public struct ChipRecordWriter: Sendable {
         return ChipText.label(name: [], address: [], raw: c.raw)
     }
 
+    /// Whether the next chip's label can still show on the summary line:
+    /// past the names that fit, a chip is only counted, and its label is
+    /// not made.
+    var labelShows: Bool {
+        guard let labels, labels.widthLimit == summaryWidth ?? 0 else { return true }
+        return !labels.isFull
+    }
+
+    /// Counts a chip of the summary line, keeping its label while it can
+    /// show.
+    mutating func appendLabel(_ label: String) {
+        let width = summaryWidth ?? 0
+        if labels?.widthLimit != width { labels = FieldSummary.Names(widthLimit: width) }
+        labels!.append(label)
+    }
+
     /// One record as a summary line: `1  Ann, Bob and 3 more`, the record
     /// number left out when not wanted, nothing after it for no chips.
     mutating func writeSummaryLine(width: Int) {
         var line = recordNumbers ? "\(currentRecord)" : ""
         let prefix = line.isEmpty ? "" : line + "  "
-        let fitted = FieldSummary.make(labels: labels, budget: width - TerminalWidth().width(of: prefix))
+        let budget = width - TerminalWidth().width(of: prefix)
+        // A width changed in the middle of a record keeps the names of the
+        // width they were taken for.
+        let fitted = labels.map { $0.summary(budget: min(budget, $0.widthLimit)) }
+            ?? FieldSummary.make(labels: [], budget: budget)
         if !fitted.text.isEmpty { line = prefix + fitted.text }
         output.appendString(line)
         output.append(ASCII.lineFeed)
-        labels.removeAll(keepingCapacity: true)
+        labels?.removeAll()
         currentRecord += 1
     }
 

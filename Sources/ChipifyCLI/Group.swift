@@ -78,7 +78,12 @@ public enum GroupCommand {
 
     /// Replays `script`, writing results to `out` and the first bad line's
     /// error to `errors`.
-    static func run(script: [UInt8], trace: Bool, out: inout OutputBuffer, errors: inout OutputBuffer) -> Int32 {
+    /// `observe` sees the group after each operation (for tests that
+    /// check the group is changed in place).
+    static func run(
+        script: [UInt8], trace: Bool, out: inout OutputBuffer, errors: inout OutputBuffer,
+        observe: ((ChipGroup<Never>) -> Void)? = nil
+    ) -> Int32 {
         var group: ChipGroup<Never>?
         var requested: [ChipOptionID] = []
         var lineNumber = 0
@@ -94,13 +99,16 @@ public enum GroupCommand {
                 } catch {
                     throw LineError(message: "not a JSON object (\(error.message))")
                 }
-                guard var g = group else {
+                guard group != nil else {
                     group = try makeGroup(object)
                     continue
                 }
                 let op = try Operation(object)
-                let change = op.apply(to: &g)
-                group = g
+                // In place: a copy taken out of `group` would share its
+                // storage, so the operation would copy every option (O(n)
+                // per add, quadratic over a script).
+                let change = op.apply(to: &group!)
+                observe?(group!)
                 if let r = change.request { requested.append(r.id) }
                 if trace { writeTrace(line: lineNumber, op: op.name, change, &out) }
             } catch {

@@ -173,3 +173,89 @@ extension ChipLabelTests {
         #expect(change.newRows.lowerBound == 0)
     }
 }
+
+/// The rule that lets a summary line stream: a summary needs only the
+/// names up to the first whose run with those before it exceeds the
+/// width, and the count of all; the rest are counted and dropped, so a
+/// record of any number of chips is summarized in memory bounded by the
+/// width.
+@Suite("Summaries keep only the names that can show")
+struct SummaryNamesTests {
+    /// The summary by its definition, from every label: all names when
+    /// they fit, else the most names that fit with "and N more", else +N.
+    static func reference(_ labels: [String], budget: Int) -> String {
+        let n = labels.count
+        guard n > 0 else { return "" }
+        let measure = TerminalWidth()
+        let names = labels.map { TerminalWidth.containsRightToLeft($0[...]) ? "\u{2068}\($0)\u{2069}" : $0 }
+        let all = FieldSummary.allNames(names, .english)
+        if measure.width(of: all) <= budget { return all }
+        // k names hold k - 1 separators of 2 columns: more than
+        // budget/2 + 1 cannot fit, whatever the names.
+        for k in stride(from: min(n - 1, max(1, budget / 2 + 2)), through: 1, by: -1) {
+            let text = ChipStrings.fill(
+                ChipStrings.english.namesAndMore, ["names": names[0..<k].joined(separator: ", "), "count": "\(n - k)"])
+            if measure.width(of: text) <= budget { return text }
+        }
+        return FieldSummary.moreChipText(count: n)
+    }
+
+    static let words = ["Ann", "Bob", "Cy", "日本太郎", "سارا", "Annabelle Lee-Hargreaves", "x", "e\u{301}mile", "👩‍👩‍👧", ""]
+
+    @Test(arguments: [
+        (0, 80), (1, 80), (5, 20), (40, 80), (1_000, 80), (1_000, 1), (1_000, 0), (10, 500),
+    ] as [(Int, Int)])
+    func theKeptNamesAreBoundedByTheWidthAndTheSummaryIsTheSame(_ count: Int, _ width: Int) {
+        let labels = (0..<count).map { Self.words[$0 % Self.words.count] + "\($0 % 7 == 0 ? "" : " \($0)")" }
+        var names = FieldSummary.Names<TerminalWidth>(widthLimit: width)
+        for l in labels { names.append(l) }
+        // A separator is 2 columns: at most width/2 + 1 names fit, and one more is kept.
+        #expect(names.names.count <= width / 2 + 2)
+        #expect(names.count == count)
+        for budget in [width, width - 3, width / 2] where budget <= width {
+            #expect(names.summary(budget: budget).text == Self.reference(labels, budget: budget), "budget \(budget)")
+            #expect(FieldSummary.make(labels: labels, budget: budget).text == Self.reference(labels, budget: budget))
+        }
+    }
+
+    @Test func seededLabelsGiveTheSummaryOfEveryLabel() {
+        let seed: UInt64 = 0x5_0AA1
+        var random = SplitMix64(seed: seed)
+        for round in 0..<300 {
+            let count = random.below(60)
+            let labels = (0..<count).map { _ in Self.words[random.below(Self.words.count)] }
+            let width = random.below(90)
+            var names = FieldSummary.Names<TerminalWidth>(widthLimit: width)
+            for l in labels { names.append(l) }
+            let budget = width - random.below(8)
+            let got = names.summary(budget: budget).text
+            let expected = Self.reference(labels, budget: budget)
+            guard got == expected, names.names.count <= width / 2 + 2 else {
+                Issue.record("seed \(seed), round \(round): \(labels) in \(budget): \(got) ≠ \(expected), kept \(names.names.count)")
+                return
+            }
+        }
+    }
+
+    /// The writer's `--width` line keeps the same bounded names: a record
+    /// of 20,000 chips holds at most width/2 + 2 labels.
+    @Test func theWritersSummaryLineHoldsOnlyTheNamesThatCanShow() {
+        var writer = ChipRecordWriter(format: .text)
+        writer.summaryWidth = 80
+        var record: [UInt8] = []
+        var labels: [String] = []
+        for k in 0..<20_000 {
+            record += Array("P\(k) <p\(k)@example.org>, ".utf8)
+            labels.append("P\(k)")
+        }
+        var most = 0
+        for chip in AddressList.parse(String(decoding: record, as: UTF8.self)) {
+            writer.write(chip, record: 1, index: 0)
+            most = max(most, writer.labels?.names.count ?? 0)
+        }
+        writer.endRecord()
+        #expect(most <= 80 / 2 + 2, "kept \(most) labels")
+        let line = String(decoding: writer.output.bytes, as: UTF8.self)
+        #expect(line == "1  " + Self.reference(labels, budget: 80 - 3) + "\n")
+    }
+}

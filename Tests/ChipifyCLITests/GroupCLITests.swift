@@ -33,6 +33,34 @@ struct GroupCLITests {
         #expect(r.stderr.isEmpty)
     }
 
+    /// The rule: each operation changes the one group in place, so a
+    /// script of n adds costs O(n) overall (an add at the end is O(1)). A
+    /// copy of the group per operation moves its options to new storage
+    /// every time; changed in place, they move only when the array grows,
+    /// about log2(n) times.
+    @Test(arguments: [1_000, 5_000])
+    func addsChangeTheGroupInPlace(_ adds: Int) {
+        var script = #"{"config":{"chips":["a"]}}"# + "\n"
+        for i in 0..<adds { script += #"{"op":"add","id":"o\#(i)"}"# + "\n" }
+        let null = open("/dev/null", O_WRONLY)
+        defer { close(null) }
+        var out = OutputBuffer(fd: null)
+        var errors = OutputBuffer(fd: null)
+        var moves = 0
+        var operations = 0
+        var last: UnsafeRawPointer?
+        let status = GroupCommand.run(script: Array(script.utf8), trace: false, out: &out, errors: &errors) { g in
+            operations += 1
+            let base = g.options.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            if base != last { moves += 1 }
+            last = base
+        }
+        #expect(status == 0)
+        #expect(operations == adds)
+        let doublings = Int.bitWidth - adds.leadingZeroBitCount
+        #expect(moves <= 2 * doublings + 4, "options moved \(moves) times in \(adds) adds")
+    }
+
     @Test func withoutTraceOnlyTheStateIsPrinted() {
         let r = group("""
             {"config":{"chips":["a","b","c"],"single":true,"checked":["a"],"max_visible":2}}
