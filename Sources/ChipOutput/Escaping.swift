@@ -181,6 +181,14 @@ package enum JSON {
 /// Escaping for one-line text and TSV fields: `\t` `\n` `\r` `\\` and
 /// `\xHH` for other control bytes and for invalid UTF-8.
 package enum Escaper {
+    /// Whether the well-formed sequence of `length` bytes at `i` is a C1
+    /// control (U+0080–U+009F), U+2028 or U+2029.
+    @inline(__always)
+    static func isLineOrControl(_ p: UnsafeBufferPointer<UInt8>, at i: Int, length: Int) -> Bool {
+        (length == 2 && p[i] == 0xC2 && p[i + 1] < 0xA0)
+            || (length == 3 && p[i] == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))
+    }
+
     package static func appendEscaped(_ a: [UInt8], to out: ByteBuffer.Storage) {
         a.withUnsafeBufferPointer { appendEscaped($0, to: out) }
     }
@@ -207,6 +215,15 @@ package enum Escaper {
                     out.append("\\x")
                     JSON.appendHex(b, to: out)
                     i += 1
+                } else if Escaper.isLineOrControl(p, at: i, length: len) {
+                    // A C1 control (a terminal may read U+009B as CSI) or a
+                    // line or paragraph separator: its bytes, as `\xHH`, so
+                    // a reader gets them back and a terminal never acts on them.
+                    for k in i..<i + len {
+                        out.append("\\x")
+                        JSON.appendHex(p[k], to: out)
+                    }
+                    i += len
                 } else {
                     out.append(UnsafeBufferPointer(rebasing: p[i..<i + len]))
                     i += len

@@ -234,7 +234,10 @@ public struct ListScanner: Sendable, Hashable {
     /// break, which nothing typed later can fold.
     package mutating func endAtPendingBreak(_ emit: (Segment) -> Void) {
         guard pendingBreak >= 0 else { return }
-        let at = pendingBreak
+        // The break is the last thing fed: the group ends after it, where
+        // the byte after it would have ended it (an empty group's text
+        // holds its line break, as in the list read whole).
+        let at = offset
         pendingBreak = -1
         pendingBreakAfterCR = false
         endChip(emit)

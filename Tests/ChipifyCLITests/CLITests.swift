@@ -141,8 +141,8 @@ struct ProcessTests {
         (["--format", "header", "--smtputf8"], "jörg@x.org, ann@x.org\n", "jörg@x.org, ann@x.org\n", ""),
         (["--format", "header", "--smtputf8"], "ann@ｘ。org\n", "ann@x.org\n", ""),
         (["--format", "header", "--smtputf8", "--policy", "lenient"], "c@x\u{85}y.org, d@x.org\u{2029}, e@x.org\n", "e@x.org\n",
-         "chipify: record 1, chip 1 'c@x\u{85}y.org' left out of the header: in error (invalid-character)\n"
-            + "chipify: record 1, chip 2 'd@x.org\u{2029}' left out of the header: in error (invalid-character)\n"),
+         "chipify: record 1, chip 1 'c@x\\xc2\\x85y.org' left out of the header: in error (invalid-character)\n"
+            + "chipify: record 1, chip 2 'd@x.org\\xe2\\x80\\xa9' left out of the header: in error (invalid-character)\n"),
         (["--format", "header"], "a@x.org\nb@, c@x.org\n", "a@x.org\nc@x.org\n",
          "chipify: record 2, chip 1 'b@' left out of the header: in error (missing-domain)\n"),
     ])
