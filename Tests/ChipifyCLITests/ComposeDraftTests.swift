@@ -16,6 +16,23 @@ struct ComposeDraftTests {
         return String(cString: mkdtemp(&template)!)
     }
 
+    /// Writes a snapshot as a draft file in a new temporary directory, as a
+    /// hand-edited or forged draft would be: the directory and the file.
+    static func writeDraft(_ s: ComposerSnapshot) throws -> (String, String) {
+        let encoder = JSONValueEncoder()
+        try s.encode(to: encoder)
+        var out = ByteBuffer(capacity: 1 << 12)
+        encoder.root.write(to: &out)
+        let directory = temporaryDirectory()
+        let path = directory + "/draft.json"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var writer = OutputBuffer(fd: fd, capacity: 0)
+        writer.buffer = out
+        writer.flush()
+        close(fd)
+        return (directory, path)
+    }
+
     /// Field names as `--fields` takes them and as a draft holds them are
     /// one rule: a name `--fields` refuses, a draft cannot restore.
     @Test(arguments: 0..<8)
@@ -42,18 +59,8 @@ struct ComposeDraftTests {
         var s = c.snapshot
         s.fields[0].name = "To\r\nBcc: evil@attacker.example\r\nX-Y"
         s.focus = s.fields[0].name
-        let encoder = JSONValueEncoder()
-        try s.encode(to: encoder)
-        var out = ByteBuffer(capacity: 1 << 12)
-        encoder.root.write(to: &out)
-        let directory = Self.temporaryDirectory()
-        let path = directory + "/draft.json"
+        let (directory, path) = try Self.writeDraft(s)
         defer { unlink(path); rmdir(directory) }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var writer = OutputBuffer(fd: fd, capacity: 0)
-        writer.buffer = out
-        writer.flush()
-        close(fd)
         switch ComposeDraft.load(path) {
         case .restored(let restored):
             Issue.record("restored, and would send: \(ComposeController.headerBlock(restored, smtpUTF8: false).debugDescription)")
@@ -92,18 +99,8 @@ struct ComposeDraftTests {
     func aRefusedDraftsMessageHoldsNoControlCharacters(_ which: String) throws {
         var s = Composer(fieldNames: ["to"]).snapshot
         if which == "focus" { s.focus = "\u{1B}]0;owned\u{7}\u{1B}[2J" } else { s.policy = "\u{1B}[2J\u{9B}31m"; s.version = 1 }
-        let encoder = JSONValueEncoder()
-        try s.encode(to: encoder)
-        var out = ByteBuffer(capacity: 1 << 12)
-        encoder.root.write(to: &out)
-        let directory = Self.temporaryDirectory()
-        let path = directory + "/draft.json"
+        let (directory, path) = try Self.writeDraft(s)
         defer { unlink(path); rmdir(directory) }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var writer = OutputBuffer(fd: fd, capacity: 0)
-        writer.buffer = out
-        writer.flush()
-        close(fd)
         guard case .failure(let message) = ComposeDraft.load(path) else {
             Issue.record("\(which): restored")
             return
