@@ -262,7 +262,11 @@ public struct ChipField: Sendable {
     /// state from before it was made returns, as one change.
     private mutating func reopen(_ p: Provisional, _ changes: inout [FieldChange]) {
         let before = text
-        if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
+        if let made = p.lineBreakChips {
+            // The chips a line break made; the caller checked they stand
+            // before the insertion point.
+            for _ in 0..<made { removeChipKeepingText(at: text.insertionIndex - 1, &changes) }
+        } else if text.insertionIndex > 0 && order[text.insertionIndex - 1] == p.id {
             removeChipKeepingText(at: text.insertionIndex - 1, &changes)
         }
         let index = text.insertionIndex
@@ -285,12 +289,7 @@ public struct ChipField: Sendable {
             provisional = nil
             if text.pending.isEmpty && text.marked.isEmpty, let b = bytes.first,
                p.text.scanner.pendingBreakFolds(before: b), text.insertionIndex >= made {
-                let before = text
-                for _ in 0..<made { removeChipKeepingText(at: text.insertionIndex - 1, &changes) }
-                let index = text.insertionIndex
-                text = p.text
-                text.insertionIndex = index
-                finishTextChange(from: before, &changes)
+                reopen(p, &changes)
             }
         } else if let p = provisional, let held = p.held {
             // Words before a held comma, shown as a chip: the copy of the
@@ -385,8 +384,8 @@ public struct ChipField: Sendable {
             text.scanner.endAtPendingBreak { segments.append($0) }
             emit(segments, &changes)
             dropCompletedText(force: true)
-            provisional = Provisional(
-                id: order.last ?? ChipID(rawValue: 0), text: saved, lineBreakChips: order.count - count)
+            // The identity is the space rule's; these chips are counted.
+            provisional = Provisional(id: ChipID(rawValue: 0), text: saved, lineBreakChips: order.count - count)
         }
         // Words before a held comma make their chip at once too; the
         // copy of the scanner kept with it says later whether to reopen it.

@@ -28,11 +28,14 @@ public struct HeaderValue: Sendable, Hashable {
     /// The value, folded with `lineBreak` + space; no other line break,
     /// no NUL or other control character, no line over 998 bytes.
     public var text: String
-    /// Indexes of chips left out: chips in error, and without SMTPUTF8,
-    /// chips whose local part is not ASCII.
-    public var omitted: [Int]
-    /// Why each chip of ``omitted`` was left out, in the same order.
+    /// Each chip left out, in order, and why: nothing is left out without
+    /// a reason.
     public var omissions: [HeaderOmission] = []
+    /// Indexes of chips left out: chips in error, and without SMTPUTF8,
+    /// chips whose local part is not ASCII (the indexes of ``omissions``).
+    ///
+    /// - Complexity: O(*k*) in the chips left out.
+    public var omitted: [Int] { omissions.map(\.index) }
 }
 
 /// A chip left out of a header value, and why: nothing is dropped without
@@ -100,7 +103,7 @@ public enum HeaderRenderer {
             omissions.append(HeaderOmission(index: index, reason: writer.lastOmission!))
         }
         writer.finish()
-        return HeaderValue(text: writer.text, omitted: omissions.map(\.index), omissions: omissions)
+        return HeaderValue(text: writer.text, omissions: omissions)
     }
 
     /// The longest address written: with `<` `>`, a `;` and a `,` after it
@@ -123,17 +126,13 @@ public enum HeaderRenderer {
         let local = String(address[..<at])
         var domain = String(address[address.index(after: at)...])
         if !options.smtpUTF8, !local.utf8.allSatisfy({ $0 < 0x80 }) { return .failure(.init(.needsSMTPUTF8)) }
-        if domain.hasPrefix("[") {
-            // An address literal is neither mapped nor encoded.
-        } else if !options.smtpUTF8 {
+        // An address literal is neither mapped nor encoded. Any other
+        // domain is mapped (UTS #46: full-width forms, full stops, case) in
+        // both modes, then written as A-labels, or under SMTPUTF8 as
+        // U-labels: `ann@ｘ。org` goes out as `ann@x.org`, never as typed.
+        if !domain.hasPrefix("["), !options.smtpUTF8 || !domain.utf8.allSatisfy({ $0 < 0x80 }) {
             guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return .failure(.init(.invalidIDN)) }
-            domain = ascii
-        } else if !domain.utf8.allSatisfy({ $0 < 0x80 }) {
-            // Mapped as without SMTPUTF8 (UTS #46: full-width forms, full
-            // stops, case), then as U-labels: `ann@ｘ。org` goes out as
-            // `ann@x.org`, never as typed.
-            guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return .failure(.init(.invalidIDN)) }
-            domain = (try? IDNA.toUnicode(ascii)) ?? ascii
+            domain = options.smtpUTF8 ? (try? IDNA.toUnicode(ascii)) ?? ascii : ascii
         }
         let text = local + "@" + domain
         guard text.utf8.count <= maxAddressBytes else { return .failure(.init(.tooLong)) }
@@ -203,7 +202,6 @@ public enum HeaderRenderer {
         var cleaned: [Unicode.Scalar] = []
         var space = false
         for s in name.unicodeScalars {
-            let v = s.value
             if isLineBreakOrControl(s) || s == " " {
                 space = !cleaned.isEmpty
                 continue

@@ -398,10 +398,9 @@ struct MailboxParser {
         }
         // A pasted `mailto:` link; some link generators double the prefix
         // (`mailto:mailto:ann@x.org`), so every leading one is dropped.
-        if e - s >= 2, lx[0].kind == .atom, lx[1].kind == .colon, isMailto(lx[0]) {
+        while e - s >= 2, lx[s].kind == .atom, lx[s + 1].kind == .colon, isMailto(lx[s]) { s += 2 }
+        if s > 0 {
             r.warnings.insert(.mailtoPrefix)
-            s = 2
-            while e - s >= 2, lx[s].kind == .atom, lx[s + 1].kind == .colon, isMailto(lx[s]) { s += 2 }
             if s == e {
                 r.fail(.notAnAddress, at: lx[1].end)
                 return
@@ -453,15 +452,15 @@ struct MailboxParser {
             r.fail(.emptyAddress, at: lx[open].start)
             return
         }
-        // A pasted link in angle brackets: `<mailto:ann@x.org>`.
-        if inner.count >= 2, lx[inner.lowerBound].kind == .atom, lx[inner.lowerBound + 1].kind == .colon,
-           isMailto(lx[inner.lowerBound]) {
-            r.warnings.insert(.mailtoPrefix)
+        // A pasted link in angle brackets: `<mailto:ann@x.org>`, the prefix
+        // as often as it was written.
+        let link = inner.lowerBound
+        while inner.count >= 2, lx[inner.lowerBound].kind == .atom, lx[inner.lowerBound + 1].kind == .colon,
+              isMailto(lx[inner.lowerBound]) {
             inner = trimmed((inner.lowerBound + 2)..<inner.upperBound)
-            while inner.count >= 2, lx[inner.lowerBound].kind == .atom, lx[inner.lowerBound + 1].kind == .colon,
-                isMailto(lx[inner.lowerBound]) {
-                inner = trimmed((inner.lowerBound + 2)..<inner.upperBound)
-            }
+        }
+        if inner.lowerBound != link {
+            r.warnings.insert(.mailtoPrefix)
             if inner.isEmpty {
                 r.fail(.emptyAddress, at: lx[open].start)
                 return

@@ -255,6 +255,17 @@ public struct ListScanner: Sendable, Hashable {
             && (b == ASCII.space || b == ASCII.tab || (pendingBreakAfterCR && b == ASCII.lineFeed))
     }
 
+    /// White space at the top level, a space, a tab or folding white space:
+    /// a complete bare address before it may end there.
+    @inline(__always)
+    mutating func noteTopLevelSpace() {
+        guard tokenStart >= 0 && !(heldCommaEnd >= 0 && afterCommaStart < 0) else { return }
+        // `mail to:` is not `mailto:`; white space right after a `mailto:`
+        // leaves the next word to be looked at.
+        if headCount > 0 { headCount = UInt8(MailtoScheme.prefixBytes) }
+        if isCompleteBareAddress { tentativeSplit = true }
+    }
+
     /// Whether some text of an unfinished chip has been seen.
     public var hasOpenChip: Bool { tokenStart >= 0 }
 
@@ -415,12 +426,11 @@ public struct ListScanner: Sendable, Hashable {
             // we are in.
             if context != .top || inAngle {
                 tokenEnd = at + 1
-            } else if tokenStart >= 0 && !(heldCommaEnd >= 0 && afterCommaStart < 0) {
+            } else {
                 // At the top level it is white space as a space is: after a
                 // complete bare address it may end the chip
                 // (`a@x.org\r\n b@y.org` is two chips, not `a@x.orgb@y.org`).
-                if headCount > 0 { headCount = UInt8(MailtoScheme.prefixBytes) }
-                if isCompleteBareAddress { tentativeSplit = true }
+                noteTopLevelSpace()
             }
             return true
         }
@@ -599,12 +609,7 @@ public struct ListScanner: Sendable, Hashable {
 
             let cls = ScanClass(rawValue: classes[b]) ?? .plain
             if cls == .space {
-                if tokenStart >= 0 && !(heldCommaEnd >= 0 && afterCommaStart < 0) {
-                    // `mail to:` is not `mailto:`; white space right after
-                    // a `mailto:` leaves the next word to be looked at.
-                    if headCount > 0 { headCount = UInt8(MailtoScheme.prefixBytes) }
-                    if isCompleteBareAddress { tentativeSplit = true }
-                }
+                noteTopLevelSpace()
                 i += 1
                 continue
             }
