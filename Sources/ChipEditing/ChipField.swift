@@ -381,7 +381,9 @@ public struct ChipField: Sendable {
             let saved = text
             let count = order.count
             var segments: [Segment] = []
-            text.scanner.endAtPendingBreak { segments.append($0) }
+            text.pending.withUnsafeBufferPointer { p in
+                text.scanner.endAtPendingBreak(held: p, base: text.pendingBase) { segments.append($0) }
+            }
             emit(segments, &changes)
             dropCompletedText(force: true)
             // The identity is the space rule's; these chips are counted.
@@ -495,9 +497,15 @@ public struct ChipField: Sendable {
             changes.append(.refused(Refusal(.tooManyChips)))
             return changes
         }
+        if order.count + text.pending.count > limits.maxChips && wouldOverflowChips(ending: true) {
+            changes.append(.refused(Refusal(.tooManyChips)))
+            return changes
+        }
         feed(&changes)
         var segments: [Segment] = []
-        text.scanner.finish { segments.append($0) }
+        text.pending.withUnsafeBufferPointer { p in
+            text.scanner.finish(p, base: text.pendingBase) { segments.append($0) }
+        }
         emit(segments, &changes)
         text.pendingBase = text.scanner.offset
         text.pending = []
@@ -511,6 +519,51 @@ public struct ChipField: Sendable {
         text.editingGroup = nil
         finishTextChange(from: before, &changes)
         return changes
+    }
+
+    /// The end of a paste ends the list it brought: a quoted string,
+    /// comment, domain literal or `<…>` it left open, with a `,` or `;`
+    /// after its opener, is recovered as at a commit
+    /// (``ListScanner/recoverUnclosed(_:base:_:)``): its chip is made in
+    /// error, and the chips after it too; the text after the last separator
+    /// stays pending. Only when the caret ends the pending text.
+    ///
+    /// - Complexity: O(*p*) in the pending text.
+    mutating func endPastedList() -> [FieldChange] {
+        guard text.scanner.unclosedCut != nil, text.caret == text.pending.count,
+              text.scanned == text.pending.count, text.marked.isEmpty else { return [] }
+        var changes: [FieldChange] = []
+        if wouldOverflowChips(ending: false) {
+            changes.append(.refused(Refusal(.tooManyChips)))
+            return changes
+        }
+        provisional = nil
+        let before = text
+        var segments: [Segment] = []
+        text.pending.withUnsafeBufferPointer { p in
+            text.scanner.recoverUnclosed(p, base: text.pendingBase) { segments.append($0) }
+        }
+        emit(segments, &changes)
+        dropCompletedText(force: !segments.isEmpty)
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    /// Whether the chips the pending text would make now (all of them when
+    /// `ending`, else those a recovery makes) overflow `maxChips`.
+    private func wouldOverflowChips(ending: Bool) -> Bool {
+        var trial = text.scanner
+        var produced = 0
+        let count = { (segment: Segment) in if segment.kind != .groupOpen { produced += 1 } }
+        text.pending.withUnsafeBufferPointer { p in
+            trial.scan(UnsafeBufferPointer(rebasing: p[text.scanned...]), count)
+            if ending {
+                trial.finish(p, base: text.pendingBase, count)
+            } else {
+                trial.recoverUnclosed(p, base: text.pendingBase, count)
+            }
+        }
+        return order.count + produced > limits.maxChips
     }
 
     // MARK: - Deleting
@@ -860,7 +913,9 @@ public struct ChipField: Sendable {
         var segments: [Segment] = []
         let from = text.scanned
         bytesScanned += text.pending.count - from
-        text.scanner.scan(text.pending[from...]) { segments.append($0) }
+        text.pending.withUnsafeBufferPointer { p in
+            text.scanner.scan(held: p, base: text.pendingBase) { segments.append($0) }
+        }
         text.scanned = text.pending.count
         emit(segments, &changes)
         dropCompletedText(force: !segments.isEmpty)

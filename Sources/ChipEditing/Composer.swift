@@ -250,7 +250,7 @@ public struct Composer: Sendable {
     /// - Complexity: O(*m* + *p*) for *m* bytes pasted and *p* pending bytes.
     @discardableResult
     public mutating func paste(_ text: String) -> [ComposerChange] {
-        perform(nil) { $0.insert(text) }
+        perform(nil) { $0.insert(text) + $0.endPastedList() }
     }
 
     /// Pastes bytes (a file, a clipboard of unknown encoding): one undo
@@ -259,7 +259,7 @@ public struct Composer: Sendable {
     /// - Complexity: O(*m* + *p*) for *m* bytes pasted and *p* pending bytes.
     @discardableResult
     public mutating func paste(bytes: [UInt8]) -> [ComposerChange] {
-        perform(nil) { $0.insert(bytes) }
+        perform(nil) { $0.insert(bytes) + $0.endPastedList() }
     }
 
     /// Shows an input method's marked text in the focused field; it never

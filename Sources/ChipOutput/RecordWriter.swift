@@ -157,7 +157,7 @@ public struct ChipRecordWriter: Sendable {
             var list = ListRecognizer(policy: policy)
             var segments: [Segment] = []
             scanner.scan(p) { segments.append($0) }
-            scanner.finish { segments.append($0) }
+            scanner.finish(p, base: 0) { segments.append($0) }
             var index = 0
             currentRecord = record
             for segment in segments {

@@ -74,7 +74,7 @@ public enum AddressList {
             var chips: [ParsedChip] = []
             var segments: [Segment] = []
             scanner.scan(p) { segments.append($0) }
-            scanner.finish { segments.append($0) }
+            scanner.finish(p, base: 0) { segments.append($0) }
             for segment in segments {
                 if let item = list.handle(segment, p, base: 0) {
                     chips.append(materialize(item, p, &names))

@@ -43,6 +43,9 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
         case addressTooLong
         /// Not recognition's: a name that several contacts match equally well.
         case ambiguous
+        /// Text that holds only comments (`(call Bob first)`), where a
+        /// mailbox should be. Last, so that earlier codes keep their rank.
+        case commentOnly
 
         var staticCode: StaticString {
             switch self {
@@ -79,6 +82,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
             case .domainTooLong: "domain-too-long"
             case .addressTooLong: "address-too-long"
             case .ambiguous: "ambiguous"
+            case .commentOnly: "comment-only"
             }
         }
 
@@ -117,6 +121,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
             case .domainTooLong: "the domain is longer than 255 bytes"
             case .addressTooLong: "the address is longer than 254 bytes"
             case .ambiguous: "several contacts match this name: choose one"
+            case .commentOnly: "only a comment, with no address: write the address, or remove the comment"
             }
         }
     }
@@ -182,6 +187,13 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     /// A typed name that several contacts match equally well (set by the
     /// editing engine, never by recognition); the chip lists them.
     public static let ambiguous = ChipError(.ambiguous)
+    /// Text that holds only comments and white space where a mailbox
+    /// should be (`a@x.org, (call Bob first)`). RFC 5322's obsolete list
+    /// syntax (§4.4) reads it as an empty element, but it is something a
+    /// person wrote: it stays a chip, in error, so that nothing vanishes.
+    /// A group whose whole content is comments (`Team: (nobody);`) is an
+    /// empty group, not this.
+    public static let commentOnly = ChipError(.commentOnly)
 }
 
 /// Things worth telling a person about a chip that is still sendable.

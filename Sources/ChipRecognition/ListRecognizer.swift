@@ -24,8 +24,8 @@ public struct ListItem: Sendable {
 /// them: tracks groups, and marks addresses that occur twice.
 ///
 /// Invariants:
-/// 1. Every `chip` segment gives exactly one item, except one holding
-///    only comments (``Recognition/isOnlyComments``); an empty group gives one.
+/// 1. Every `chip` segment gives exactly one item (one holding only
+///    comments is a `comment-only` error); an empty group gives one.
 /// 2. Memory is bounded: duplicate tracking remembers at most
 ///    ``maxTrackedAddresses`` addresses per list.
 public struct ListRecognizer: Sendable {
@@ -115,7 +115,6 @@ public struct ListRecognizer: Sendable {
                 r = recognizer.recognize(p, local, labels: &labels)
                 lookalikes.returnLabels(&labels)
             }
-            if r.isOnlyComments { return nil }  // text between addresses, not a chip
             // Decoding a name can add a warning (`undecoded-encoded-word`):
             // found here, the warnings of a chip are complete however it is
             // written out (the summary counts them without decoding names).

@@ -393,7 +393,7 @@ struct MailboxParser {
         }
         if onlyCFWS {
             if r.error == nil { r.isOnlyComments = true }
-            r.fail(.notAnAddress, at: start)
+            r.fail(.commentOnly, at: start)
             return
         }
         // A pasted `mailto:` link; some link generators double the prefix

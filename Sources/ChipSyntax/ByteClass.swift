@@ -74,9 +74,13 @@ package enum ScanStop {
     package static let comment: UInt8 = 2
     package static let literal: UInt8 = 4
     package static let angle: UInt8 = 8
+    /// `,` and `;`: looked at inside a construct only until the first one
+    /// after its opener, where an unclosed construct's chip would end.
+    package static let separator: UInt8 = 16
 
     package static let table = ByteTable { b in
         switch UInt8(b) {
+        case UInt8(ascii: ","), UInt8(ascii: ";"): separator
         case ASCII.lineFeed, ASCII.carriageReturn: quote | comment | literal | angle
         case UInt8(ascii: "\\"): quote | comment | literal
         case UInt8(ascii: "\""): quote | angle

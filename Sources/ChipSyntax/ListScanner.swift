@@ -124,6 +124,13 @@ public struct ListScanner: Sendable, Hashable {
     /// the scanner (``neverHoldInOpenChip()``): a `,` after them ends the
     /// chip, as the second `,` after held words does in a list read whole.
     var holdForbidden = false
+    /// The first `,` or `;` after the opener of the quoted string,
+    /// comment, domain literal or `<…>` still open (the outermost), or -1:
+    /// where that construct's chip ends if the list ends with it open.
+    var cut = -1
+    /// A group's `;` came last: comments before the next separator are
+    /// the group's (``endChip(_:)``).
+    var trailsGroup = false
     /// What the list has shown about its separators (kept across chips).
     package var separators = Separators()
 
@@ -232,14 +239,23 @@ public struct ListScanner: Sendable, Hashable {
     /// a space or tab after it would: the chip before it ends, and so does
     /// an open group. An editor calls it when a paste ends with a line
     /// break, which nothing typed later can fold.
-    package mutating func endAtPendingBreak(_ emit: (Segment) -> Void) {
+    package mutating func endAtPendingBreak(
+        held: UnsafeBufferPointer<UInt8>, base: Int, _ emit: (Segment) -> Void
+    ) {
         guard pendingBreak >= 0 else { return }
         // The break is the last thing fed: the group ends after it, where
         // the byte after it would have ended it (an empty group's text
         // holds its line break, as in the list read whole).
         let at = offset
+        let lineBreak = pendingBreak
         pendingBreak = -1
         pendingBreakAfterCR = false
+        if unclosedCut != nil {
+            recover(held, base: base, upTo: lineBreak, emit)
+            if bomStart >= 0 { startChipAtPartialBOM() }
+            offset = at
+        }
+        if inGroup { dropCommentsOnlyGroupContent() }
         endChip(emit)
         if inGroup {
             inGroup = false
@@ -273,7 +289,23 @@ public struct ListScanner: Sendable, Hashable {
     ///
     /// - Complexity: O(*n*) in the chunk's length.
     public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (Segment) -> Void) {
-        scanChunk(bytes, scanClassTable, ScanStop.table, emit)
+        scanChunk(bytes, scanClassTable, ScanStop.table, held: bytes, heldBase: offset, emit)
+    }
+
+    /// Scans the bytes of `held` from ``offset`` to its end; `held` holds
+    /// the stream from offset `base` on, at least from ``retainOffset``.
+    /// What a line break recovers (an unclosed construct's chip ending
+    /// before its first separator, ``recoverUnclosed(_:base:_:)``) needs the
+    /// chip's earlier bytes: scanned so, the segments are the same however
+    /// the input was chunked. ``scan(_:_:)`` gives the chunk alone, which
+    /// holds them only when the chip started in it.
+    ///
+    /// - Complexity: O(*n*) in the bytes scanned (and those a line break
+    ///   reads again, at most ``maxRecoveryRereads`` times the chip's).
+    public mutating func scan(held: UnsafeBufferPointer<UInt8>, base: Int, _ emit: (Segment) -> Void) {
+        precondition(offset >= base && offset <= base + held.count, "the held bytes start after the offset or end before it")
+        scanChunk(UnsafeBufferPointer(rebasing: held[(offset - base)...]), scanClassTable, ScanStop.table,
+                  held: held, heldBase: base, emit)
     }
 
     /// Scans a chunk of bytes given as any collection.
@@ -297,6 +329,7 @@ public struct ListScanner: Sendable, Hashable {
             pendingBreak = -1
             pendingBreakAfterCR = false
         }
+        if inGroup { dropCommentsOnlyGroupContent() }
         endChip(emit)
         if inGroup {
             inGroup = false
@@ -304,6 +337,120 @@ public struct ListScanner: Sendable, Hashable {
         }
         let end = offset
         self = ListScanner(startOffset: end)
+    }
+
+    /// Ends the list as ``finish(_:)`` does, first recovering from a
+    /// quoted string, comment, domain literal or `<…>` left open: its chip
+    /// ends before the first `,` or `;` after its opener, and the text from
+    /// that separator on is read again as a list (``recoverUnclosed(_:base:_:)``).
+    /// `bytes` holds the stream from offset `base` on, at least from
+    /// ``retainOffset`` to ``offset``.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes after ``retainOffset``, times at
+    ///   most ``maxRecoveryRereads``.
+    public mutating func finish(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, _ emit: (Segment) -> Void) {
+        recoverUnclosed(bytes, base: base, emit)
+        finish(emit)
+    }
+
+    /// Ends an array's list as ``finish(_:base:_:)`` does.
+    ///
+    /// - Complexity: as ``finish(_:base:_:)``.
+    public mutating func finish(_ bytes: [UInt8], base: Int, _ emit: (Segment) -> Void) {
+        bytes.withUnsafeBufferPointer { finish($0, base: base, emit) }
+    }
+
+    /// How many times, at most, the text after a recovered chip's
+    /// separator is read again at one end of a list, altogether as a
+    /// multiple of the list's unfinished text: only text with many unclosed
+    /// constructs, each followed by a separator, reaches it.
+    public static let maxRecoveryRereads = 4
+
+    /// Where the chip being read would end if the list ended now: the first
+    /// `,` or `;` after the opener of the quoted string, comment, domain
+    /// literal or `<…>` still open (the outermost), if one followed it.
+    public var unclosedCut: Int? {
+        cut >= 0 && tokenStart >= 0 && (context != .top || inAngle) ? cut : nil
+    }
+
+    /// The list ends (end of a record, a commit, a blur, the end of a
+    /// paste) with a quoted string, comment, domain literal or `<…>` open:
+    /// such a construct could be repaired by its closer until then, but no
+    /// longer. Its chip ends at the last byte before the first `,` or `;`
+    /// after its opener (``unclosedCut``) that is not white space, and the
+    /// text from that separator on is read again as a list, as if the
+    /// construct had been closed just before it, so the chips after it are
+    /// kept (`Ann <ann@x.org, b@x.org` is `Ann <ann@x.org`, in error, then
+    /// `b@x.org`). What is read again may leave another construct open: it
+    /// is recovered the same way. The last chip stays open, as at the end
+    /// of any text: ``finish(_:)`` ends it.
+    ///
+    /// Nothing happens when no separator followed the opener (the chip
+    /// runs to the end, as before), or when `bytes` no longer holds the
+    /// chip's start (a chip longer than its caller keeps is `too-long`
+    /// whole). Bytes read again are at most ``maxRecoveryRereads`` times
+    /// the unfinished text; past that, the rest stays in the open chip.
+    ///
+    /// Returns the number of bytes read again (for tests that bound it).
+    ///
+    /// - Complexity: O(*n*) for *n* bytes after ``retainOffset``, times at
+    ///   most ``maxRecoveryRereads``.
+    @discardableResult
+    public mutating func recoverUnclosed(
+        _ bytes: UnsafeBufferPointer<UInt8>, base: Int, _ emit: (Segment) -> Void
+    ) -> Int {
+        recover(bytes, base: base, upTo: offset, emit)
+    }
+
+    /// The recovery loop: while a construct is open with a separator after
+    /// its opener, its chip ends before that separator and `held`'s bytes
+    /// from the separator to `end` are read again. Leaves ``offset`` at `end`.
+    @discardableResult
+    mutating func recover(
+        _ held: UnsafeBufferPointer<UInt8>, base: Int, upTo end: Int, _ emit: (Segment) -> Void
+    ) -> Int {
+        var reread = 0
+        var budget = ListScanner.maxRecoveryRereads * max(end - tokenStart, 0)
+        while let c = unclosedCut, tokenStart >= base, end <= base + held.count, c < end, end - c <= budget {
+            budget -= end - c
+            // The chip's text without the white space before the separator.
+            var e = c
+            while e > tokenStart + 1 {
+                let b = held[e - 1 - base]
+                guard b == ASCII.space || b == ASCII.tab || b == ASCII.lineFeed || b == ASCII.carriageReturn else { break }
+                e -= 1
+            }
+            tokenEnd = e
+            // The chip holds an opener: never only comments.
+            if lastSignificant == 0 { lastSignificant = ASCII.delete }
+            context = .top
+            inAngle = false
+            escaped = false
+            commentDepth = 0
+            cut = -1
+            pendingBreak = -1
+            pendingBreakAfterCR = false
+            reread += end - c
+            offset = c
+            scanChunk(UnsafeBufferPointer(rebasing: held[(c - base)..<(end - base)]), scanClassTable, ScanStop.table,
+                      held: held, heldBase: base, emit)
+        }
+        return reread
+    }
+
+    /// `Team: (nobody);`: a group whose only content is comments is an
+    /// empty group (RFC 5322 §3.4: a `group-list` may be CFWS). Before the
+    /// group ends, a chip of only comments that is the group's first is
+    /// dropped: the group's end reports the text from its name on.
+    mutating func dropCommentsOnlyGroupContent() {
+        if groupStart >= 0 && commentsOnlySoFar { tokenStart = -1 }
+    }
+
+    /// Whether the open chip holds only comments and white space: every
+    /// other byte at the top level sets `lastSignificant`, and an open
+    /// construct is not done.
+    var commentsOnlySoFar: Bool {
+        tokenStart >= 0 && lastSignificant == 0 && context == .top && !inAngle && heldCommaEnd < 0
     }
 
     // MARK: - The state machine
@@ -334,6 +481,13 @@ public struct ListScanner: Sendable, Hashable {
     }
 
     mutating func endChip(_ emit: (Segment) -> Void) {
+        if trailsGroup {
+            // `Team: a@x.org; (end)`: comments right after a group's `;`
+            // are the group's own trailing CFWS (RFC 5322 §3.4), as its
+            // `;` is: no chip.
+            trailsGroup = false
+            if commentsOnlySoFar { tokenStart = -1 }
+        }
         if heldCommaEnd >= 0 {
             // A held `Last, First <…>`: one chip in a list that uses `;`.
             if afterAngle && separators.semicolon {
@@ -359,6 +513,7 @@ public struct ListScanner: Sendable, Hashable {
         inAngle = false
         escaped = false
         commentDepth = 0
+        cut = -1
     }
 
     /// Reports the words before a held `,` as a chip of their own; the
@@ -414,11 +569,14 @@ public struct ListScanner: Sendable, Hashable {
     /// Case 1: the byte after a line break. Returns true when the byte
     /// was consumed (the LF of CRLF, or folding white space); after a hard
     /// break the byte is still to be read.
-    mutating func resolvePendingBreak(_ b: UInt8, at: Int, _ emit: (Segment) -> Void) -> Bool {
+    mutating func resolvePendingBreak(
+        _ b: UInt8, at: Int, held: UnsafeBufferPointer<UInt8>, heldBase: Int, _ emit: (Segment) -> Void
+    ) -> Bool {
         if pendingBreakAfterCR && b == ASCII.lineFeed {
             pendingBreakAfterCR = false
             return true
         }
+        let lineBreak = pendingBreak
         pendingBreak = -1
         pendingBreakAfterCR = false
         if b == ASCII.space || b == ASCII.tab {
@@ -434,7 +592,16 @@ public struct ListScanner: Sendable, Hashable {
             }
             return true
         }
-        // A hard line break: it ends the chip, whatever is open.
+        // A hard line break: it ends the chip, whatever is open; a
+        // construct left open is recovered first, as at the list's end.
+        if unclosedCut != nil {
+            let chunkBase = offset
+            recover(held, base: heldBase, upTo: lineBreak, emit)
+            // A byte order mark begun just before the break is text.
+            if bomStart >= 0 { startChipAtPartialBOM() }
+            offset = chunkBase
+        }
+        if inGroup { dropCommentsOnlyGroupContent() }
         endChip(emit)
         if inGroup {
             inGroup = false
@@ -450,7 +617,8 @@ public struct ListScanner: Sendable, Hashable {
     mutating func scanNested(_ p: UnsafeBufferPointer<UInt8>, from i: Int, to n: Int, _ stop: ByteTable) -> Int {
         let b = p[i]
         let base = offset
-        let bit: UInt8 = context == .quote ? ScanStop.quote : context == .comment ? ScanStop.comment : ScanStop.literal
+        let bit: UInt8 = (context == .quote ? ScanStop.quote : context == .comment ? ScanStop.comment : ScanStop.literal)
+            | (cut < 0 ? ScanStop.separator : 0)
         if escaped {
             escaped = false
         } else if stop[b] & bit == 0 {
@@ -460,24 +628,35 @@ public struct ListScanner: Sendable, Hashable {
             return j
         } else if b == UInt8(ascii: "\\") {
             escaped = true
+        } else if b == UInt8(ascii: ",") || b == UInt8(ascii: ";") {
+            if cut < 0 { cut = base + i }
         } else {
             switch context {
             case .quote:
                 if b == UInt8(ascii: "\"") {
                     context = .top
-                    if !inAngle { lastSignificant = b }
+                    if !inAngle {
+                        lastSignificant = b
+                        cut = -1
+                    }
                 }
             case .comment:
                 if b == UInt8(ascii: "(") {
                     commentDepth += 1
                 } else if b == UInt8(ascii: ")") {
                     commentDepth -= 1
-                    if commentDepth == 0 { context = .top }
+                    if commentDepth == 0 {
+                        context = .top
+                        if !inAngle { cut = -1 }
+                    }
                 }
             case .literal:
                 if b == UInt8(ascii: "]") {
                     context = .top
-                    if !inAngle { lastSignificant = b }
+                    if !inAngle {
+                        lastSignificant = b
+                        cut = -1
+                    }
                 }
             case .top:
                 break
@@ -493,8 +672,9 @@ public struct ListScanner: Sendable, Hashable {
     mutating func scanInAngle(_ p: UnsafeBufferPointer<UInt8>, from i: Int, to n: Int, _ stop: ByteTable) -> Int {
         let b = p[i]
         let base = offset
-        if stop[b] & ScanStop.angle == 0 {
-            let j = ListScanner.skip(p, from: i + 1, to: n, stop, ScanStop.angle)
+        let mask = ScanStop.angle | (cut < 0 ? ScanStop.separator : 0)
+        if stop[b] & mask == 0 {
+            let j = ListScanner.skip(p, from: i + 1, to: n, stop, mask)
             var k = j - 1
             while k >= i && (p[k] == ASCII.space || p[k] == ASCII.tab) { k -= 1 }
             if k >= i { angleLast = p[k] }
@@ -507,6 +687,10 @@ public struct ListScanner: Sendable, Hashable {
             inAngle = false
             afterAngle = true
             lastSignificant = b
+            cut = -1
+        case UInt8(ascii: ","), UInt8(ascii: ";"):
+            if cut < 0 { cut = base + i }
+            angleLast = b
         case UInt8(ascii: "\""):
             context = .quote
             angleLast = b
@@ -543,6 +727,8 @@ public struct ListScanner: Sendable, Hashable {
         _ p: UnsafeBufferPointer<UInt8>,
         _ classes: ByteTable,
         _ stop: ByteTable,
+        held: UnsafeBufferPointer<UInt8>,
+        heldBase: Int,
         _ emit: (Segment) -> Void
     ) {
         let n = p.count
@@ -566,7 +752,7 @@ public struct ListScanner: Sendable, Hashable {
                 startChipAtPartialBOM()
             }
 
-            if pendingBreak >= 0 && resolvePendingBreak(b, at: at, emit) {
+            if pendingBreak >= 0 && resolvePendingBreak(b, at: at, held: held, heldBase: heldBase, emit) {
                 i += 1
                 continue
             }
@@ -676,7 +862,9 @@ public struct ListScanner: Sendable, Hashable {
                 let table = classes.base
                 let bytes = p.baseAddress!
                 while j < n && table[Int(bytes[j])] == 0 { j += 1 }
-                lastSignificant = p[j - 1]
+                // A NUL is text; 0 stands for none (``commentsOnlySoFar``).
+                let last = p[j - 1]
+                lastSignificant = last == 0 ? 1 : last
                 tokenEnd = base + j
                 i = j
                 continue
@@ -699,11 +887,13 @@ public struct ListScanner: Sendable, Hashable {
                 }
             case .semicolon:
                 if !inGroup && tokenStart >= 0 { separators.semicolon = true }
+                if inGroup { dropCommentsOnlyGroupContent() }
                 endChip(emit)
                 if inGroup {
                     inGroup = false
                     groupStart = -1
                     emit(Segment(.groupClose, at..<at + 1))
+                    trailsGroup = true
                 }
             case .quote:
                 startChipIfNeeded(at: at)

@@ -14,8 +14,8 @@
 /// depth. Other control bytes are letters, as they are to the scanner (a
 /// chip holding one is recognition's to judge). A quoted string, comment
 /// or `<…>` still open at the record's end runs to it, as the scanner
-/// reads it: after what could stand before a closed one, the piece is one
-/// chip, for the general path. A record with anything else (a backslash
+/// reads it when no `,` or `;` follows it: after what could stand before a
+/// closed one, the piece is one chip, for the general path. A record with anything else (a backslash
 /// outside a quoted string, a quote or backslash in a comment, a comment
 /// inside `<…>`, a domain literal, a line break or tab (the scanner's
 /// folding white space), a `0xEF` that may begin a full-width `＠` or a
@@ -625,9 +625,13 @@ package enum SimpleList {
         /// the last open. Such a chip is marked for the general path (its
         /// ``Chip/ats`` is -1). Apart from ``end(at:by:)``, which every
         /// piece takes, so that its code stays as small as it was.
+        /// A `,` or `;` in the piece declines it: the scanner would end the
+        /// open construct's chip before the first one after its opener and
+        /// read the rest again (``ListScanner/recoverUnclosed(_:base:_:)``).
         @inline(never)
         mutating func endOpen(at stop: Int, quoteOpen: Bool) -> Bool {
-            end(at: stop, by: 0, unclosed: true, quoteOpen: quoteOpen)
+            for k in from..<stop where record[k] == 0x2C || record[k] == 0x3B { return false }
+            return end(at: stop, by: 0, unclosed: true, quoteOpen: quoteOpen)
         }
 
         @inline(__always)

@@ -10,7 +10,9 @@ import ChipKit
 /// 1. **Chunking independence**: the scanner's segments are the same whole,
 ///    byte by byte, and in random chunks.
 /// 2. **Lossless**: segments come in order without overlap; every byte
-///    outside them is white space, a separator or a byte order mark; every chip's `raw` is its
+///    outside them is white space, a separator, a byte order mark or a
+///    comment a group holds as its own (the whole content of a group with
+///    no member, or right after its `;`); every chip's `raw` is its
 ///    exact source bytes (a `too-long` chip's is the first `maxChipBytes`
 ///    bytes of them).
 /// 3. **Safe headers**: rendering the chips never lets a bare CR, LF or any
@@ -26,6 +28,11 @@ import ChipKit
 ///    scans at most the key's bytes plus the pending text (with the white
 ///    space typed after a chip a space made at once), however many chips
 ///    the field holds.
+/// 6. **Bounded recovery**: a quoted string, comment, domain literal or
+///    `<…>` left open when the list ends is recovered by reading the text
+///    after its first separator again, at most
+///    ``ListScanner/maxRecoveryRereads`` times the unfinished text, and
+///    the pasted, typed and parsed chips above agree on the result.
 ///
 /// The result is the list of what broke, empty when all holds, so a test
 /// shows every broken invariant of a row at once and the fuzzer traps on
@@ -74,6 +81,17 @@ public struct InvariantVerifier: Sendable {
             let sizes = (0..<8).map { _ in 1 + rng.below(17) }
             check(segments(of: bytes, chunks: sizes) == whole, "chunks \(sizes) changed the segments")
         }
+        // Recovery from a construct left open at the end reads text again,
+        // at most `maxRecoveryRereads` times the unfinished text, and only
+        // when a separator followed the opener.
+        var scanner = ListScanner()
+        scanner.scan(bytes) { _ in }
+        let unfinished = scanner.offset - scanner.retainOffset
+        let cut = scanner.unclosedCut
+        let reread = bytes.withUnsafeBufferPointer { scanner.recoverUnclosed($0, base: 0) { _ in } }
+        check(reread <= ListScanner.maxRecoveryRereads * unfinished,
+              "recovery read \(reread) bytes again for \(unfinished) unfinished")
+        check(cut != nil || reread == 0, "recovery read text again with no separator after the opener")
         // The structural index answers for simple lists only, and then
         // exactly as the scanner.
         var simple: [Segment] = []
@@ -84,8 +102,12 @@ public struct InvariantVerifier: Sendable {
 
         // 2. Lossless.
         var position = 0
-        func checkGap(_ gap: Range<Int>) {
+        // Comments a group holds as its own (RFC 5322 §3.4), in no chip:
+        // the whole content of a group with no member (`Team: (nobody);`)
+        // and what follows its `;` before the next separator.
+        func checkGap(_ gap: Range<Int>, groupComments: Bool = false) {
             var k = gap.lowerBound
+            if groupComments { k = Self.endOfGroupComments(bytes, gap) }
             while k < gap.upperBound {
                 if k + 3 <= gap.upperBound && bytes[k] == 0xEF && bytes[k + 1] == 0xBB && bytes[k + 2] == 0xBF {
                     k += 3  // a byte order mark between chips is white space
@@ -95,16 +117,22 @@ public struct InvariantVerifier: Sendable {
                 k += 1
             }
         }
+        var previous: Segment?
         for segment in whole {
             let r = segment.byteRange
             check(r.lowerBound >= position && r.upperBound <= bytes.count && !r.isEmpty || segment.kind == .groupClose,
                   "segment \(r) out of order or empty")
             if r.lowerBound >= position && r.upperBound <= bytes.count {
-                checkGap(position..<r.lowerBound)
+                let emptyGroup = previous?.kind == .groupOpen && segment.kind == .groupClose
+                let afterGroup = previous?.kind == .groupClose && previous?.byteRange.isEmpty == false
+                checkGap(position..<r.lowerBound, groupComments: emptyGroup || afterGroup)
                 position = r.upperBound
             }
+            previous = segment
         }
-        if position <= bytes.count { checkGap(position..<bytes.count) }
+        if position <= bytes.count {
+            checkGap(position..<bytes.count, groupComments: previous?.kind == .groupClose && previous?.byteRange.isEmpty == false)
+        }
         let parsed = AddressList.parse(bytes, policy: policy)
         for chip in parsed {
             let r = chip.byteRange
@@ -190,6 +218,37 @@ public struct InvariantVerifier: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Where the white space and comments at the start of `gap` end, before
+    /// the first `,`, `;` or line break outside a comment.
+    public static func endOfGroupComments(_ bytes: [UInt8], _ gap: Range<Int>) -> Int {
+        var k = gap.lowerBound
+        var depth = 0
+        while k < gap.upperBound {
+            let b = bytes[k]
+            if depth > 0 {
+                switch b {
+                case UInt8(ascii: "\\"): k += 1
+                case UInt8(ascii: "("): depth += 1
+                case UInt8(ascii: ")"): depth -= 1
+                default: break
+                }
+            } else {
+                switch b {
+                case UInt8(ascii: "("): depth = 1
+                case 0x20, 0x09: break
+                case 0x0D where k + 1 < gap.upperBound && bytes[k + 1] == 0x0A:
+                    break  // the LF decides
+                case 0x0A, 0x0D:
+                    // Only folding white space: a space or tab follows.
+                    guard k + 1 < gap.upperBound, bytes[k + 1] == 0x20 || bytes[k + 1] == 0x09 else { return k }
+                default: return k
+                }
+            }
+            k += 1
+        }
+        return k
+    }
 
     func makeComposer() -> Composer {
         Composer(

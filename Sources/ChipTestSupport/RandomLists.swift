@@ -10,12 +10,15 @@ public func segments(of bytes: [UInt8], chunks: [Int] = []) -> [Segment] {
         var i = 0, k = 0
         while i < bytes.count {
             let n = min(max(chunks[k % chunks.count], 1), bytes.count - i)
-            scanner.scan(bytes[i..<(i + n)]) { out.append($0) }
+            // The bytes so far are held, as an editor or a reader keeps them.
+            bytes.withUnsafeBufferPointer { p in
+                scanner.scan(held: UnsafeBufferPointer(rebasing: p[..<(i + n)]), base: 0) { out.append($0) }
+            }
             i += n
             k += 1
         }
     }
-    scanner.finish { out.append($0) }
+    scanner.finish(bytes, base: 0) { out.append($0) }
     return out
 }
 

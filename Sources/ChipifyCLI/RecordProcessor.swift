@@ -170,7 +170,9 @@ struct StreamState {
         var found = segments
         segments = []
         found.removeAll(keepingCapacity: true)
-        scanner.scan(UnsafeBufferPointer(rebasing: buffer[range])) { found.append($0) }
+        // The buffer holds the open chip from its start (unless it grew
+        // too long): a line break can recover a construct it left open.
+        scanner.scan(held: UnsafeBufferPointer(rebasing: buffer[..<range.upperBound]), base: bufBase) { found.append($0) }
         for segment in found { handle(segment, writer: &writer) }
         segments = found
     }
@@ -246,7 +248,7 @@ struct StreamState {
             var found = segments
             segments = []
             found.removeAll(keepingCapacity: true)
-            scanner.finish { found.append($0) }
+            scanner.finish(UnsafeBufferPointer(buffer), base: bufBase) { found.append($0) }
             for segment in found { handle(segment, writer: &writer) }
             segments = found
             scanner = ListScanner()

@@ -235,6 +235,10 @@ enum RFC5322Tables {
             rfc("5322 §3.4.1 domain required", "ann@", .lenient, "missing-domain"),
             rfc("5322 §3.4.1 addr-spec needs \"@\"", "ann.x.test", .standard, "missing-at"),
             rfc("5322 §3.4 a phrase alone is no mailbox", "Ann Lee", .standard, "not-an-address"),
+            // §4.4 obs-addr-list reads CFWS alone as an empty element; a
+            // person wrote it, so it is a chip, in error, never dropped.
+            rfc("5322 §4.4 CFWS alone is no mailbox", "(call Bob first)", .standard, "comment-only"),
+            rfc("5322 §4.4 CFWS alone is no mailbox", "(a (nested) one) (and another)", .lenient, "comment-only"),
             // lenient checks no grammar beyond lexical errors.
             rfc("lenient: grammar not checked", "ann..lee@x.test", .lenient, .valid, address: "ann..lee@x.test"),
             rfc("lenient: grammar not checked", ".ann.@x", .lenient, .valid, address: ".ann.@x"),

@@ -49,8 +49,28 @@ struct ScannerTests {
         Case(input: "\"Ann\nb@y.org", chips: ["\"Ann", "b@y.org"]),
         Case(input: "Ann <a@x.org\nb@y.org", chips: ["Ann <a@x.org", "b@y.org"]),
         Case(input: "a@x.org (oops\nb@y.org", chips: ["a@x.org (oops", "b@y.org"]),
-        // Unterminated constructs swallow the rest of the line.
-        Case(input: "\"Ann, a@x.org, b@y.org", chips: ["\"Ann, a@x.org, b@y.org"]),
+        // A construct still open when the list ends: its chip ends before
+        // the first `,` or `;` after its opener, and the rest is read again.
+        Case(input: "\"Ann, a@x.org, b@y.org", chips: ["\"Ann", "a@x.org", "b@y.org"]),
+        Case(input: "Ann <ann@x.org, b@x.org, c@x.org", chips: ["Ann <ann@x.org", "b@x.org", "c@x.org"]),
+        Case(input: "Ann <ann@x.org ; b@y.org", chips: ["Ann <ann@x.org", "b@y.org"]),
+        Case(input: "a@x.org (oops, b@y.org", chips: ["a@x.org (oops", "b@y.org"]),
+        Case(input: "a@[192.0.2.1, b@y.org", chips: ["a@[192.0.2.1", "b@y.org"]),
+        Case(input: "x (a, (b, (c, d@x.org", chips: ["x (a", "(b", "(c", "d@x.org"]),
+        Case(input: "\"Lee, Ann\" <ann@x.org, b@y.org", chips: ["\"Lee, Ann\" <ann@x.org", "b@y.org"]),
+        Case(input: "Ann <ann@x.org", chips: ["Ann <ann@x.org"]),
+        Case(input: "\"Ann (x, y\" <a@x.org>, \"Bo, b@y.org", chips: ["\"Ann (x, y\" <a@x.org>", "\"Bo", "b@y.org"]),
+        Case(input: "Team: \"Ann, a@x.org; b@y.org", chips: ["\"Ann", "a@x.org", "b@y.org"],
+             groups: ["Team", "Team", nil]),
+        // Text of only comments is a chip (in error); a group's own
+        // comments (its whole content, or after its `;`) are the group's.
+        Case(input: "(call Bob first)", chips: ["(call Bob first)"]),
+        Case(input: "a@x.org, (call Bob first), b@y.org", chips: ["a@x.org", "(call Bob first)", "b@y.org"]),
+        Case(input: "Team: (nobody);", chips: ["Team: (nobody);"], groups: ["Team"]),
+        Case(input: "Team: (nobody)", chips: ["Team: (nobody)"], groups: ["Team"]),
+        Case(input: "Team: (a), b@y.org;", chips: ["(a)", "b@y.org"], groups: ["Team", "Team"]),
+        Case(input: "Team: a@x.org; (end), b@y.org", chips: ["a@x.org", "b@y.org"], groups: ["Team", nil]),
+        Case(input: "Team: a@x.org;, (c)", chips: ["a@x.org", "(c)"], groups: ["Team", nil]),
         // Groups.
         Case(input: "Team: a@x.org, b@y.org; c@z.org", chips: ["a@x.org", "b@y.org", "c@z.org"],
              groups: ["Team", "Team", nil]),
@@ -98,8 +118,18 @@ struct ScannerTests {
         let segs = segments(of: bytes)
         var covered = [Bool](repeating: false, count: bytes.count)
         var previousEnd = 0
+        var previous: Segment?
         for s in segs {
             #expect(s.byteRange.lowerBound >= previousEnd, "seed \(seed): segments overlap or go back")
+            // Comments a group holds as its own are in no chip: the whole
+            // content of a group with no member, and what follows its `;`
+            // before the next separator (RFC 5322 §3.4).
+            if previous?.kind == .groupOpen && s.kind == .groupClose
+                || previous?.kind == .groupClose && previous?.byteRange.isEmpty == false {
+                let gap = previousEnd..<s.byteRange.lowerBound
+                for i in gap.lowerBound..<InvariantVerifier.endOfGroupComments(bytes, gap) { covered[i] = true }
+            }
+            previous = s
             previousEnd = max(previousEnd, s.byteRange.upperBound)
             for i in s.byteRange { covered[i] = true }
             if s.kind == .chip {
@@ -109,6 +139,9 @@ struct ScannerTests {
                 let first = bytes[s.byteRange.lowerBound]
                 #expect(first != 0x20 && first != 0x09 && first != 0x0A && first != 0x0D, "seed \(seed)")
             }
+        }
+        if previous?.kind == .groupClose && previous?.byteRange.isEmpty == false {
+            for i in previousEnd..<InvariantVerifier.endOfGroupComments(bytes, previousEnd..<bytes.count) { covered[i] = true }
         }
         let separators: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ","), UInt8(ascii: ";")]
         var i = 0

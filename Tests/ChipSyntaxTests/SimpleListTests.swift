@@ -38,16 +38,28 @@ struct SimpleListTests {
         // 0xEF bytes the scanner reads as letters (an emoji's variation
         // selector, the replacement character, a lone byte).
         "\u{2764}\u{FE0F} Mom <m@x.org>", "\u{FFFD}nn <a@x.org>", "a\u{FE0F}@x.org",
-        // A quoted string, comment or `<…>` open at the record's end runs
-        // to it, separators and trailing spaces as its text: one chip, for
-        // the general path.
+        // A quoted string, comment or `<…>` open at the record's end, with
+        // no `,` or `;` after its opener, runs to it, trailing spaces as its
+        // text: one chip, for the general path.
         "\"Ann <a@x.org>", "a@x.org (Ann", "Ann <a@x.org", "\"" + String(repeating: "x", count: 70) + " <a@x.org>",
-        "a@x.org, \"Lee, Ann <b@y.org>, c@z.org", "Ann <a@x.org> (work", "a@x.org (c) (d, e", "<", "\"",
-        "T: a@x.org, \"Ann", "b@y.org; Ann <a@x.org  ", "Ann Lee \"the, one", "\"A\" \"B", " \"Ann   ",
+        "Ann <a@x.org> (work", "<", "\"",
+        "T: a@x.org, \"Ann", "b@y.org; Ann <a@x.org  ", "\"A\" \"B", " \"Ann   ",
         "a@x.org (c (d) e", "Ann <a@x.org>(c", "x@y.org;<a@", "\"a\\\" b", "a@x.org, <",
     ])
     func answersAsTheScannerDoes(_ text: String) {
         #expect(simple(text) == segments(of: Array(text.utf8)), "\(text.debugDescription)")
+    }
+
+    /// A construct open at the record's end with a `,` or `;` after its
+    /// opener: the scanner ends its chip before that separator and reads
+    /// the rest again, which the index leaves to it (it declines).
+    @Test(arguments: [
+        "a@x.org, \"Lee, Ann <b@y.org>, c@z.org", "a@x.org (c) (d, e", "Ann Lee \"the, one", "Ann <a@x.org, b@y.org",
+        "\"Lee, Ann\" <a@x.org; b@y.org", "T: (x; y", "a@x.org, \"Ann; ",
+    ])
+    func declinesWhatRecoveryReadsAgain(_ text: String) {
+        #expect(simple(text) == nil, "\(text.debugDescription)")
+        #expect(segments(of: Array(text.utf8)).count >= 2, "\(text.debugDescription)")
     }
 
     @Test(arguments: [
@@ -185,12 +197,18 @@ struct SimpleListTests {
                 let answered = bytes.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) }
                 #expect(answered, "quote at \(open), \(length) bytes")
                 #expect(out == segments(of: bytes), "quote at \(open), \(length) bytes")
-                // Never closed: the quoted string runs to the end, one
-                // chip, as the scanner reads it.
+                // Never closed, with separators after it: the index declines
+                // (the scanner ends the chip before the first one and reads
+                // the rest again); without them it runs to the end, one chip.
                 let open = [UInt8](repeating: 0x20, count: open) + [0x22] + name + Array(" <a@x.org>, b@y.org".utf8)
                 out = []
-                #expect(open.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) })
-                #expect(out == segments(of: open) && out.count == 1, "open quote at \(open), \(length) bytes")
+                #expect(!open.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) })
+                #expect(segments(of: open).count >= 2, "open quote at \(open), \(length) bytes")
+                let quiet = [UInt8](repeating: 0x20, count: bytes.firstIndex(of: 0x22)!) + [0x22]
+                    + name.map { $0 == 0x2C || $0 == 0x3B ? 0x61 : $0 } + Array(" <a@x.org> b".utf8)
+                out = []
+                #expect(quiet.withUnsafeBufferPointer { SimpleList.segments($0, into: &out) })
+                #expect(out == segments(of: quiet) && out.count == 1, "open quote at \(open), \(length) bytes")
             }
         }
     }

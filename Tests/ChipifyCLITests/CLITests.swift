@@ -893,3 +893,27 @@ struct BadNumberTests {
         #expect(r.stderrText == "chipify group: line 1: \"max_visible\" must be a whole number from 1 to 999999999\n")
     }
 }
+
+/// Every byte of a record ends in a chip: comment-only text is an error
+/// (so `--check` fails), and an unclosed construct keeps the chips after
+/// its first separator, in every output format and with `-j`.
+@Suite("Filter: comment-only text and unclosed constructs")
+struct FilterRecoveryTests {
+    @Test(arguments: [
+        ("(call Bob first)\n", 1, ["comment-only"]),
+        ("a@x.org, (note), b@y.org\n", 1, [nil, "comment-only", nil]),
+        ("Team: (nobody);\n", 0, [nil]),
+        ("Ann <ann@x.org, b@x.org, c@x.org\n", 1, ["unterminated-angle", nil, nil]),
+        ("\"Lee, Ann <ann@x.org>, b@x.org\n", 1, ["unterminated-quote", nil, nil]),
+        ("a@x.org (oops; b@y.org\n", 1, ["unbalanced-comment", nil]),
+    ])
+    func everyByteEndsInAChip(_ input: String, _ checkStatus: Int32, _ errors: [String?]) {
+        let path = temporaryFile(Array(input.utf8))
+        defer { unlink(path) }
+        for j in ["1", "2"] {
+            let r = runProcess(chipifyPath, ["--format", "jsonl", "-j", j, path])
+            #expect(jsonLines(r.stdout).map { $0["error"]?.text } == errors, "\(input.debugDescription) -j \(j)")
+            #expect(runProcess(chipifyPath, ["--check", "-j", j, path]).status == checkStatus)
+        }
+    }
+}
