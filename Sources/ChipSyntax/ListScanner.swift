@@ -128,6 +128,10 @@ public struct ListScanner: Sendable, Hashable {
     /// comment, domain literal or `<…>` still open (the outermost), or -1:
     /// where that construct's chip ends if the list ends with it open.
     var cut = -1
+    /// The longest chip recovery ends (``recoverUnclosed(_:base:_:)``): a
+    /// reader that keeps at most this much of a chip sets it, so that what
+    /// it recovers does not depend on how much it happened to read at once.
+    public var maxRecoveredChipBytes = Int.max
     /// A group's `;` came last: comments before the next separator are
     /// the group's (``endChip(_:)``).
     var trailsGroup = false
@@ -336,7 +340,9 @@ public struct ListScanner: Sendable, Hashable {
             emit(Segment(.groupClose, offset..<offset))
         }
         let end = offset
+        let limit = maxRecoveredChipBytes
         self = ListScanner(startOffset: end)
+        maxRecoveredChipBytes = limit
     }
 
     /// Ends the list as ``finish(_:)`` does, first recovering from a
@@ -411,7 +417,8 @@ public struct ListScanner: Sendable, Hashable {
     ) -> Int {
         var reread = 0
         var budget = ListScanner.maxRecoveryRereads * max(end - tokenStart, 0)
-        while let c = unclosedCut, tokenStart >= base, end <= base + held.count, c < end, end - c <= budget {
+        while let c = unclosedCut, tokenStart >= base, end <= base + held.count, c < end, end - c <= budget,
+              end - tokenStart <= maxRecoveredChipBytes {
             budget -= end - c
             // The chip's text without the white space before the separator.
             var e = c

@@ -154,6 +154,9 @@ struct StreamState {
         prefix = .allocate(capacity: maxChip)
         simpleChips = .allocate(capacity: SimpleList.maxChips)
         self.maxChip = maxChip
+        // Recovery needs the chip's bytes, which the buffer keeps up to
+        // `maxChip`: so much and no more, whatever the read size.
+        scanner.maxRecoveredChipBytes = maxChip
         list = ListRecognizer(policy: policy)
         record = firstRecord
     }
@@ -252,6 +255,7 @@ struct StreamState {
             for segment in found { handle(segment, writer: &writer) }
             segments = found
             scanner = ListScanner()
+            scanner.maxRecoveredChipBytes = maxChip
             scanned = false
         }
         writer.records.currentRecord = record
