@@ -13,8 +13,8 @@ import ChipTestSupport
 /// - `memory/field/N`: resident bytes per chip, the field, the composer's
 ///   duplicate index and the undo history together;
 /// - `memory/field-history/N`: what the history adds per chip (the same
-///   composer before and after sending, which drops the history), next to
-///   the bytes the history counts itself;
+///   keys typed into a composer that keeps no undo step), next to the
+///   bytes the history counts itself;
 /// - `memory/field-peak/N`: the peak while typing, per chip;
 /// - `memory/paste/1mb`: the peak of one 1 MB paste into an empty composer
 ///   (one undo step), per chip it makes.
@@ -24,31 +24,28 @@ import ChipTestSupport
 /// `/proc/self/clear_refs` where Linux allows it.
 func fieldMemoryScenario(count: Int) -> (results: [Result], lines: [String]) {
     var lines: [String] = []
+    // With the history, then the same keys with none kept (no undo step):
+    // the difference is what the history holds.
     trimHeap()
     let base = residentBytes()
     let peakWasReset = resetPeakResident()
-    var composer: Composer? = Composer()
-    var key: [UInt8] = [0]
-    for k in 0..<count {
-        for b in "u\(k)@x.org, ".utf8 {
-            key[0] = b
-            composer!.type(bytes: key)
-        }
-    }
-    precondition(composer!.focusedField.count == count && composer!.undoStackCount == 1, "one typing step")
+    var composer: Composer? = typedComposer(count: count, undoSteps: 1_000)
     let peak = peakWasReset ? peakResidentBytes() : nil
     trimHeap()
-    let typed = residentBytes()
+    let typed = residentBytes() - base
     let counted = composer!.historyFootprint
-    _ = composer!.commitForSending()
-    precondition(!composer!.canUndo)
-    trimHeap()
-    let sent = residentBytes()
     let checksum = UInt64(composer!.focusedField.count)
     composer = nil
+    trimHeap()
+    let bare = residentBytes()
+    composer = typedComposer(count: count, undoSteps: 0)
+    precondition(!composer!.canUndo)
+    trimHeap()
+    let withoutHistory = residentBytes() - bare
+    composer = nil
 
-    let perChip = Double(typed - base) / Double(count)
-    let history = Double(typed - sent) / Double(count)
+    let perChip = Double(typed) / Double(count)
+    let history = Double(typed - withoutHistory) / Double(count)
     let peakPerChip = peak.map { Double($0 - base) / Double(count) }
     lines.append("memory/field/\(count): \(formatDouble(perChip, decimals: 0)) bytes per chip typed key by key "
         + "(field, duplicate index and undo history), of which the history "
@@ -91,6 +88,22 @@ func fieldMemoryScenario(count: Int) -> (results: [Result], lines: [String]) {
         name: "memory/paste/1mb", unit: "bytes/chip", stats: Stats([pastePeakPerChip ?? keptPerChip]),
         bytes: 0, checksum: UInt64(chips)))
     return (results, lines)
+}
+
+/// A composer whose focused field had `count` short addresses typed into
+/// it key by key, keeping at most `undoSteps` undo steps (0: none).
+func typedComposer(count: Int, undoSteps: Int) -> Composer {
+    var composer = Composer()
+    composer.maxUndoSteps = undoSteps
+    var key: [UInt8] = [0]
+    for k in 0..<count {
+        for b in "u\(k)@x.org, ".utf8 {
+            key[0] = b
+            composer.type(bytes: key)
+        }
+    }
+    precondition(composer.focusedField.count == count && composer.undoStackCount == min(undoSteps, 1), "one typing step")
+    return composer
 }
 
 /// Resets the peak resident memory (`VmHWM`) to the current one, where
