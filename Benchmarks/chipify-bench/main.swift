@@ -27,6 +27,11 @@ let help = """
       parallel/jsonl    chipify --format jsonl on every core (-j = cores)
       parallel/summary  chipify --summary on every core
       memory/chip       resident bytes per parsed chip (300,000 chips kept, measured once)
+      memory/field/100000  resident bytes per chip of a composer's field into which
+                        100,000 addresses were typed key by key, undo history on;
+                        what the history adds (dropped by sending) and what it
+                        counts; the peak while typing; and the peak of one 1 MB
+                        paste per chip it makes (measured once)
       keystroke/10      one keystroke typing the next address into a field of 10 chips
       keystroke/1000    … of 1,000 chips
       keystroke/100000  … of 100,000 chips
@@ -76,10 +81,10 @@ func say(_ line: String) {
     _ = text.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
 }
 
-// memory/chip first: it measures growth of resident memory, which pages
-// freed by earlier scenarios would hide.
+// memory/chip and memory/field first: they measure growth of resident
+// memory, which pages freed by earlier scenarios would hide.
 let allScenarios = [
-    "memory/chip", "batch/synthetic", "batch/corpus", "batch/index", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
+    "memory/chip", "memory/field/100000", "batch/synthetic", "batch/corpus", "batch/index", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
     "parallel/jsonl", "parallel/summary",
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
     "move/100000", "delete/100000", "layout/insert/10000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
@@ -183,6 +188,15 @@ if chosen.contains("memory/chip") {
     }
 }
 
+if chosen.contains("memory/field/100000") {
+    let (results, lines) = fieldMemoryScenario(count: 100_000)
+    if json {
+        for r in results { say(report(r, json: true)) }
+    } else {
+        for line in lines { say(line) }
+    }
+}
+
 // Setup, not timed: the corpus in memory and, for the CLI, in a file.
 let needsCorpus = chosen.contains { $0.hasPrefix("batch/") || $0.hasPrefix("cli/") || $0.hasPrefix("parallel/") }
 var corpus: [UInt8] = []
@@ -240,7 +254,7 @@ for name in chosen {
             say(report(r, json: json))
         }
         continue
-    case "memory/chip":
+    case "memory/chip", "memory/field/100000":
         continue  // measured before any setup, above
     case "keystroke/10", "keystroke/1000", "keystroke/100000":
         say(report(keystrokeScenario(chips: Int(name.dropFirst(10))!, samples: samples ?? 2_000), json: json))

@@ -46,7 +46,10 @@ public struct ChipField: Sendable {
     // small API at the end of it, which keeps the caret, the selection,
     // the journal and the reported changes right in one place.
     private var order: [ChipID] = []
-    private var storage: [ChipID: Chip] = [:]
+    /// Each chip in a box of its own, shared with the undo history: a
+    /// dictionary slot is 16 bytes whatever a chip's size (a ``Chip`` is
+    /// over 200), and an edit that keeps a chip keeps a reference.
+    private var storage: [ChipID: Shared<Chip>] = [:]
     private var text = TextState()
     public private(set) var selection: Set<ChipID> = []
     private var anchor: ChipID?
@@ -168,7 +171,7 @@ public struct ChipField: Sendable {
     /// The chips in order.
     ///
     /// - Complexity: O(*n*) in the number of chips.
-    public var chips: [Chip] { order.map { storage[$0]! } }
+    public var chips: [Chip] { order.map { storage[$0]!.value } }
 
     /// The chips' identities in order: what a host that keeps its own
     /// per-chip drawing (keyed by identity, dropped on the changes each
@@ -180,10 +183,10 @@ public struct ChipField: Sendable {
     /// The chip at `index`.
     ///
     /// - Complexity: O(1).
-    public subscript(index: Int) -> Chip { storage[order[index]]! }
+    public subscript(index: Int) -> Chip { storage[order[index]]!.value }
 
     /// The chip with this identity, if the field holds it.
-    public func chip(_ id: ChipID) -> Chip? { storage[id] }
+    public func chip(_ id: ChipID) -> Chip? { storage[id]?.value }
 
     /// The index of the chip with this identity.
     ///
@@ -231,7 +234,7 @@ public struct ChipField: Sendable {
                 needsSeparator = true
             }
             guard k < order.count else { break }
-            let c = storage[order[k]]!.content
+            let c = storage[order[k]]!.value.content
             if c.kind == .emptyGroup {
                 closeGroup()
                 separate()
@@ -622,7 +625,7 @@ public struct ChipField: Sendable {
     public mutating func remove(at index: Int) -> [FieldChange] {
         provisional = nil
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
-        guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
+        guard storage[order[index]]!.value.isEditable else { return [.refused(Refusal(.chipCommitted))] }
         var changes: [FieldChange] = []
         _ = removeChip(at: index, &changes)
         return changes
@@ -641,7 +644,7 @@ public struct ChipField: Sendable {
         var refusedAny = false
         // From the end, so each index is right when applied in order.
         for index in order.indices.reversed() where selected.contains(order[index]) {
-            if !storage[order[index]]!.isEditable {
+            if !storage[order[index]]!.value.isEditable {
                 refusedAny = true
                 continue
             }
@@ -772,13 +775,13 @@ public struct ChipField: Sendable {
     public mutating func edit(at index: Int) -> [FieldChange] {
         provisional = nil
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
-        guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
+        guard storage[order[index]]!.value.isEditable else { return [.refused(Refusal(.chipCommitted))] }
         let id = order[index]
         var changes = commit()
         guard let at = order.firstIndex(of: id) else { return changes }
         let before = text
         if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
-        let chip = storage[id]!
+        let chip = storage[id]!.value
         removePrimitive(at: at, &changes)
         text.insertionIndex = at
         text.pending = chip.content.raw
@@ -802,7 +805,7 @@ public struct ChipField: Sendable {
     public mutating func move(from index: Int, to destination: Int) -> [FieldChange] {
         provisional = nil
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
-        guard storage[order[index]]!.isEditable else { return [.refused(Refusal(.chipCommitted))] }
+        guard storage[order[index]]!.value.isEditable else { return [.refused(Refusal(.chipCommitted))] }
         let to = max(0, min(destination, order.count - 1))
         guard to != index else { return [] }
         var changes: [FieldChange] = []
@@ -825,7 +828,7 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*s* · *n*) for *s* selected chips in *n*.
     @discardableResult
     public mutating func moveSelection(to destination: Int) -> [FieldChange] {
-        let ids = order.filter { selection.contains($0) && storage[$0]!.isEditable }
+        let ids = order.filter { selection.contains($0) && storage[$0]!.value.isEditable }
         guard !ids.isEmpty else { return [] }
         var changes: [FieldChange] = []
         let target = max(0, min(destination, order.count - ids.count))
@@ -973,24 +976,26 @@ public struct ChipField: Sendable {
     }
 
     private mutating func insertPrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
+        let box = Shared(chip)
         order.insert(chip.id, at: index)
-        storage[chip.id] = chip
-        if recordsEdits { journal.append(.insert(chip, at: index)) }
+        storage[chip.id] = box
+        if recordsEdits { journal.append(.insert(box, at: index)) }
         changes.append(.inserted(chip.id, at: index))
     }
 
     private mutating func removePrimitive(at index: Int, _ changes: inout [FieldChange]) {
         let id = order.remove(at: index)
-        let chip = storage.removeValue(forKey: id)!
-        if recordsEdits { journal.append(.remove(chip, at: index)) }
+        let box = storage.removeValue(forKey: id)!
+        if recordsEdits { journal.append(.remove(box, at: index)) }
         changes.append(.removed(id, at: index))
     }
 
     private mutating func replacePrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
         let old = storage[order[index]]!
-        guard old != chip else { return }
-        storage[chip.id] = chip
-        if recordsEdits { journal.append(.replace(old: old, new: chip, at: index)) }
+        guard old.value != chip else { return }
+        let new = Shared(chip)
+        storage[chip.id] = new
+        if recordsEdits { journal.append(.replace(old: old, new: new, at: index)) }
         changes.append(.updated(chip.id, at: index))
     }
 
@@ -1015,7 +1020,7 @@ public struct ChipField: Sendable {
     /// Records a change of the text state for undo and reports it.
     private mutating func finishTextChange(from before: TextState, _ changes: inout [FieldChange]) {
         guard !before.sameVisibleState(as: text) else { return }
-        if recordsEdits { journal.append(.text(old: before, new: text)) }
+        if recordsEdits { journal.append(.text(old: Shared(before), new: Shared(text))) }
         if before.pending != text.pending || before.marked != text.marked { changes.append(.pendingChanged) }
         if before.caret != text.caret || before.insertionIndex != text.insertionIndex {
             changes.append(.caretMoved)
@@ -1023,14 +1028,26 @@ public struct ChipField: Sendable {
     }
 }
 
+/// An immutable value in a box of its own, shared by reference: what a
+/// field and its undo history both hold (a chip, a saved text state) is
+/// kept once, and an edit that holds it is a few words, not a copy.
+final class Shared<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 /// A primitive, invertible edit of a field, the unit of undo.
+///
+/// Chips and text states are held in shared boxes (the field's own, for
+/// chips), so an edit is 24 bytes whatever it holds: the history of a
+/// typed chip is its `insert`, one reference to the chip the field holds.
 enum FieldEdit: Sendable {
-    case insert(Chip, at: Int)
-    case remove(Chip, at: Int)
-    case replace(old: Chip, new: Chip, at: Int)
+    case insert(Shared<Chip>, at: Int)
+    case remove(Shared<Chip>, at: Int)
+    indirect case replace(old: Shared<Chip>, new: Shared<Chip>, at: Int)
     case move(from: Int, to: Int)
-    case text(old: ChipField.TextState, new: ChipField.TextState)
-    case selection(old: Set<ChipID>, oldAnchor: ChipID?, new: Set<ChipID>, newAnchor: ChipID?)
+    case text(old: Shared<ChipField.TextState>, new: Shared<ChipField.TextState>)
+    indirect case selection(old: Set<ChipID>, oldAnchor: ChipID?, new: Set<ChipID>, newAnchor: ChipID?)
 
     var inverse: FieldEdit {
         switch self {
@@ -1052,22 +1069,23 @@ extension ChipField {
         var changes: [FieldChange] = []
         for edit in edits {
             switch edit {
-            case .insert(let chip, let at):
-                order.insert(chip.id, at: at)
-                storage[chip.id] = chip
-                changes.append(.inserted(chip.id, at: at))
-            case .remove(let chip, let at):
+            case .insert(let box, let at):
+                order.insert(box.value.id, at: at)
+                storage[box.value.id] = box
+                changes.append(.inserted(box.value.id, at: at))
+            case .remove(let box, let at):
                 order.remove(at: at)
-                storage.removeValue(forKey: chip.id)
-                changes.append(.removed(chip.id, at: at))
+                storage.removeValue(forKey: box.value.id)
+                changes.append(.removed(box.value.id, at: at))
             case .replace(_, let new, let at):
-                storage[new.id] = new
-                changes.append(.updated(new.id, at: at))
+                storage[new.value.id] = new
+                changes.append(.updated(new.value.id, at: at))
             case .move(let from, let to):
                 let id = order.remove(at: from)
                 order.insert(id, at: to)
                 changes.append(.moved(id, from: from, to: to))
-            case .text(let old, let new):
+            case .text(let oldBox, let newBox):
+                let old = oldBox.value, new = newBox.value
                 text = new
                 if old.pending != new.pending || old.marked != new.marked { changes.append(.pendingChanged) }
                 if old.caret != new.caret || old.insertionIndex != new.insertionIndex { changes.append(.caretMoved) }
@@ -1141,7 +1159,7 @@ extension ChipField {
             s.remove(id)
             setSelection(s, anchor: anchor == id ? nil : anchor, &changes)
         }
-        let chip = storage[id]!
+        let chip = storage[id]!.value
         removeChipKeepingText(at: index, &changes)
         return chip
     }
@@ -1200,8 +1218,8 @@ extension ChipField {
     mutating func commitAllChips() -> [FieldChange] {
         provisional = nil
         var changes: [FieldChange] = []
-        for (i, id) in order.enumerated() where !storage[id]!.isCommitted {
-            var chip = storage[id]!
+        for (i, id) in order.enumerated() where !storage[id]!.value.isCommitted {
+            var chip = storage[id]!.value
             chip.isCommitted = true
             replacePrimitive(chip, at: i, &changes)
         }
@@ -1210,17 +1228,51 @@ extension ChipField {
         return changes
     }
 
-    /// The bytes an undo history holding `edits` keeps alive beyond the
-    /// edits themselves: saved text states and chips' source text.
-    static func footprint(of edits: [FieldEdit]) -> Int {
-        edits.reduce(0) { total, edit in
+    /// The bytes an undo history holding `edits` keeps alive: the array of
+    /// edits, the saved text states (boxed, with what they hold), and the
+    /// chips this field no longer holds (boxed, with their text); a chip
+    /// the field holds is shared with it and costs the edit nothing more.
+    ///
+    /// - Complexity: O(*e*) in the edits.
+    func footprint(of edits: [FieldEdit]) -> Int {
+        func pinned(_ box: Shared<Chip>) -> Int {
+            storage[box.value.id] === box ? 0 : Self.boxHeader + MemoryLayout<Chip>.size + box.value.footprint
+        }
+        var total = edits.capacity * MemoryLayout<FieldEdit>.stride
+        for edit in edits {
             switch edit {
-            case .text(let old, let new): total + old.footprint + new.footprint
-            case .insert(let c, _), .remove(let c, _): total + c.content.raw.count
-            case .replace(let old, let new, _): total + old.content.raw.count + new.content.raw.count
-            case .move, .selection: total
+            case .text(let old, let new):
+                total += 2 * (Self.boxHeader + MemoryLayout<TextState>.size) + old.value.footprint + new.value.footprint
+            case .insert(let box, _), .remove(let box, _):
+                total += pinned(box)
+            case .replace(let old, let new, _):
+                total += Self.boxHeader + 3 * MemoryLayout<Int>.size + pinned(old) + pinned(new)
+            case .selection(let old, _, let new, _):
+                total += Self.boxHeader + 2 * MemoryLayout<Set<ChipID>>.size + 2 * MemoryLayout<ChipID?>.size
+                    + (old.capacity + new.capacity) * MemoryLayout<ChipID>.stride
+            case .move:
+                break
             }
         }
+        return total
+    }
+
+    /// A heap object's header (metadata and reference counts), before its
+    /// stored properties.
+    static let boxHeader = 16
+}
+
+extension Chip {
+    /// The heap bytes a chip's text holds beyond its own size: the raw
+    /// text, and strings too long to be stored inline (over 15 bytes).
+    var footprint: Int {
+        func heap(_ s: String?) -> Int {
+            guard let n = s?.utf8.count, n > 15 else { return 0 }
+            return ChipField.boxHeader + 16 + n
+        }
+        let c = content
+        return ChipField.boxHeader + 16 + c.raw.capacity + heap(c.displayName) + heap(c.address) + heap(c.localPart)
+            + heap(c.domain) + heap(c.asciiDomain) + heap(c.unicodeDomain) + heap(c.group) + heap(c.suggestedDomain)
     }
 }
 
@@ -1294,7 +1346,7 @@ extension ChipField {
                 typed = Array(group.utf8) + Array(": ".utf8) + typed + [UInt8(ascii: ";")]
             }
             _ = replacePendingAndCommit(typed)
-            guard order.count == k + 1, text.pending.isEmpty, var made = storage.removeValue(forKey: order[k]),
+            guard order.count == k + 1, text.pending.isEmpty, var made = storage.removeValue(forKey: order[k])?.value,
                   made.content.raw == content.raw, made.content.group == content.group
             else {
                 let text = String(decoding: typed.prefix(80), as: UTF8.self).debugDescription
@@ -1304,7 +1356,7 @@ extension ChipField {
                 id: chip.id, content: made.content, isCommitted: chip.isCommitted, contact: chip.contact,
                 isResolving: chip.isResolving)
             order[k] = chip.id
-            storage[chip.id] = made
+            storage[chip.id] = Shared(made)
         }
         nextSerial = max(saved.nextSerial, 1)
         // New identities must not collide with restored ones.

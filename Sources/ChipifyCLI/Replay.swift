@@ -140,7 +140,7 @@ public enum Replay {
             if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
             do {
                 let op = try Operation(json: Array(line))
-                let result = try op.apply(to: &composer, suggestions: &suggestions)
+                let result = try op.apply(to: &composer, suggestions: &suggestions, keepsChanges: options.trace)
                 if options.trace { writeTrace(line: lineNumber, op: op, result: result, composer, &out) }
                 // What the composer refused did not go in: said, and the
                 // run fails, with or without --trace. A merged duplicate
@@ -232,7 +232,10 @@ public enum Replay {
             return value
         }
 
-        func apply(to c: inout Composer, suggestions: inout [Suggestion]) throws(LineError) -> Result {
+        /// Applies the operation. Without `keepsChanges` (no trace to
+        /// print), a `type` op keeps only its keys' refusals: every key's
+        /// changes kept until the op ends would cost about 100 bytes a key.
+        func apply(to c: inout Composer, suggestions: inout [Suggestion], keepsChanges: Bool = true) throws(LineError) -> Result {
             func chipIndex() throws(LineError) -> Int {
                 let i = try int("chip", chip)
                 guard i >= 0 && i < c.focusedField.count else {
@@ -255,7 +258,16 @@ public enum Replay {
                 return Result(changes: c.focus(f))
             case "type":
                 var changes: [ComposerChange] = []
-                for ch in try string("text", text) { changes += c.type(String(ch)) }
+                for ch in try string("text", text) {
+                    let made = c.type(String(ch))
+                    if keepsChanges {
+                        changes += made
+                    } else {
+                        for change in made {
+                            if case .refused = change.change { changes.append(change) }
+                        }
+                    }
+                }
                 return Result(changes: changes)
             case "paste": return Result(changes: c.paste(try string("text", text)))
             case "composition": return Result(changes: c.compositionUpdate(try string("text", text)))
@@ -425,7 +437,8 @@ public enum Replay {
     /// fits in what the name leaves of `width`.
     static func writeSummaryLine(_ f: ChipField, width: Int, _ out: inout OutputBuffer) {
         let name = ChipText.clean(f.name) + ":"
-        let labels = f.chips.map { ChipText.label(of: $0) }
+        // Chip by chip: `f.chips` would copy every chip (over 200 bytes each).
+        let labels = (0..<f.count).map { ChipText.label(of: f[$0]) }
         let budget = width - TerminalWidth().width(of: name) - 1
         let summary = FieldSummary.make(labels: labels, budget: budget)
         out.buffer.appendString(summary.text.isEmpty ? name : name + " " + summary.text)
@@ -436,7 +449,11 @@ public enum Replay {
         out.buffer.append("{\"field\":")
         JSON.appendString(Array(f.name.utf8), to: &out.buffer)
         out.buffer.append(",\"chips\":[")
-        for (k, chip) in f.chips.enumerated() {
+        // Chip by chip, written out as the buffer fills: a copy of every
+        // chip, or the whole field's JSON in memory, would cost more than
+        // the field itself.
+        for k in 0..<f.count {
+            let chip = f[k]
             if k > 0 { out.buffer.append(UInt8(ascii: ",")) }
             let c = chip.content
             out.buffer.append("{\"id\":")
@@ -481,6 +498,7 @@ public enum Replay {
                 out.buffer.append("]")
             }
             out.buffer.append("}")
+            out.flushIfNeeded()
         }
         out.buffer.append("],\"pending\":")
         JSON.appendString(f.pending, to: &out.buffer)

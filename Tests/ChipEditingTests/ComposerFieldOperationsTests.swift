@@ -88,11 +88,79 @@ struct ComposerFieldOperationsTests {
         #expect(c.focusedField.count == 2_000)
         let footprint = c.historyFootprint
         #expect(footprint > pasted, "the history holds the chips' text")
-        #expect(footprint < 1_000 * 2_048, "history pins \(footprint) bytes for \(pasted) bytes pasted")
+        // The count includes the history's own arrays and the two saved
+        // text states of each step (about 1.3 KB), not only what they hold.
+        #expect(footprint < 1_000 * 4_096, "history pins \(footprint) bytes for \(pasted) bytes pasted")
         // Look-alike checks still run in the field.
         var d = Composer()
         d.paste("ann@gmial.com, ")
         #expect(d.focusedField[0].content.warnings.contains(.likelyTypo))
+    }
+
+    /// Addresses typed key by key, one typing step: each chip costs the
+    /// history one edit that shares the chip with the field, whatever the
+    /// number of keys; the step's text states are two, not one per key or
+    /// per chip. (Each key once kept a 1,248-byte edit, two per chip: about
+    /// 2.5 KB a chip.) Undo empties the field; redo brings every chip back.
+    @Test func typingKeyByKeyCostsTheHistoryAFewBytesPerChip() {
+        let count = 2_000
+        var c = Composer()
+        for k in 0..<count {
+            for key in "u\(k)@x.org, " { c.type(String(key)) }
+        }
+        #expect(c.focusedField.count == count)
+        #expect(c.undoStackCount == 1)
+        let edits = c.undoStack[0].steps.reduce(0) { $0 + $1.edits.count }
+        #expect(edits <= count + 1, "\(edits) edits for \(count) chips")
+        let perChip = c.historyFootprint / count
+        #expect(perChip < 64, "the history counts \(perChip) bytes per chip typed")
+        let chips = c.focusedField.chips
+        c.undo()
+        #expect(c.focusedField.count == 0 && c.focusedField.pending.isEmpty)
+        c.redo()
+        #expect(c.focusedField.chips == chips)
+    }
+
+    /// A chip a space made at once and the next key reopened (`bob@y.org `
+    /// then `<`) leaves nothing in the history: its insert and removal
+    /// cancel within the step.
+    @Test func aChipReopenedInTheSameStepLeavesNoEdit() {
+        var c = Composer()
+        for key in "bob@y.org " { c.type(String(key)) }
+        #expect(c.focusedField.count == 1)
+        for key in "<b@y.org>, " { c.type(String(key)) }
+        #expect(c.focusedField.chips.map(\.content.rawText) == ["bob@y.org <b@y.org>"])
+        let inserts = c.undoStack[0].steps[0].edits.filter { if case .insert = $0 { true } else { false } }
+        #expect(inserts.count == 1)
+        #expect(c.undoStack[0].steps[0].edits.count == 2, "the chip's insert and the text")
+        c.undo()
+        #expect(c.focusedField.count == 0 && c.focusedField.pending.isEmpty)
+        c.redo()
+        #expect(c.focusedField.chips.map(\.content.rawText) == ["bob@y.org <b@y.org>"])
+    }
+
+    /// Undo then redo of a typing step leaves a field that goes on exactly
+    /// as if nothing had been undone: the step's one text state is the
+    /// whole state after its last key (seeded).
+    @Test(arguments: 0..<30)
+    func afterUndoAndRedoTypingGoesOnAsBefore(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 911)
+        let words = ["a@x.org", " ", ",", "Ann", "<b@y.org>", "(c)", ".", "@", "z.org", "Team:", ";", "\"Lee, A\"", "\n"]
+        let typed = (0..<(2 + rng.below(14))).map { _ in rng.pick(words) }.joined()
+        let more = (0..<(1 + rng.below(6))).map { _ in rng.pick(words) }.joined()
+        var c = Composer()
+        for key in typed { c.type(String(key)) }
+        var untouched = c
+        c.undo()
+        c.redo()
+        #expect(visible(c) == visible(untouched), "seed \(seed): \(typed.debugDescription)")
+        for key in more {
+            c.type(String(key))
+            untouched.type(String(key))
+        }
+        c.commit()
+        untouched.commit()
+        #expect(visible(c) == visible(untouched), "seed \(seed): \(typed.debugDescription) then \(more.debugDescription)")
     }
 }
 

@@ -574,6 +574,9 @@ struct ReplayTests {
         (["--duplicates", "reject"], "{\"op\":\"paste\",\"text\":\"a@x.org, A@X.org, \"}\n",
          "chipify replay: line 1: refused in field \"to\": duplicate (\"A@X.org\")\n"),
         (["--duplicates", "merge"], "{\"op\":\"paste\",\"text\":\"a@x.org, A@X.org, \"}\n", ""),
+        // Key by key: a type op keeps its keys' refusals without a trace too.
+        (["--duplicates", "reject"], "{\"op\":\"type\",\"text\":\"a@x.org, A@X.org, \"}\n",
+         "chipify replay: line 1: refused in field \"to\": duplicate (\"A@X.org\")\n"),
     ])
     func refusalsAreReportedAndFailTheRun(_ arguments: [String], _ script: String, _ expectedErr: String) {
         let path = temporaryFile(Array(script.utf8))
@@ -585,6 +588,26 @@ struct ReplayTests {
             // The replay goes on after a refusal: the last field line holds what came after.
             #expect(r.stdoutText.contains("\"address\":\"" + (arguments.isEmpty ? "b" : "a") + "@x.org\""))
         }
+    }
+
+    /// 20,000 addresses typed key by key in one `type` op: the field, its
+    /// undo history (one typing step) and the replay hold under 1 KB a
+    /// chip beyond an empty replay's peak. (The history once kept two
+    /// 1,248-byte edits a chip and the op every key's changes: about 4.9 KB
+    /// a chip.)
+    @Test func typingKeyByKeyInOneOpStaysUnderAKilobyteAChip() {
+        let count = 20_000
+        var text = ""
+        for k in 0..<count { text += "u\(k)@x.org, " }
+        let path = temporaryFile(Array("{\"op\":\"type\",\"text\":\"\(text)\"}\n".utf8))
+        let empty = temporaryFile([])
+        defer { unlink(path); unlink(empty) }
+        let base = runProcess(chipifyPath, ["replay", "--width", "40", empty], measureMemory: true)
+        let r = runProcess(chipifyPath, ["replay", "--width", "40", path], measureMemory: true)
+        #expect(r.status == 0 && base.status == 0)
+        #expect(r.stdoutText.hasPrefix("to: u0@x.org, u1@x.org and 19998 more\n"))
+        let perChip = (r.maxRSSKiB - base.maxRSSKiB) * 1024 / count
+        #expect(perChip < 1_024, "\(perChip) bytes per chip (\(r.maxRSSKiB) KiB, empty \(base.maxRSSKiB) KiB)")
     }
 
     @Test func withoutKeepGoingTheReplayStopsAtTheFirstBadLine() {
