@@ -131,6 +131,48 @@ struct ComposeDraftTests {
         #expect(streamed.bytes == expected.bytes, "seed \(seed)")
     }
 
+    /// A draft holding an address twice restores with the `duplicate`
+    /// warning on the copy typing marked (the later one typed, wherever
+    /// the fields put it), and deleting the other copy then takes the
+    /// warning away, as it does in the session that typed them.
+    @Test(arguments: [
+        [("to", "ann@example.org, ann@example.org, ")],
+        [("to", "ann@example.org, "), ("cc", "ann@example.org, ")],
+        [("cc", "ann@example.org, "), ("to", "ann@example.org, ")],
+        [("cc", "ann@example.org, "), ("to", "b@x.org, ANN@example.org, "), ("cc", "ann@EXAMPLE.org, ")],
+    ])
+    func aRestoredDuplicateIsMarkedAsTheTypedOneWas(_ typing: [(String, String)]) throws {
+        var c = Composer(fieldNames: ["to", "cc"], duplicatePolicy: .warn)
+        for (field, text) in typing {
+            _ = c.focus(field)
+            c.paste(text)
+        }
+        func marks(_ c: Composer) -> [[Bool]] { c.fields.map { $0.chips.map { $0.content.warnings.contains(.duplicate) } } }
+        let copies = marks(c).joined().count - (typing.count > 2 ? 1 : 0)
+        #expect(marks(c).joined().filter { $0 }.count == copies - 1, "typed \(typing)")
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/draft.json"
+        defer { unlink(path); rmdir(directory) }
+        #expect(ComposeDraft.save(c, to: path) == nil)
+        guard case .restored(var restored) = ComposeDraft.load(path) else {
+            Issue.record("not restored")
+            return
+        }
+        #expect(marks(restored) == marks(c), "typed \(typing)")
+        // The copy without the warning goes, in both.
+        let unmarked = c.fields.indices.lazy.compactMap { k in
+            c.fields[k].chips.firstIndex {
+                $0.content.address?.lowercased() == "ann@example.org" && !$0.content.warnings.contains(.duplicate)
+            }.map { (k, $0) }
+        }.first
+        let (k, i) = try #require(unmarked)
+        _ = c.focus(c.fields[k].name)
+        _ = c.remove(at: i)
+        _ = restored.focus(restored.fields[k].name)
+        _ = restored.remove(at: i)
+        #expect(marks(restored) == marks(c), "typed \(typing), then removed the unmarked copy")
+    }
+
     /// Saving is linear: ten times the chips take about ten times as long
     /// (a quadratic save took 50 s for 100,000 chips). A loose bound, not a
     /// benchmark: 30 times allows for noise and is far below 100.
