@@ -226,6 +226,17 @@ func composeRedrawScenario(chips: Int, samples: Int) -> Result {
                   checksum: checksum &+ UInt64(probe.chipCount))
 }
 
+/// Saving the draft of a compose session whose To field holds `chips`
+/// varied chips: the composer's snapshot encoded as the draft's JSON, as
+/// every save does before it writes to disk (the write, `fsync` and
+/// `rename` are not timed: they measure the disk).
+func draftSaveScenario(chips: Int, samples: Int) -> Result {
+    let probe = DraftProbe(chips: chips)
+    precondition(probe.chipCount == chips)
+    let (stats, checksum) = sampleOperations(samples: samples, warmups: 1) { UInt64(probe.encodedBytes()) }
+    return Result(name: "compose/draft-save/\(chips)", unit: "ns/save", stats: stats, bytes: 0, checksum: checksum)
+}
+
 /// Pasting about 1 MB of addresses into a field of `chips` chips.
 func pasteScenario(chips: Int, samples: Int) -> Result {
     var paste: [UInt8] = []

@@ -57,6 +57,9 @@ let help = """
       compose/redraw/1000  one keystroke in chipify compose with 1,000 chips in the
                         field: the operation, the screen drawn from the state, the
                         changed rows' bytes (80×24)
+      compose/draft-save/100000  saving the draft of a compose session with
+                        100,000 varied chips: the snapshot encoded as JSON
+                        (the write to disk is not timed)
 
     Each scenario runs warm-ups, then samples; prints min, median, p90, p99,
     max per run, MB/s at the median, and a checksum of the work. --json prints
@@ -89,7 +92,7 @@ let allScenarios = [
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
     "move/100000", "delete/100000", "layout/insert/10000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
     "directory/build/100000", "directory/build/1000000", "suggest/100000", "suggest/1000000",
-    "group/tap/100", "group/tap/10000", "compose/redraw/1000",
+    "group/tap/100", "group/tap/10000", "compose/redraw/1000", "compose/draft-save/100000",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -270,6 +273,9 @@ for name in chosen {
         continue
     case "compose/redraw/1000":
         say(report(composeRedrawScenario(chips: 1_000, samples: samples ?? 2_000), json: json))
+        continue
+    case "compose/draft-save/100000":
+        say(report(draftSaveScenario(chips: 100_000, samples: samples ?? 10), json: json))
         continue
     case "group/tap/100", "group/tap/10000":
         let count = Int(name.split(separator: "/").last!)!

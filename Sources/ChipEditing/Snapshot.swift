@@ -156,7 +156,10 @@ extension Composer {
     /// white space, text over the limits, and a chip whose text typed
     /// again is not one chip. Each chip is its source text typed again
     /// (stored addresses, names, states and warnings are ignored), and
-    /// the duplicate policy is applied again, in field order.
+    /// the duplicate policy is applied again: every copy of a repeated
+    /// address is marked but one, the first saved without the `duplicate`
+    /// warning (the first typed, which may stand in a later field), else
+    /// the first in field order.
     ///
     /// - Complexity: O(*n*) in the number of chips and bytes of text.
     public init(snapshot s: ComposerSnapshot) throws(SnapshotError) {
@@ -212,14 +215,29 @@ extension Composer {
         focusedIndex = focus
         resolution = s.resolution ?? .uniqueMatch
         remoteLookups = s.remoteLookups ?? false
+        // The copy of each repeated address that typing left unmarked: the
+        // first saved without the `duplicate` warning, else the first in
+        // field order. Typing marks every copy but the first typed, which
+        // need not be the first in field order (Cc typed before To); the
+        // saved warning says which it was, and is only a hint: whether an
+        // address repeats, and so how many copies are marked, comes from
+        // the texts typed again.
+        var firstCopy: [UInt64: (id: ChipID, savedMarked: Bool)] = [:]
         for k in fields.indices {
             for (i, chip) in fields[k].chips.enumerated() {
-                if let key = key(of: chip) {
+                guard let key = key(of: chip) else { continue }
+                let savedMarked = s.fields[k].chips[i].content.warnings.contains(.duplicate)
+                if let first = firstCopy[key], !first.savedMarked || savedMarked { continue }
+                firstCopy[key] = (chip.id, savedMarked)
+            }
+        }
+        for (key, first) in firstCopy { remember(first.id, key) }
+        for k in fields.indices {
+            for (i, chip) in fields[k].chips.enumerated() {
+                if let key = key(of: chip), firstCopy[key]?.id != chip.id {
                     // A later copy is marked as typing marks it (no copy is
                     // dropped: a draft loses nothing).
-                    if keyIndex[key] != nil && duplicatePolicy != .allow {
-                        _ = setDuplicateWarning(chip.id, true, hint: (k, i))
-                    }
+                    if duplicatePolicy != .allow { _ = setDuplicateWarning(chip.id, true, hint: (k, i)) }
                     remember(chip.id, key)
                 }
                 // A lookup that was in flight is asked again.

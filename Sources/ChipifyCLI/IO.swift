@@ -93,7 +93,7 @@ struct ChipWriter {
     @inline(__always)
     mutating func write(_ c: ChipRecord) {
         records.write(c)
-        if records.output.count >= 1 << 19 { moveOutput() }
+        if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
     }
 
     /// Writes a chip of the simple lane (see ``ChipRecordWriter``).
@@ -104,7 +104,7 @@ struct ChipWriter {
     ) {
         records.write(
             simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group)
-        if records.output.count >= 1 << 19 { moveOutput() }
+        if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
     }
 
     /// Writes a chip of the simple lane with an encoded name, as the lane
@@ -116,20 +116,34 @@ struct ChipWriter {
         records.write(
             simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group,
             decodedName: decodedName)
-        if records.output.count >= 1 << 19 { moveOutput() }
+        if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
     }
 
     mutating func endRecord() {
         records.endRecord()
-        if records.output.count >= 1 << 19 { moveOutput() }
+        if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
     }
 
+    /// In memory (fd -1), what takes the records' bytes once more than
+    /// ``spillThreshold`` are waiting (nil: they stay). A piece of `-j`
+    /// hands them to the thread that writes, so the output a piece holds
+    /// is bounded whatever its input.
+    var spill: ((inout ChipRecordWriter) -> Void)?
+
+    /// The output held before it goes out (or to ``spill``): 512 KiB, plus
+    /// at most the last chip or record written.
+    static let spillThreshold = 1 << 19
+
     /// Writes the records' bytes to the descriptor; in memory (fd -1) they
-    /// stay where they are, so nothing is copied. Chips a header left out
-    /// are reported after the output that would have held them.
+    /// stay where they are, so nothing is copied, unless ``spill`` takes
+    /// them. Chips a header left out are reported after the output that
+    /// would have held them.
     @inline(__always)
     mutating func moveOutput() {
-        guard out.fd >= 0 else { return }
+        guard out.fd >= 0 else {
+            if let spill, records.output.count >= ChipWriter.spillThreshold { spill(&records) }
+            return
+        }
         out.writeThrough(records.output)
         records.output.removeAll()
         if !records.omissions.isEmpty { reportOmissions() }

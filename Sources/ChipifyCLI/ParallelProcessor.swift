@@ -16,12 +16,20 @@ import ChipKit
 /// into a ring of slots ahead of the threads, each thread takes the next
 /// piece read as soon as it is free, and the calling thread writes each
 /// piece's output as soon as it and every piece before it are done. A
-/// thread waits only when the reading has not kept up, or at the end.
+/// thread waits only when the reading has not kept up, at the end, or
+/// when its piece's output passes the bound below.
 ///
 /// Memory stays bounded: the ring holds `jobs × slotsPerJob` pieces of
-/// `pieceSize` bytes and their output. A record longer than a piece is
-/// streamed through the one-thread ``RecordProcessor``, which bounds its
-/// memory as for `-j 1`.
+/// `pieceSize` bytes, and each piece holds at most
+/// ``ChipWriter/spillThreshold`` bytes of output (plus the last chip
+/// written): a thread whose piece has made more hands it to the calling
+/// thread and waits until it is written, which is when every piece before
+/// it is (the output of a piece of short chips in JSON Lines is 10 to 20
+/// times its input). So that this wait is rare, the next piece is cut to
+/// about half that output at the last piece's output per input byte (see
+/// ``nextPieceBytes(input:output:)``).
+/// A record longer than a piece is streamed through the one-thread
+/// ``RecordProcessor``, which bounds its memory as for `-j 1`.
 struct ParallelProcessor: Sendable {
     let jobs: Int
     let pieceSize: Int
@@ -51,6 +59,22 @@ struct ParallelProcessor: Sendable {
     /// every thread by a piece or more, and that a slow piece does not
     /// stop the others while its output waits to be written.
     static let slotsPerJob = 4
+
+    /// The output a piece is cut to make, by the last piece's output per
+    /// input byte: half the spill threshold, so that a piece rarely waits
+    /// to hand over its output.
+    static let outputPerPiece = ChipWriter.spillThreshold / 2
+    /// The least input a piece is cut to (whole records permitting).
+    static let minPieceBytes = 16 << 10
+
+    /// The input the next piece is read to, once it holds a whole record:
+    /// a piece's worth, or less when the last piece's output was more than
+    /// ``outputPerPiece`` per piece of that size.
+    func nextPieceBytes(input: Int, output: Int) -> Int {
+        guard output > 0, input > 0 else { return pieceSize }
+        let bytes = Int((Double(input) * Double(ParallelProcessor.outputPerPiece) / Double(output)).rounded(.down))
+        return min(pieceSize, max(ParallelProcessor.minPieceBytes, bytes))
+    }
 
     /// Processes the input read by `read` (`read(2)`'s contract). `ready`
     /// tells whether more input can be read without waiting, so that a
@@ -90,6 +114,8 @@ struct ParallelProcessor: Sendable {
         }
         var filled = 0       // pieces handed to the threads
         var written = 0      // pieces whose output is written
+        var target = pieceSize  // what the next piece is read to (see nextPieceBytes)
+        var pieceOutput = 0  // output of the piece being written, so far
         var nextRecord = totals.records
         var eof = false
         var failure: Int32?
@@ -99,15 +125,18 @@ struct ParallelProcessor: Sendable {
             guard written < filled else { return false }
             let slot = ring[written]
             if wait { slot.done.wait() } else if slot.done.wait(timeout: .now()) == .timedOut { return false }
-            writer.moveOutput()
-            if writer.out.fd >= 0 {
-                writer.out.writeThrough(slot.writer.records.output)
-            } else {
-                writer.records.output.append(slot.writer.records.output)
+            guard slot.complete else {
+                // Output handed over before the piece's end: written, and
+                // its thread goes on.
+                emit(&slot.handed)
+                report(&slot.handedOmissions)
+                slot.resume.signal()
+                return true
             }
-            writer.records.omissions += slot.writer.records.omissions
-            slot.writer.records.omissions.removeAll(keepingCapacity: true)
-            if !writer.records.omissions.isEmpty { writer.reportOmissions() }
+            emit(&slot.writer.records.output)
+            report(&slot.writer.records.omissions)
+            target = nextPieceBytes(input: slot.end, output: pieceOutput)
+            pieceOutput = 0
             var s = slot.writer.summary
             s.bytes = 0  // counted as read
             writer.summary.add(s)
@@ -116,6 +145,22 @@ struct ParallelProcessor: Sendable {
             totals.errors += slot.totals.errors
             written += 1
             return true
+        }
+        // A piece's output, then the chips it left out of headers.
+        func emit(_ output: inout ByteBuffer) {
+            writer.moveOutput()
+            pieceOutput += output.count
+            if writer.out.fd >= 0 {
+                writer.out.writeThrough(output)
+            } else {
+                writer.records.output.append(output)
+            }
+            output.removeAll()
+        }
+        func report(_ omissions: inout [OmittedChip]) {
+            writer.records.omissions += omissions
+            omissions.removeAll(keepingCapacity: true)
+            if !writer.records.omissions.isEmpty { writer.reportOmissions() }
         }
         func drain() {
             while writeNext(wait: true) {}
@@ -131,16 +176,20 @@ struct ParallelProcessor: Sendable {
             // waiting for input, what is read goes out: whole records in
             // the slot (what a long record's stream read past it) as a
             // piece, the pieces handed out by writing them.
+            // A piece is read to `target` bytes, or on to a whole piece
+            // until it holds a whole record.
             while !eof && len < pieceSize {
                 if !ready() {
                     if memchr(slot.bytes, Int32(terminator), len) != nil { break }
                     drain()
                     if writer.out.failed { break reading }
                 }
-                let n = readOnce(read, slot.bytes + len, pieceSize - len, eof: &eof, failure: &failure)
+                let limit = len < target ? target : pieceSize
+                let n = readOnce(read, slot.bytes + len, limit - len, eof: &eof, failure: &failure)
                 len += n
                 writer.summary.bytes += n
                 if !ready() { break }
+                if len >= target && memchr(slot.bytes, Int32(terminator), len) != nil { break }
             }
             // Everything up to the last terminator is whole records.
             var end = len
@@ -220,6 +269,7 @@ struct ParallelProcessor: Sendable {
             swap(&writer, &slot.writer)
             writer.records.output.removeAll()
             writer.summary = Summary()
+            writer.spill = { slot.handOver(&$0) }
             var totals = RunTotals()
             totals.records = slot.firstRecord
             recognizer.pointee.run(
@@ -227,7 +277,9 @@ struct ParallelProcessor: Sendable {
                 terminator: terminator, writer: &writer, totals: &totals)
             totals.records -= slot.firstRecord
             slot.totals = totals
+            writer.spill = nil
             swap(&writer, &slot.writer)
+            slot.complete = true
             slot.done.signal()
         }
     }
@@ -240,10 +292,13 @@ extension ParallelProcessor {
     ///
     /// `@unchecked Sendable` is safe: a slot's input, first record and end
     /// are written by the reading thread before ``hand(_:)`` and read by
-    /// one thread after ``take()``; its writer and totals are written by that thread
-    /// before its `done` is signalled and read by the reading thread after
-    /// waiting for it; the reading thread refills a slot only after
-    /// writing its output. The semaphores order each of these.
+    /// one thread after ``take()``; its writer, totals, output handed over
+    /// and `complete` are written by that thread before its `done` is
+    /// signalled and read by the reading thread after waiting for it; the
+    /// thread that handed output over touches it again only after `resume`,
+    /// which the reading thread signals once it is written; the reading
+    /// thread refills a slot only after writing its output. The semaphores
+    /// order each of these.
     final class Ring: @unchecked Sendable {
         final class Slot {
             let bytes: UnsafeMutablePointer<UInt8>
@@ -253,11 +308,33 @@ extension ParallelProcessor {
             /// its buffers are reused instead of faulting in fresh memory.
             var writer: ChipWriter
             var totals = RunTotals()
+            /// Signalled when output is ready to write: the piece's end
+            /// (`complete`) or output handed over before it.
             let done = DispatchSemaphore(value: 0)
+            var complete = false
+            /// Output handed over before the piece's end, and the chips it
+            /// left out of headers.
+            var handed = ByteBuffer(capacity: 0)
+            var handedOmissions: [OmittedChip] = []
+            /// Signalled when the output handed over is written.
+            let resume = DispatchSemaphore(value: 0)
 
             init(bytes: Int, writer: ChipWriter) {
                 self.bytes = .allocate(capacity: bytes)
                 self.writer = writer
+            }
+
+            /// On the thread working on the piece: hands the output made so
+            /// far to the reading thread and waits until it is written (its
+            /// buffer comes back empty, so one buffer per slot holds output).
+            func handOver(_ records: inout ChipRecordWriter) {
+                swap(&records.output, &handed)
+                swap(&records.omissions, &handedOmissions)
+                complete = false
+                done.signal()
+                resume.wait()
+                swap(&records.output, &handed)
+                swap(&records.omissions, &handedOmissions)
             }
         }
 

@@ -12,4 +12,14 @@ struct ComposeScenarioTests {
         #expect(a.checksum == b.checksum)
         #expect(a.checksum > 50)
     }
+
+    /// Every save of the same draft writes the same bytes, of varied chips.
+    @Test func theDraftSaveScenarioIsRepeatable() {
+        let a = draftSaveScenario(chips: 60, samples: 3)
+        let b = draftSaveScenario(chips: 60, samples: 3)
+        #expect(a.name == "compose/draft-save/60")
+        #expect(a.stats.count == 3)
+        #expect(a.checksum == b.checksum)
+        #expect(a.checksum > 3 * 60 * 100)
+    }
 }

@@ -702,13 +702,14 @@ struct HostileProcessTests {
     }
 
     static let memoryLimitKiB = 50_000
-    /// For the binary as input under `--format jsonl` on every core: each
-    /// piece's JSON is held until its turn to be written, and a binary's
-    /// NUL-dense sections expand about six times (`\u0000`), so the peak
-    /// follows the densest batch, not the input's size. Measured on debug
-    /// builds of `chipify` (2 cores): 29–47 MB for 2–8 MB prefixes of the
-    /// binary, 49 MB for 9 MB of seeded random bytes, 56 MB for the whole
-    /// 9.5 MB binary once `chipify compose` was added; with `-j 1`, 16 MB.
+    /// For the binary as input under `--format jsonl` on every core: a
+    /// binary's NUL-dense sections expand about six times (`\u0000`). While
+    /// each piece's JSON was held until its turn to be written, the peak
+    /// followed the densest batch: measured on debug builds of `chipify`
+    /// (2 cores), 29–47 MB for 2–8 MB prefixes of the binary, 49 MB for
+    /// 9 MB of seeded random bytes, 56 MB for the whole 9.5 MB binary;
+    /// with `-j 1`, 16 MB. Since a piece hands over its output past
+    /// 512 KiB, 24 MB for the 8 MiB prefix (see `ParallelMemoryTests`).
     /// The test reads an 8 MiB prefix, so the program's growth does not
     /// move it.
     static let binaryInputMemoryLimitKiB = 64_000

@@ -7,8 +7,9 @@ import Dispatch
 import ChipKit
 
 /// The draft of a compose session: the composer's snapshot as JSON (the
-/// snapshot's own `Codable` form), restored on start, saved while the
-/// person types and on leaving, removed once the headers are written.
+/// snapshot's own `Codable` form, written by hand by ``DraftWriter``),
+/// restored on start, saved while the person types and on leaving,
+/// removed once the headers are written.
 ///
 /// A draft is untrusted input: ``load(_:)`` restores it through
 /// ``Composer/init(snapshot:)``, which applies every rule typing applies.
@@ -49,7 +50,7 @@ enum ComposeDraft {
     /// - Complexity: O(*n*) in the chips and bytes of text.
     static func encode(_ composer: Composer) -> Result<[UInt8], DraftError> {
         do {
-            var out = try JSONStreamEncoder.encode(composer.snapshot)
+            var out = try DraftWriter.encode(composer.snapshot)
             out.append("\n")
             return .success(out.bytes)
         } catch {

@@ -35,3 +35,44 @@ package struct ComposeProbe {
         return bytes.count
     }
 }
+
+/// A compose draft without a session, for `chipify-bench`: a composer of
+/// varied chips and the bytes a save of it writes.
+package struct DraftProbe {
+    private let composer: Composer
+
+    /// A composer whose To field holds `chips` chips: plain addresses,
+    /// names, quoted names with commas, UTF-8, errors and groups, typed
+    /// as one paste.
+    package init(chips: Int) {
+        var text: [UInt8] = []
+        var k = 0
+        var made = 0
+        while made < chips {
+            let piece: String
+            switch k % 6 {
+            case 0: piece = "user\(k)@example.com"
+            case 1: piece = "Person \(k) <p\(k)@example.org>"
+            case 2: piece = "\"Lee, Ann \(k)\" <ann\(k)@x.org>"
+            case 3: piece = "Jiří \(k) <jiri\(k)@example.cz>"
+            case 4: piece = "bad\(k)@"
+            default: piece = "Team \(k): t\(k)@example.net;"
+            }
+            text += Array(piece.utf8) + Array(", ".utf8)
+            k += 1
+            made += 1
+        }
+        var composer = Composer()
+        composer.paste(String(decoding: text, as: UTF8.self))
+        self.composer = composer
+    }
+
+    /// The chips of the To field.
+    package var chipCount: Int { composer.focusedField.count }
+
+    /// Encodes the draft as a save does (not written to disk): its size in bytes.
+    package func encodedBytes() -> Int {
+        guard case .success(let bytes) = ComposeDraft.encode(composer) else { return 0 }
+        return bytes.count
+    }
+}
