@@ -71,7 +71,9 @@ struct ParallelMemoryTests {
         defer { unlink(small); unlink(path) }
         let one = runProcess(chipifyPath, format + ["-j", "1", small], measureMemory: true, stdout: .path("/dev/null"))
         #expect(one.status == 0, "\(name)")
-        for jobs in [2, 8] {
+        // The layout the bound was made for at both counts; the others,
+        // which stayed under it before, at the larger count (CI time).
+        for jobs in layout == 0 ? [2, 8] : [8] {
             let r = runProcess(chipifyPath, format + ["-j", "\(jobs)", path], measureMemory: true, stdout: .path("/dev/null"))
             #expect(r.status == 0, "\(name) -j \(jobs)")
             let bound = one.maxRSSKiB + jobs * Self.perThreadKiB
