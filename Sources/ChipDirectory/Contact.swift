@@ -157,6 +157,10 @@ public struct Contact: Hashable, Sendable, Codable {
     public var categories: [String]
     /// The addresses in the card's order.
     public var emails: [ContactEmail]
+    /// Telephone numbers as the file wrote them (vCard `TEL`, CSV phone
+    /// columns): kept so that a contact without an address is still shown
+    /// as what it is; never suggested.
+    public var phones: [String]
     /// A list's members as the card names them: `mailto:` URIs, `urn:uuid:`
     /// or other references to contacts' ids, or (from CSV) addresses.
     public var members: [String]
@@ -165,12 +169,17 @@ public struct Contact: Hashable, Sendable, Codable {
     /// (1-based; 0 when not imported).
     public var source: ContactSource
     public var line: Int
+    /// A vCard's `VERSION` as the card wrote it (`"3.0"`, `"9.9"`), or
+    /// `nil` for a card without one and for contacts not read from a vCard.
+    /// ``source`` says which version's rules the card was read by.
+    public var declaredVersion: String?
 
     public init(
         id: ContactID, kind: Kind = .individual, displayName: String? = nil, name: StructuredName = StructuredName(),
         nicknames: [String] = [], organization: String? = nil, categories: [String] = [],
-        emails: [ContactEmail] = [], members: [String] = [], usage: ContactUsage = ContactUsage(),
-        source: ContactSource = .host, line: Int = 0
+        emails: [ContactEmail] = [], phones: [String] = [], members: [String] = [],
+        usage: ContactUsage = ContactUsage(), source: ContactSource = .host, line: Int = 0,
+        declaredVersion: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -180,11 +189,18 @@ public struct Contact: Hashable, Sendable, Codable {
         self.organization = organization
         self.categories = categories
         self.emails = emails
+        self.phones = phones
         self.members = members
         self.usage = usage
         self.source = source
         self.line = line
+        self.declaredVersion = declaredVersion
     }
+
+    /// Whether choosing the contact can make a chip: it has an address, or
+    /// it is a list with members. Only such contacts are suggested or
+    /// resolve a typed name.
+    public var canBecomeChip: Bool { !emails.isEmpty || (kind == .group && !members.isEmpty) }
 
     /// The index in ``emails`` of the preferred address: the lowest `pref`,
     /// the first address among equals, the first address when none has a

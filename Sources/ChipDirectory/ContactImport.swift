@@ -49,12 +49,20 @@ public struct ContactImportProblem: Sendable, Hashable, CustomStringConvertible 
     /// Whether the card or row was left out. Every record of a file
     /// becomes either a contact or exactly one problem that skips it.
     public var skipsRecord: Bool
+    /// Whether this only says what was repaired or dropped while nothing a
+    /// person would miss was lost: a contact kept with a repair, a value
+    /// that is not an address dropped, a record with no name, address or
+    /// other data skipped. An import whose problems are all warnings
+    /// succeeded (`chipify contacts` exits 0 and `--quiet` hides them).
+    public var isWarning: Bool
 
-    /// A problem as named (skipping its record unless told otherwise).
-    public init(line: Int, reason: String, skipsRecord: Bool = true) {
+    /// A problem as named: skipping its record unless told otherwise, and a
+    /// warning exactly when it does not skip a record, unless told otherwise.
+    public init(line: Int, reason: String, skipsRecord: Bool = true, isWarning: Bool? = nil) {
         self.line = line
         self.reason = reason
         self.skipsRecord = skipsRecord
+        self.isWarning = isWarning ?? !skipsRecord
     }
 
     /// `line: reason`.
