@@ -159,3 +159,88 @@ func trimHeap() {
     guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return }
     _ = unsafeBitCast(symbol, to: Trim.self)(0)
 }
+
+/// Importing an address book of `count` generated contacts (vCard 4.0, on
+/// disk) into a directory, measured once each way in one run:
+///
+/// - `directory/import/N`: read a piece at a time through
+///   `ContactImportStream`, as `chipify suggest --contacts` reads;
+/// - `directory/import-whole/N`: the file read whole, then imported
+///   (what the command did before streaming, for comparison).
+///
+/// Reports the time per contact, and per contact: the peak resident memory
+/// while importing and building, what the directory holds at the end
+/// (contacts and index), and the peak above that, which is what the
+/// reading costs.
+func directoryImportScenario(count: Int) -> (results: [Result], lines: [String]) {
+    let path = "/tmp/chipify-bench-import-\(getpid()).vcf"
+    do {
+        let file = ContactCorpus.write(ContactCorpus.contacts(count: count, seed: 7), as: .vcard40, seed: 7)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        precondition(fd >= 0, "cannot write \(path)")
+        file.bytes.withUnsafeBytes { p in
+            var done = 0
+            while done < p.count {
+                let n = write(fd, p.baseAddress! + done, p.count - done)
+                precondition(n > 0, "cannot write \(path)")
+                done += n
+            }
+        }
+        close(fd)
+    }
+    defer { unlink(path) }
+    var results: [Result] = []
+    var lines: [String] = []
+    for streaming in [true, false] {
+        trimHeap()
+        let base = residentBytes()
+        let peakWasReset = resetPeakResident()
+        let start = nowNanoseconds()
+        var directory: ContactDirectory? = streaming ? streamedDirectory(path) : wholeFileDirectory(path)
+        let elapsed = nowNanoseconds() - start
+        precondition(directory!.count == count, "the generated book did not import whole")
+        trimHeap()
+        let held = residentBytes() - base
+        let peak = peakWasReset ? peakResidentBytes().map { $0 - base } : nil
+        directory = nil
+        let name = streaming ? "directory/import/\(count)" : "directory/import-whole/\(count)"
+        let perContact = { (bytes: Int) in formatDouble(Double(bytes) / Double(count), decimals: 0) }
+        lines.append("\(name): \(formatDouble(Double(elapsed) / 1e9, decimals: 2)) s, "
+            + "\(formatDouble(Double(elapsed) / Double(count), decimals: 0)) ns per contact; per contact: "
+            + "directory \(perContact(held)) bytes, peak \(peak.map(perContact) ?? "not measured") bytes, "
+            + "peak above the directory \(peak.map { perContact($0 - held) } ?? "not measured") bytes")
+        results.append(Result(name: name, unit: "ns/contact", stats: Stats([Double(elapsed) / Double(count)]),
+                              bytes: 0, checksum: UInt64(count)))
+        if let peak {
+            results.append(Result(name: name + "/peak-above-directory", unit: "bytes/contact",
+                                  stats: Stats([Double(peak - held) / Double(count)]), bytes: 0, checksum: UInt64(count)))
+        }
+    }
+    return (results, lines)
+}
+
+/// The directory of the book at `path`, read a piece at a time.
+private func streamedDirectory(_ path: String) -> ContactDirectory {
+    let fd = open(path, O_RDONLY)
+    precondition(fd >= 0, "cannot read \(path)")
+    defer { close(fd) }
+    var stream = ContactImportStream()
+    var contacts: [Contact] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        precondition(n >= 0, "cannot read \(path)")
+        if n == 0 { break }
+        chunk.withUnsafeBufferPointer { stream.feed(UnsafeBufferPointer(rebasing: $0[..<n])) }
+        contacts += stream.takeContacts()
+    }
+    stream.finish()
+    contacts += stream.takeContacts()
+    return ContactDirectory(contacts)
+}
+
+/// The directory of the book at `path`, read whole and then imported.
+private func wholeFileDirectory(_ path: String) -> ContactDirectory {
+    guard let bytes = readFile(path) else { preconditionFailure("cannot read \(path)") }
+    return ContactDirectory(ContactImporter.import(bytes).contacts)
+}

@@ -47,6 +47,13 @@ let help = """
       directory/build/100000  building the suggestion index of 100,000 generated
                         contacts (imported from vCard): time, and memory per contact
       directory/build/1000000  … of 1,000,000
+      directory/import/100000  importing 100,000 generated contacts from a
+                        vCard file a piece at a time into a directory: time,
+                        and per contact the peak memory, what the directory
+                        holds, and the peak above it; also the file read whole
+                        first (directory/import-whole/N), for comparison
+                        (measured once)
+      directory/import/1000000  … of 1,000,000
       suggest/100000    one keystroke's query (1 to 3 letters) against 100,000
                         contacts; also warm (each query repeated, its fastest),
                         of two words (`jo sm`) and by scanning every contact;
@@ -91,7 +98,7 @@ let allScenarios = [
     "parallel/jsonl", "parallel/summary",
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
     "move/100000", "delete/100000", "layout/insert/10000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
-    "directory/build/100000", "directory/build/1000000", "suggest/100000", "suggest/1000000",
+    "directory/build/100000", "directory/build/1000000", "directory/import/100000", "directory/import/1000000", "suggest/100000", "suggest/1000000",
     "group/tap/100", "group/tap/10000", "compose/redraw/1000", "compose/draft-save/100000",
 ]
 
@@ -250,6 +257,11 @@ for name in chosen {
         for r in directoryBuildScenario(count: count, samples: samples ?? (count > 100_000 ? 2 : 5)) {
             say(report(r, json: json))
         }
+        continue
+    case "directory/import/100000", "directory/import/1000000":
+        let (results, lines) = directoryImportScenario(count: Int(name.split(separator: "/").last!)!)
+        if !json { lines.forEach(say) }
+        for r in results { say(report(r, json: json)) }
         continue
     case "suggest/100000", "suggest/1000000":
         let count = Int(name.split(separator: "/").last!)!

@@ -230,6 +230,8 @@ struct FileText {
     let encodingName: String?
     private let utf16: Charset?
     private let bomLength: Int
+    /// The length of the byte order mark, 0 without one.
+    var markLength: Int { bomLength }
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes

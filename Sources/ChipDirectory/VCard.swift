@@ -13,7 +13,7 @@ import ChipSyntax
 /// A property of the open card, as a range of the text.
 struct VCardProperty {
     enum Name: UInt8 {
-        case version, fn, n, nickname, org, categories, uid, email, kind, member, label
+        case version, fn, n, nickname, org, categories, uid, email, kind, member, label, tel, abuid, androidCustom
     }
 
     var name: Name
@@ -113,7 +113,22 @@ struct VCardReader: ~Copyable {
 
     private(set) var contacts: [Contact] = []
     private(set) var problems: [ContactImportProblem] = []
-    private var ids = ContactIDAllocator()
+    /// The identities given so far, carried from piece to piece of a stream.
+    private var ids: ContactIDAllocator
+
+    /// The contacts read, leaving none in the reader.
+    mutating func takeContacts() -> [Contact] {
+        defer { contacts = [] }
+        return contacts
+    }
+
+    /// The identities given so far, leaving none in the reader.
+    mutating func takeIDs() -> ContactIDAllocator {
+        defer { ids = ContactIDAllocator() }
+        return ids
+    }
+    /// The line the text starts on.
+    let firstLine: Int
 
     // The open card.
     private var properties: [VCardProperty] = []
@@ -135,13 +150,15 @@ struct VCardReader: ~Copyable {
     private var decoded = ScratchBytes()
     private var piece = ScratchBytes()
 
-    init(text: UnsafeBufferPointer<UInt8>, options: ContactImportOptions, isUnicode: Bool, fallback: Charset) {
+    init(text: UnsafeBufferPointer<UInt8>, options: ContactImportOptions, isUnicode: Bool, fallback: Charset,
+         firstLine: Int = 1, ids: consuming ContactIDAllocator? = nil) {
         self.text = text
         strict = options.strict
         self.isUnicode = isUnicode
         self.fallback = fallback
+        self.firstLine = firstLine
         contacts.reserveCapacity(text.count / 256)
-        ids = ContactIDAllocator(expectedCount: text.count / 256)
+        self.ids = ids ?? ContactIDAllocator(expectedCount: text.count / 256)
     }
 
     /// Reads every card.
@@ -150,7 +167,7 @@ struct VCardReader: ~Copyable {
     mutating func read() {
         let n = text.count
         var pos = 0
-        var lineNumber = 1
+        var lineNumber = firstLine
         var inCard = false
         while pos < n {
             let start = pos
@@ -192,22 +209,48 @@ struct VCardReader: ~Copyable {
                 header = VCardLineHeader.parse(logical)
             }
             guard let header else {
-                if fault == nil { fault = "line \(startLine) has no ':' (not a property)" }
+                if strict {
+                    if fault == nil { fault = "line \(startLine) has no ':' (not a property)" }
+                } else {
+                    readWarnings.append(ContactImportProblem(
+                        line: startLine, reason: "line \(startLine) has no ':' (not a property); skipped, the card kept",
+                        skipsRecord: false))
+                }
                 continue
             }
             let lineBytes = folded ? unfolded.bytes : logical
             let nameBytes = UnsafeBufferPointer(rebasing: lineBytes[header.nameStart..<header.nameEnd])
             let valueBytes = trimmingSpaces(UnsafeBufferPointer(rebasing: lineBytes[(header.colon + 1)...]))
             if header.groupEnd < 0 && asciiCaseInsensitiveIs(nameBytes, "BEGIN") && asciiCaseInsensitiveIs(valueBytes, "VCARD") {
-                reject("no END:VCARD before the BEGIN:VCARD on line \(startLine)")
+                if agentOpened || nestedDepth > 0 {
+                    // vCard 2.1's AGENT: the agent's own card follows on the
+                    // next lines; it is not this card's data.
+                    nestedDepth += 1
+                    agentOpened = false
+                    continue
+                }
+                if strict {
+                    reject("no END:VCARD before the BEGIN:VCARD on line \(startLine)")
+                } else {
+                    readWarnings.append(ContactImportProblem(
+                        line: startLine, reason: "no END:VCARD before the BEGIN:VCARD on line \(startLine); the card ends there",
+                        skipsRecord: false))
+                    finish()
+                }
                 open(at: startLine)
                 continue
             }
             if header.groupEnd < 0 && asciiCaseInsensitiveIs(nameBytes, "END") && asciiCaseInsensitiveIs(valueBytes, "VCARD") {
+                if nestedDepth > 0 {
+                    nestedDepth -= 1
+                    continue
+                }
                 finish()
                 inCard = false
                 continue
             }
+            if nestedDepth > 0 { continue }
+            agentOpened = asciiCaseInsensitiveIs(nameBytes, "AGENT") && valueBytes.isEmpty
             propertyCount += 1
             if !header.nameIsValid {
                 if strict && fault == nil {
@@ -220,7 +263,9 @@ struct VCardReader: ~Copyable {
                 // line, which need not start with white space.
                 while pos < n && end > start && text[end - 1] == UInt8(ascii: "=") {
                     let next = physicalLine(text, from: pos)
-                    if isOnly(pos, next.contentEnd, "END", "VCARD") { break }
+                    if isOnly(pos, next.contentEnd, "END", "VCARD") || isOnly(pos, next.contentEnd, "BEGIN", "VCARD") {
+                        break
+                    }
                     end = next.contentEnd
                     pos = next.next
                     lineNumber += 1
@@ -233,14 +278,29 @@ struct VCardReader: ~Copyable {
                     }
                 }
             }
-            guard let name = VCardReader.classify(nameBytes) else { continue }
+            guard let name = VCardReader.classify(nameBytes) else {
+                if !hasOtherData && !VCardReader.isBookkeeping(nameBytes) { hasOtherData = true }
+                continue
+            }
             if name == .version { versionPlace = propertyCount - 1 }
             properties.append(VCardProperty(name: name, start: start, end: end, line: startLine, isFolded: folded,
                                             isQuotedPrintable: header.isQuotedPrintable, header: header))
         }
         endStray()
-        if inCard { reject("no END:VCARD before the end of the file") }
+        if inCard {
+            if strict {
+                reject("no END:VCARD before the end of the file")
+            } else {
+                readWarnings.append(ContactImportProblem(
+                    line: cardLine, reason: "no END:VCARD before the end of the file; the card is kept", skipsRecord: false))
+                finish()
+            }
+        }
+        endLine = lineNumber
     }
+
+    /// The line after the text's last line break, once ``read()`` is done.
+    private(set) var endLine = 0
 
     /// The first line of a run of property lines outside every card, and
     /// how many there are (0 when none is open).
@@ -303,6 +363,30 @@ struct VCardReader: ~Copyable {
         fault = nil
         propertyCount = 0
         versionPlace = -1
+        hasOtherData = false
+        agentOpened = false
+        nestedDepth = 0
+        readWarnings.removeAll()
+    }
+
+    /// Whether the open card holds a property a contact does not keep but
+    /// a person entered (an address, a note, a birthday…).
+    private var hasOtherData = false
+    /// Whether the last property was an AGENT with no value (2.1: its card follows).
+    private var agentOpened = false
+    /// How many nested cards (AGENT's) are open inside the card.
+    private var nestedDepth = 0
+    /// What was repaired while the card's lines were read.
+    private var readWarnings: [ContactImportProblem] = []
+
+    /// Properties that say nothing a person entered: the file's
+    /// bookkeeping (`PRODID`, `REV`, Apple's `X-ABShowAs`, …).
+    static func isBookkeeping(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiCaseInsensitiveIs(name, "PRODID") || asciiCaseInsensitiveIs(name, "REV")
+            || asciiCaseInsensitiveIs(name, "X-ABSHOWAS") || asciiCaseInsensitiveIs(name, "SOURCE")
+            || asciiCaseInsensitiveIs(name, "NAME") || asciiCaseInsensitiveIs(name, "PROFILE")
+            || asciiCaseInsensitiveIs(name, "CLIENTPIDMAP") || asciiCaseInsensitiveIs(name, "X-ADDRESSBOOKSERVER-KIND")
+            || asciiCaseInsensitiveIs(name, "AGENT")
     }
 
     private mutating func reject(_ reason: String) {
@@ -316,14 +400,18 @@ struct VCardReader: ~Copyable {
         case 2: return asciiCaseInsensitiveIs(name, "FN") ? .fn : nil
         case 3:
             if asciiCaseInsensitiveIs(name, "ORG") { return .org }
+            if asciiCaseInsensitiveIs(name, "TEL") { return .tel }
             return asciiCaseInsensitiveIs(name, "UID") ? .uid : nil
         case 4: return asciiCaseInsensitiveIs(name, "KIND") ? .kind : nil
         case 5: return asciiCaseInsensitiveIs(name, "EMAIL") ? .email : nil
         case 6: return asciiCaseInsensitiveIs(name, "MEMBER") ? .member : nil
-        case 7: return asciiCaseInsensitiveIs(name, "VERSION") ? .version : nil
+        case 7:
+            if asciiCaseInsensitiveIs(name, "X-ABUID") { return .abuid }
+            return asciiCaseInsensitiveIs(name, "VERSION") ? .version : nil
         case 8: return asciiCaseInsensitiveIs(name, "NICKNAME") ? .nickname : nil
         case 9: return asciiCaseInsensitiveIs(name, "X-ABLABEL") ? .label : nil
         case 10: return asciiCaseInsensitiveIs(name, "CATEGORIES") ? .categories : nil
+        case 16: return asciiCaseInsensitiveIs(name, "X-ANDROID-CUSTOM") ? .androidCustom : nil
         case 24: return asciiCaseInsensitiveIs(name, "X-ADDRESSBOOKSERVER-KIND") ? .kind : nil
         case 26: return asciiCaseInsensitiveIs(name, "X-ADDRESSBOOKSERVER-MEMBER") ? .member : nil
         default: return nil
@@ -337,24 +425,36 @@ struct VCardReader: ~Copyable {
             properties.removeAll(keepingCapacity: true)
             cardProblems.removeAll()
         }
+        defer { readWarnings.removeAll() }
         if let fault {
             reject(fault)
             return
         }
         do {
-            contacts.append(try build())
-            problems.append(contentsOf: cardProblems)
+            if let contact = try build() {
+                contacts.append(contact)
+            }
+            // The card's own problem first (it is on the card's line), then
+            // its properties' in line order.
+            var repairs = readWarnings + cardProblems
+            repairs.sort { $0.line < $1.line }
+            problems.append(contentsOf: repairs)
         } catch {
             reject(error.reason)
         }
     }
 
-    private mutating func build() throws(VCardFault) -> Contact {
+    /// The card's contact, or `nil` when it holds nothing to keep (a
+    /// warning says so).
+    private mutating func build() throws(VCardFault) -> Contact? {
         version = .vCard30
         var hasVersion = false
+        var declaredVersion: String?
         for property in properties where property.name == .version {
             let raw = trimmingSpaces(try value(property).value)
-            switch makeString(raw) {
+            let written = makeString(raw)
+            declaredVersion = written
+            switch written {
             case "2.1": version = .vCard21
             case "3.0": version = .vCard30
             case "4.0": version = .vCard40
@@ -366,6 +466,9 @@ struct VCardReader: ~Copyable {
                 case UInt8(ascii: "4"): version = .vCard40
                 default: version = .vCard30
                 }
+                cardProblems.append(ContactImportProblem(
+                    line: property.line,
+                    reason: "unknown VERSION '\(other)'; read by vCard \(version.rawValue)'s rules", skipsRecord: false))
             }
             hasVersion = true
             break
@@ -388,14 +491,33 @@ struct VCardReader: ~Copyable {
         var emails: [ContactEmail] = []
         var emailGroups: [(index: Int, group: String)] = []
         var labels: [(group: String, label: String)] = []
+        var phones: [String] = []
+        var nameFromEmail: String?
         var kind = Contact.Kind.individual
         var hasKind = false
         var members: [String] = []
 
         for property in properties {
+          do throws(VCardFault) {
             switch property.name {
-            case .version:
+            case .version, .abuid:
                 continue
+            case .tel:
+                var phone = trimmingSpaces(try value(property).value)
+                var j = 0
+                if asciiCaseInsensitiveEquals(phone, &j, "TEL:") { phone = UnsafeBufferPointer(rebasing: phone[j...]) }
+                if let number = text(phone) { phones.append(number) }
+            case .androidCustom:
+                // Android: `vnd.android.cursor.item/nickname;Bobby;1;;…`.
+                var i = 0
+                let v = try value(property).value
+                let (mime, _) = nextPiece(v, &i, semicolons: true, commas: false)
+                if mime?.lowercased() == "vnd.android.cursor.item/nickname",
+                   let nickname = nextPiece(v, &i, semicolons: true, commas: false).piece,
+                   !nicknames.contains(nickname)
+                {
+                    nicknames.append(nickname)
+                }
             case .fn:
                 guard formatted == nil else { continue }
                 hasFN = true
@@ -430,17 +552,34 @@ struct VCardReader: ~Copyable {
                 if let member = text(try value(property).value) { members.append(member) }
             case .email:
                 let decoded = try value(property, wantsTypes: true)
-                guard let address = text(decoded.value, strippingMailto: true) else {
+                guard let written = text(decoded.value) else {
                     if strict { throw VCardFault(reason: "empty EMAIL on line \(property.line)") }
                     continue
                 }
-                if let group = decoded.group { emailGroups.append((emails.count, group)) }
-                emails.append(ContactEmail(address: address, types: decoded.types, pref: decoded.pref))
+                // One rule for every format: `Name <addr>`, `mailto:`,
+                // several addresses, and what is not an address.
+                let read = EmailValue(written)
+                for address in read.addresses where !emails.contains(where: { $0.address == address }) {
+                    if let group = decoded.group { emailGroups.append((emails.count, group)) }
+                    emails.append(ContactEmail(address: address, types: decoded.types, pref: decoded.pref))
+                }
+                if nameFromEmail == nil { nameFromEmail = read.displayName }
+                if let reason = read.rejectionReason {
+                    cardProblems.append(ContactImportProblem(
+                        line: property.line, reason: "EMAIL on line \(property.line): \(reason)", skipsRecord: false))
+                }
             case .label:
                 let decoded = try value(property)
                 guard let group = decoded.group, let label = text(decoded.value) else { continue }
                 labels.append((group, VCardReader.appleLabel(label)))
             }
+          } catch {
+            // Lenient: a value that cannot be decoded costs its property,
+            // never the card.
+            if strict { throw error }
+            cardProblems.append(ContactImportProblem(
+                line: property.line, reason: "\(error.reason); the property is skipped, the card kept", skipsRecord: false))
+          }
         }
         // Apple's labels (`item1.X-ABLabel:_$!<Other>!$_`) name the address of their group.
         for (group, label) in labels where !label.isEmpty {
@@ -449,9 +588,18 @@ struct VCardReader: ~Copyable {
             }
         }
 
-        let displayName = formatted ?? (name.isEmpty ? nil : name.formatted)
-        if displayName == nil && emails.isEmpty {
-            throw VCardFault(reason: "no name and no address (no FN, N or EMAIL)")
+        // A card without a name shows its organization, as address books
+        // do; failing that, the name an EMAIL value carried (`Ann <a@x>`).
+        let displayName = formatted ?? (name.isEmpty ? nil : name.formatted) ?? organization ?? nameFromEmail
+        if displayName == nil && emails.isEmpty && phones.isEmpty && nicknames.isEmpty && members.isEmpty {
+            if strict { throw VCardFault(reason: "no name and no address (no FN, N or EMAIL)") }
+            cardProblems.append(ContactImportProblem(
+                line: cardLine,
+                reason: hasOtherData
+                    ? "a card with no name, address, phone or organization is skipped (it holds other data only)"
+                    : "an empty card (no name, address, phone or organization) is skipped",
+                skipsRecord: true, isWarning: true))
+            return nil
         }
         if strict {
             if !hasFN && version != .vCard21 { throw VCardFault(reason: "no FN (required in vCard \(version.rawValue))") }
@@ -460,11 +608,23 @@ struct VCardReader: ~Copyable {
                 throw VCardFault(reason: "MEMBER on a card whose KIND is not group (RFC 6350 §6.6.5)")
             }
         }
+        // Apple's own exports name a card by `X-ABUID` (`…:ABPerson`) when
+        // it has no UID, and their groups name members by it.
+        if uid == nil, let abuid = properties.first(where: { $0.name == .abuid }) {
+            uid = text(try value(abuid).value).map(VCardReader.withoutABPersonSuffix)
+        }
         let id = ids.unique(uid ?? ContactIDAllocator.derived(
             displayName: displayName, firstAddress: emails.first?.address, source: version))
         return Contact(
             id: id, kind: kind, displayName: displayName, name: name, nicknames: nicknames, organization: organization,
-            categories: categories, emails: emails, members: members, source: version, line: cardLine)
+            categories: categories, emails: emails, phones: phones, members: members, source: version, line: cardLine,
+            declaredVersion: declaredVersion)
+    }
+
+    /// An Apple `X-ABUID` without its `:ABPerson` (or `:ABGroup`) suffix.
+    static func withoutABPersonSuffix(_ id: String) -> String {
+        for suffix in [":ABPerson", ":ABGroup"] where id.hasSuffix(suffix) { return String(id.dropLast(suffix.count)) }
+        return id
     }
 
     /// Apple's built-in labels are written `_$!<Other>!$_`; the label is the
@@ -737,10 +897,17 @@ struct VCardReader: ~Copyable {
                 return decoded.bytes
             }
             if lastCharset == nil {
+                // An unknown label falls back as text that names none does:
+                // UTF-8 when valid, else the fallback charset.
                 cardProblems.append(ContactImportProblem(
                     line: property.line,
-                    reason: "unknown charset '\(makeString(label))'; the value is read as UTF-8 with replacement characters",
+                    reason: "unknown charset '\(makeString(label))'; the value is read as UTF-8 when it is valid UTF-8, otherwise in the fallback charset",
                     skipsRecord: false))
+                if !isValidUTF8(p) {
+                    decoded.removeAll()
+                    decoded.append(contentsOf: fallback.decodeToUTF8(p))
+                    return decoded.bytes
+                }
             }
             return repairedUTF8(p)
         }

@@ -221,12 +221,15 @@ public enum ContactCorpus {
         switch format {
         case .vcard40:
             c.source = .vCard40
+            c.declaredVersion = "4.0"
         case .vcard30:
             c.source = .vCard30
+            c.declaredVersion = "3.0"
             onlyPreferred()
             if c.kind == .org { c.kind = .individual }
         case .vcard21:
             c.source = .vCard21
+            c.declaredVersion = "2.1"
             c.name = joinedParts()
             onlyPreferred()
             if c.kind == .org { c.kind = .individual }

@@ -50,7 +50,7 @@ public enum CLI {
         \(usage)
 
         chipify replay [--trace] [--keep-going] [SCRIPT]   (see 'chipify replay --help')
-        chipify contacts [--format jsonl|text] [--strict] [--charset NAME] [FILE...]
+        chipify contacts [--format jsonl|text] [--strict] [--quiet] [--charset NAME] [FILE...]
                                                          (see 'chipify contacts --help')
         chipify suggest --contacts FILE [--limit K] [--usage FILE] QUERY
                                                          (see 'chipify suggest --help')

@@ -10,7 +10,7 @@ import Darwin
 /// contacts, so an export can be checked before a host loads it.
 public enum Contacts {
     /// The one-line synopsis, shown with usage errors.
-    public static let usage = "Usage: chipify contacts [--format jsonl|text] [--strict] [--charset NAME] [FILE...]"
+    public static let usage = "Usage: chipify contacts [--format jsonl|text] [--strict] [--quiet] [--charset NAME] [FILE...]"
 
     /// What a contact is printed as.
     public enum Format: String, Sendable {
@@ -23,6 +23,8 @@ public enum Contacts {
         public var strict = false
         /// The WHATWG label of the charset of text that names none and is not UTF-8.
         public var charset: String?
+        /// Whether warnings (what was repaired or dropped) are left unsaid.
+        public var quiet = false
         public var files: [String] = []
         public var help = false
     }
@@ -43,14 +45,22 @@ public enum Contacts {
               --strict         skip cards and rows that break the standards
                                (no VERSION, FN or N where required, PREF outside
                                1-100, bad property names, ...)
-              --charset NAME   charset of text that names none and is not UTF-8
-                               (a WHATWG label; default windows-1252)
+              --charset NAME   charset of CSV text without a byte order mark,
+                               and of vCard values that name none and are not
+                               UTF-8 (a WHATWG label; default: detected, else
+                               windows-1252)
+          -q, --quiet          do not report warnings
           -h, --help           show this help
 
-        A card or row that cannot be read is skipped and reported on standard
-        error as 'chipify contacts: FILE:LINE: reason'; the rest is printed.
-        Exit status: 0 success, 1 a problem in any file or a file that cannot be
-        read (the others are still read), 64 a usage error.
+        Files are read a piece at a time, so a large address book is never held
+        whole. A card or row that cannot be read is skipped and reported on
+        standard error as 'chipify contacts: FILE:LINE: reason'; what was
+        repaired or dropped while the contact was kept (an address that is not
+        one, a card without its END, ...) as 'FILE:LINE: warning: reason', and
+        the charset a CSV was read in when it is not UTF-8 as 'FILE: note: ...'.
+        Exit status: 0 success (warnings included), 1 a file that cannot be read
+        or a card or row holding a name or an address that could not be
+        imported (the rest is still read and printed), 64 a usage error.
 
         """
 
@@ -102,6 +112,8 @@ public enum Contacts {
                 o.charset = v
             case "--strict":
                 o.strict = true
+            case "-q", "--quiet":
+                o.quiet = true
             case "-h", "--help":
                 o.help = true
             default:
@@ -127,46 +139,67 @@ public enum Contacts {
         let importOptions = ContactImportOptions(strict: options.strict, defaultCharset: options.charset)
         var status: Int32 = 0
         for file in options.files.isEmpty ? ["-"] : options.files {
-            let bytes: [UInt8]
-            switch readWholeInput(file, stdin: stdin, skippingBOM: false) {
-            case .success(let read): bytes = read
+            let read = readAddressBook(
+                file, stdin: stdin, options: importOptions,
+                contacts: { batch in
+                    guard !out.failed else { return }
+                    // By index: binding each contact to a loop variable copied it
+                    // (a tenth of the run in retains and releases).
+                    for k in batch.indices {
+                        switch options.format {
+                        case .jsonl: writeJSON(batch[k], to: &out.buffer)
+                        case .text: writeText(batch[k], to: &out.buffer)
+                        }
+                        out.flushIfNeeded()
+                        if out.failed { break }
+                    }
+                },
+                problem: { p in
+                    guard !(options.quiet && p.isWarning) else { return }
+                    out.flush()
+                    appendProblem(p, file: file, command: "chipify contacts", to: &errors.buffer)
+                    errors.flush()
+                })
+            switch read {
+            case .success(let book):
+                if book.hadError { status = 1 }
+                if !options.quiet, let note = charsetNote(book) {
+                    out.flush()
+                    errors.buffer.appendString("chipify contacts: \(file): note: \(note)\n")
+                    errors.flush()
+                }
             case .failure(let failure):
                 out.flush()
                 errors.buffer.appendString("Error: \(failure.message)\n")
                 errors.flush()
                 status = 1
-                continue
-            }
-            let result = ContactImporter.import(bytes, options: importOptions)
-            // By index: binding each contact to a loop variable copied it
-            // (a tenth of the run in retains and releases).
-            for k in result.contacts.indices {
-                switch options.format {
-                case .jsonl: writeJSON(result.contacts[k], to: &out.buffer)
-                case .text: writeText(result.contacts[k], to: &out.buffer)
-                }
-                out.flushIfNeeded()
-                if out.failed { break }
             }
             if out.failed { break }  // nowhere to write: reported below
-            if !result.problems.isEmpty {
-                status = 1
-                out.flush()
-                for problem in result.problems {
-                    errors.buffer.appendString(problem.line > 0
-                        ? "chipify contacts: \(file):\(problem.line): \(problem.reason)\n"
-                        : "chipify contacts: \(file): \(problem.reason)\n")
-                }
-                errors.flush()
-            }
         }
         out.flush()
         return writeFailureStatus(out, stderr: stderr) ?? status
     }
 
+    /// What to say about the charset a file was read in: nothing for
+    /// Unicode, the charset of a CSV read from 8-bit text otherwise.
+    static func charsetNote(_ book: AddressBookRead) -> String? {
+        guard book.format != .vCard, book.format != .unknown, !book.textEncoding.hasPrefix("UTF-") else { return nil }
+        return "not UTF-8; read as \(book.textEncoding) (--charset NAME reads it otherwise)"
+    }
+
+    /// The version a contact is reported with: a vCard's `VERSION` as
+    /// written (`nil` for a card without one), `csv` for a CSV row.
+    static func version(_ c: borrowing Contact) -> String? {
+        switch c.source {
+        case .csv, .host: c.source.rawValue
+        case .vCard21, .vCard30, .vCard40: c.declaredVersion
+        }
+    }
+
     /// One contact as a JSON object, keys in a fixed order:
     /// `line`, `name`, `emails`, `preferred_email`, `emails_detail`,
-    /// `nicknames`, `org`, `kind`, `members`, `version`.
+    /// `phones`, `nicknames`, `org`, `kind`, `members`, `version` (`null`
+    /// for a card without `VERSION`).
     static func writeJSON(_ c: borrowing Contact, to out: inout ByteBuffer) {
         out.append("{\"line\":")
         out.appendDecimal(c.line)
@@ -192,6 +225,11 @@ public enum Contacts {
             if let pref = email.pref { out.appendDecimal(pref) } else { out.append("null") }
             out.append(UInt8(ascii: "}"))
         }
+        out.append("],\"phones\":[")
+        for (k, phone) in c.phones.enumerated() {
+            if k > 0 { out.append(ASCII.comma) }
+            appendJSON(phone, &out)
+        }
         out.append("],\"nicknames\":[")
         for (k, nickname) in c.nicknames.enumerated() {
             if k > 0 { out.append(ASCII.comma) }
@@ -206,9 +244,9 @@ public enum Contacts {
             if k > 0 { out.append(ASCII.comma) }
             appendJSON(member, &out)
         }
-        out.append("],\"version\":\"")
-        out.appendString(c.source.rawValue)
-        out.append("\"}\n")
+        out.append("],\"version\":")
+        appendJSON(version(c), &out)
+        out.append("}\n")
     }
 
     static func appendJSON(_ s: String?, _ out: inout ByteBuffer) {
@@ -223,8 +261,9 @@ public enum Contacts {
     /// One contact as a line for people: the line number, the kind when it
     /// is not a person, the name (`(no name)` without one), the addresses
     /// in angle brackets (`*` after the preferred one when there are
-    /// several), then `aka` nicknames, `org`, the number of `members`, and
-    /// the version in brackets. Control characters and invalid UTF-8 are
+    /// several), then `tel` phones, `aka` nicknames, `org`, the number of
+    /// `members`, and the version in brackets (`no version` for a card
+    /// without one). Control characters and invalid UTF-8 are
     /// escaped as in `chipify --format text`.
     static func writeText(_ c: borrowing Contact, to out: inout ByteBuffer) {
         out.appendDecimal(c.line)
@@ -240,6 +279,10 @@ public enum Contacts {
             appendText(email.address, &out)
             out.append(k == preferred ? ">*" : ">")
         }
+        if !c.phones.isEmpty {
+            out.append("  tel ")
+            appendText(c.phones.joined(separator: ", "), &out)
+        }
         if !c.nicknames.isEmpty {
             out.append("  aka ")
             appendText(c.nicknames.joined(separator: ", "), &out)
@@ -253,7 +296,7 @@ public enum Contacts {
             out.appendDecimal(c.members.count)
         }
         out.append("  [")
-        out.appendString(c.source.rawValue)
+        if let version = version(c) { appendText(version, &out) } else { out.append("no version") }
         out.append("]\n")
     }
 

@@ -157,8 +157,9 @@ public enum Suggest {
 /// Address books named on a command line, loaded into one directory.
 enum AddressBooks {
     /// Every file's contacts, in order (a later contact of the same id
-    /// replaces an earlier one), and status 1 when a file could not be read
-    /// or had problems, which are reported as `chipify contacts` reports them.
+    /// replaces an earlier one), read a piece at a time, and status 1 when
+    /// a file could not be read or lost a record, with every problem
+    /// reported as `chipify contacts` reports it (warnings too).
     static func load(
         _ files: [String], charset: String?, command: String, errors: inout ByteBuffer
     ) -> (ContactDirectory, Int32) {
@@ -166,19 +167,14 @@ enum AddressBooks {
         var status: Int32 = 0
         let options = ContactImportOptions(defaultCharset: charset)
         for file in files {
-            let bytes: [UInt8]
-            switch readWholeInput(file, stdin: nil, skippingBOM: false) {
-            case .success(let read): bytes = read
+            let read = readAddressBook(
+                file, stdin: nil, options: options, contacts: { contacts += $0 },
+                problem: { appendProblem($0, file: file, command: command, to: &errors) })
+            switch read {
+            case .success(let book):
+                if book.hadError { status = 1 }
             case .failure(let failure):
                 errors.appendString("\(command): \(failure.message)\n")
-                status = 1
-                continue
-            }
-            let result = ContactImporter.import(bytes, options: options)
-            contacts += result.contacts
-            for problem in result.problems {
-                errors.appendString(problem.line > 0
-                    ? "\(command): \(file):\(problem.line): \(problem.reason)\n" : "\(command): \(file): \(problem.reason)\n")
                 status = 1
             }
         }

@@ -72,7 +72,11 @@ struct ContactCorpusTests {
                     Issue.record("seed \(seed) \(format) strict \(strict): \(result.contacts.count) contacts, expected \(expected.count)")
                     continue
                 }
-                for (got, want) in zip(result.contacts, expected) where got != want {
+                for (imported, want) in zip(result.contacts, expected) {
+                    // The writer's TEL lines are filler the generated contacts do not hold.
+                    var got = imported
+                    got.phones = []
+                    guard got != want else { continue }
                     Issue.record("seed \(seed) \(format) strict \(strict), line \(want.line):\n got \(got)\nwant \(want)")
                     break
                 }

@@ -17,7 +17,7 @@ struct ContactsCLITests {
         #expect(r.status == 0)
         #expect(r.stdoutText == Contacts.help)
         #expect(r.stderr.isEmpty)
-        #expect(CLI.help.contains("chipify contacts [--format jsonl|text] [--strict] [--charset NAME] [FILE...]"))
+        #expect(CLI.help.contains("chipify contacts [--format jsonl|text] [--strict] [--quiet] [--charset NAME] [FILE...]"))
     }
 
     @Test(arguments: [
@@ -76,8 +76,8 @@ struct ContactsCLITests {
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty, "\(r.stderrText)")
         #expect(r.stdoutText == """
-            {"line":1,"name":"Ann \\"Nan\\" Lee\\\\","emails":["ann@acme.example","ann@home.example","ann.lee@x.example"],"preferred_email":"ann.lee@x.example","emails_detail":[{"value":"ann@acme.example","types":["work"],"pref":2},{"value":"ann@home.example","types":["home","x-other"],"pref":null},{"value":"ann.lee@x.example","types":[],"pref":1}],"nicknames":["Nan","Annie"],"org":"ACME, Inc.","kind":"individual","members":[],"version":"4.0"}
-            {"line":10,"name":"Team","emails":[],"preferred_email":null,"emails_detail":[],"nicknames":[],"org":null,"kind":"group","members":["mailto:ann@acme.example"],"version":"4.0"}
+            {"line":1,"name":"Ann \\"Nan\\" Lee\\\\","emails":["ann@acme.example","ann@home.example","ann.lee@x.example"],"preferred_email":"ann.lee@x.example","emails_detail":[{"value":"ann@acme.example","types":["work"],"pref":2},{"value":"ann@home.example","types":["home","x-other"],"pref":null},{"value":"ann.lee@x.example","types":[],"pref":1}],"phones":[],"nicknames":["Nan","Annie"],"org":"ACME, Inc.","kind":"individual","members":[],"version":"4.0"}
+            {"line":10,"name":"Team","emails":[],"preferred_email":null,"emails_detail":[],"phones":[],"nicknames":[],"org":null,"kind":"group","members":["mailto:ann@acme.example"],"version":"4.0"}
 
             """)
     }
@@ -113,7 +113,7 @@ struct ContactsCLITests {
             #expect(line["line"]?.int == contact.line)
             #expect(line["name"]?.text == contact.displayName)
             #expect(line["emails"] == .array(contact.emails.map { .string(Array($0.address.utf8)) }))
-            #expect(line["version"]?.text == contact.source.rawValue)
+            #expect(line["version"]?.text == (contact.source == .csv ? "csv" : contact.declaredVersion))
             #expect(line["kind"]?.text == contact.kind.rawValue)
         }
     }
@@ -157,14 +157,46 @@ struct ContactsCLITests {
         let path = temporaryFile(Array(text.utf8))
         defer { unlink(path) }
         let r = runProcess(chipifyPath, ["contacts", "--format", "text", path])
-        #expect(r.status == 1)
-        #expect(r.stdoutText == "1  Good One  [3.0]\n10  Zo\u{FFFD}  [2.1]\n")
+        // Every card holds a name: all are kept, each repair a warning, so
+        // the import succeeded.
+        #expect(r.status == 0)
+        #expect(r.stdoutText == "1  Good One  [3.0]\n5  Broken  [3.0]\n10  Zoë  [2.1]\n15  Never ends  [4.0]\n")
         #expect(r.stderrText == """
+            chipify contacts: \(path):8: warning: line 8 has no ':' (not a property); skipped, the card kept
+            chipify contacts: \(path):13: warning: unknown charset 'x-unknown'; the value is read as UTF-8 when it is valid UTF-8, otherwise in the fallback charset
+            chipify contacts: \(path):15: warning: no END:VCARD before the end of the file; the card is kept
+
+            """)
+        // --quiet leaves the warnings out; errors stay (a strict run skips cards).
+        let quiet = runProcess(chipifyPath, ["contacts", "--quiet", "--format", "text", path])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderrText)")
+        #expect(quiet.stdoutText == r.stdoutText)
+        let strict = runProcess(chipifyPath, ["contacts", "-q", "--strict", "--format", "text", path])
+        #expect(strict.status == 1)
+        #expect(strict.stderrText == """
+            chipify contacts: \(path):1: no N (required in vCard 3.0)
             chipify contacts: \(path):5: line 8 has no ':' (not a property)
-            chipify contacts: \(path):13: unknown charset 'x-unknown'; the value is read as UTF-8 with replacement characters
             chipify contacts: \(path):15: no END:VCARD before the end of the file
 
             """)
+    }
+
+    /// A record without a name or an address that was skipped is a
+    /// warning; one holding a name or an address that could not be read is
+    /// an error (exit 1).
+    @Test func onlyALostNameOrAddressIsAnError() {
+        let csv = "Name,E-mail Address\n\"Open quote,ann@x.org\nBo,bo@x.org\n"
+        let path = temporaryFile(Array(csv.utf8))
+        defer { unlink(path) }
+        let r = runProcess(chipifyPath, ["contacts", "--format", "text", path])
+        #expect(r.status == 1, "\(r.stderrText)")
+        let empty = temporaryFile(Array("BEGIN:VCARD\nVERSION:4.0\nFN:\nEND:VCARD\n".utf8))
+        defer { unlink(empty) }
+        let e = runProcess(chipifyPath, ["contacts", empty])
+        #expect(e.status == 0)
+        #expect(e.stdout.isEmpty)
+        #expect(e.stderrText.contains(":1: warning: an empty card"))
     }
 
     @Test func strictModeSkipsWhatTheStandardsForbid() {

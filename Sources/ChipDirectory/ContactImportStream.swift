@@ -1,0 +1,437 @@
+// Address books read in pieces: a file of a million contacts is never held
+// whole, nor its decoded copy. What a piece holds is read as soon as the
+// records in it are complete.
+
+import ChipSyntax
+
+/// Reads an address book fed in pieces of any size (as `read(2)` returns
+/// them), giving the same contacts and problems as
+/// ``ContactImporter/import(_:options:)`` on the whole file.
+///
+/// The encoding and the format are decided from the first 1 MiB of the
+/// file (or all of it, when shorter): a byte order mark or UTF-16's NUL
+/// pattern, then a first line `BEGIN:VCARD` or a CSV header (see
+/// ``ContactImporter``). Then the text is read a record at a time: cards
+/// are cut where a line `BEGIN:VCARD` follows a line `END:VCARD`, CSV rows
+/// where the reader finds a row's end. What is held is the unread text:
+/// about ``pieceBytes`` and the record that crosses it.
+///
+/// ```swift
+/// var stream = ContactImportStream()
+/// while let piece = readSomeBytes() {
+///     stream.feed(piece)
+///     directoryContacts += stream.takeContacts()
+/// }
+/// stream.finish()
+/// directoryContacts += stream.takeContacts()
+/// let problems = stream.takeProblems()
+/// ```
+public struct ContactImportStream: ~Copyable {
+    /// How much decoded text is gathered before it is read: large enough
+    /// that the per-piece cost vanishes, small enough to keep memory flat.
+    public static let pieceBytes = 1 << 20
+    /// How much of the file decides its encoding and format.
+    public static let detectionBytes = 1 << 20
+
+    private let options: ContactImportOptions
+    private let pieceBytes: Int
+    private let detectionBytes: Int
+    /// Bytes not yet decoded: the file's start while the encoding is not
+    /// known, then a code unit or character cut by a piece's end.
+    private var raw: [UInt8] = []
+    /// Decoded UTF-8 not yet read, from `textStart`.
+    private var text: [UInt8] = []
+    private var textStart = 0
+    /// The 1-based line `text[textStart]` is on.
+    private var line = 1
+    private var finished = false
+
+    private enum Stage { case detecting, vCard, csv, nothing }
+    private var stage = Stage.detecting
+    private var decoder = PieceDecoder.utf8
+
+    // The state the readers carry from piece to piece.
+    private var ids = ContactIDAllocator()
+    private var csv: CSVImportState?
+
+    private var contacts: [Contact] = []
+    private var problems: [ContactImportProblem] = []
+
+    /// What the file was found to be (`.unknown` until it is known).
+    public private(set) var format = ContactFileFormat.unknown
+    /// The text encoding read (see ``ContactImportResult/textEncoding``);
+    /// `UTF-8` until it is known.
+    public private(set) var textEncoding = "UTF-8"
+
+    /// A stream reading by `options`.
+    public init(options: ContactImportOptions = ContactImportOptions()) {
+        self.init(options: options, pieceBytes: ContactImportStream.pieceBytes,
+                  detectionBytes: ContactImportStream.detectionBytes)
+    }
+
+    /// A stream reading pieces of `pieceBytes` (tests make them small, so
+    /// that small files are cut in many places).
+    init(options: ContactImportOptions, pieceBytes: Int, detectionBytes: Int) {
+        self.options = options
+        self.pieceBytes = pieceBytes
+        self.detectionBytes = detectionBytes
+    }
+
+    /// Adds the next bytes of the file and reads every record they complete.
+    ///
+    /// - Complexity: O(*m*) amortized in the bytes fed.
+    public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(!finished, "feed after finish")
+        raw.append(contentsOf: bytes)
+        advance()
+    }
+
+    /// Adds the next bytes of the file (see ``feed(_:)-(UnsafeBufferPointer<UInt8>)``).
+    public mutating func feed(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { feed($0) }
+    }
+
+    /// Ends the file: reads what is left, including a record without its
+    /// end.
+    ///
+    /// - Complexity: O(*m*) in the bytes not yet read.
+    public mutating func finish() {
+        guard !finished else { return }
+        finished = true
+        advance()
+    }
+
+    /// The contacts read since the last call, in file order.
+    public mutating func takeContacts() -> [Contact] {
+        defer { contacts = [] }
+        return contacts
+    }
+
+    /// The problems found since the last call, in file order.
+    public mutating func takeProblems() -> [ContactImportProblem] {
+        defer { problems = [] }
+        return problems
+    }
+
+    // MARK: - Reading
+
+    private mutating func advance() {
+        if stage == .detecting {
+            guard finished || raw.count >= detectionBytes else { return }
+            detect()
+        }
+        decodeRaw()
+        switch stage {
+        case .detecting, .nothing:
+            text.removeAll()
+            textStart = 0
+        case .vCard:
+            readCards()
+        case .csv:
+            readRows()
+        }
+        compact()
+    }
+
+    /// Decides the encoding and the format from the start of the file.
+    private mutating func detect() {
+        var fallback = windows1252
+        var fallbackName = "windows-1252"
+        if let label = options.defaultCharset {
+            if let named = Charset(label: label) {
+                fallback = named
+                fallbackName = label
+            } else {
+                problems.append(ContactImportProblem(
+                    line: 0, reason: "unknown charset '\(label)'; text that is not UTF-8 is read as UTF-8 with replacement characters",
+                    skipsRecord: false))
+                fallback = utf8
+                fallbackName = "UTF-8"
+            }
+        }
+        let head = FileText(raw)
+        let marked = head.encodingName != nil
+        textEncoding = head.encodingName ?? "UTF-8"
+        decoder = PieceDecoder(head: head)
+        raw.removeFirst(head.markLength)
+        // The format, from the text of the detection prefix.
+        decodeRaw()
+        let found = text.withUnsafeBufferPointer { p -> ContactImporter.DetectedFormat in
+            ContactImporter.detectFormat(UnsafeBufferPointer(rebasing: p[..<completeLines(p)]))
+        }
+        switch found {
+        case .vCard:
+            stage = .vCard
+            format = .vCard
+            vCardIsUnicode = marked
+            vCardFallback = fallback
+        case .csv:
+            stage = .csv
+            let utf8Text = marked || text.withUnsafeBufferPointer { p in
+                isValidUTF8(UnsafeBufferPointer(rebasing: p[..<completeLines(p)]))
+            }
+            if !utf8Text {
+                // Legacy 8-bit text: what was decoded as UTF-8 goes back to
+                // bytes and through the fallback charset, a line at a time.
+                raw = text + raw
+                text.removeAll()
+                decoder = .legacy(fallback)
+                textEncoding = fallbackName
+            }
+            csv = CSVImportState(options: options, encoding: textEncoding)
+        case .empty:
+            stage = .nothing
+        case .unknown:
+            stage = .nothing
+            problems.append(ContactImportProblem(
+                line: 1,
+                reason: "not an address book: no BEGIN:VCARD line, and no CSV header row naming a name or e-mail column"))
+        }
+    }
+
+    /// The end of the last complete line of `p` (all of it once the file has ended).
+    private func completeLines(_ p: UnsafeBufferPointer<UInt8>) -> Int {
+        if finished { return p.count }
+        var end = p.count
+        while end > 0 && !ByteClass.isLineBreak(p[end - 1]) { end -= 1 }
+        return end == 0 ? p.count : end
+    }
+
+    private var vCardIsUnicode = false
+    private var vCardFallback = windows1252
+
+    /// Moves what can be decoded from `raw` to `text`.
+    private mutating func decodeRaw() {
+        guard !raw.isEmpty else { return }
+        let usable = decoder.decodableCount(raw, atEnd: finished)
+        guard usable > 0 else { return }
+        raw.withUnsafeBufferPointer { p in
+            decoder.decode(UnsafeBufferPointer(rebasing: p[..<usable]), into: &text)
+        }
+        raw.removeFirst(usable)
+    }
+
+    /// Reads the complete cards of `text`.
+    private mutating func readCards() {
+        let end: Int
+        if finished {
+            end = text.count
+        } else {
+            guard text.count - textStart >= pieceBytes else { return }
+            guard let cut = lastCardCut() else { return }
+            end = cut
+        }
+        guard end > textStart else { return }
+        text.withUnsafeBufferPointer { p in
+            let piece = UnsafeBufferPointer(rebasing: p[textStart..<end])
+            var reader = VCardReader(
+                text: piece, options: options, isUnicode: vCardIsUnicode, fallback: vCardFallback, firstLine: line,
+                ids: takeIDs())
+            reader.read()
+            ids = reader.takeIDs()
+            // Moved, not copied: a copy retains and releases every string
+            // and array of every contact.
+            let read = reader.takeContacts()
+            if contacts.isEmpty { contacts = read } else { contacts.append(contentsOf: read) }
+            problems.append(contentsOf: reader.problems)
+            line = reader.endLine
+        }
+        textStart = end
+    }
+
+    /// The start of the last line `BEGIN:VCARD` of `text` whose previous
+    /// line that is not blank is `END:VCARD`, after `textStart`: searched
+    /// from the end, line by line (the last card's start is usually a few
+    /// hundred bytes back).
+    private mutating func lastCardCut() -> Int? {
+        let floor = max(searchedTo, textStart)
+        let found = text.withUnsafeBufferPointer { p -> (cut: Int?, end: Int) in
+            // The end of the last complete line.
+            var end = p.count
+            while end > textStart && !ByteClass.isLineBreak(p[end - 1]) { end -= 1 }
+            var candidate: Int?  // a BEGIN:VCARD line after the current one
+            var lineEnd = end
+            while lineEnd > textStart {
+                // Lines before the last search's end were searched: a cut
+                // there would have been found.
+                if lineEnd <= floor && candidate == nil { break }
+                // The line before `lineEnd`: skip its break, find its start.
+                var contentEnd = lineEnd
+                while contentEnd > textStart && ByteClass.isLineBreak(p[contentEnd - 1]) {
+                    // CRLF is one break, but blank lines between are blank lines either way.
+                    contentEnd -= 1
+                }
+                var start = contentEnd
+                while start > textStart && !ByteClass.isLineBreak(p[start - 1]) { start -= 1 }
+                let body = trimmingSpaces(UnsafeBufferPointer(rebasing: p[start..<contentEnd]))
+                if !body.isEmpty {
+                    if let cut = candidate, isVCardEnd(body) { return (cut, end) }
+                    candidate = ContactImporter.startsWithBeginVCard(body, at: 0) ? start : nil
+                }
+                lineEnd = start
+            }
+            return (nil, end)
+        }
+        searchedTo = found.end
+        return found.cut
+    }
+
+    /// The end of the text the last search for a cut looked at.
+    private var searchedTo = 0
+
+    private func isVCardEnd(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        guard asciiCaseInsensitiveEquals(p, &i, "END") else { return false }
+        while i < p.count && ByteClass.isSpace(p[i]) { i += 1 }
+        guard i < p.count && p[i] == UInt8(ascii: ":") else { return false }
+        i += 1
+        while i < p.count && ByteClass.isSpace(p[i]) { i += 1 }
+        guard asciiCaseInsensitiveEquals(p, &i, "VCARD") else { return false }
+        return trimmingSpaces(UnsafeBufferPointer(rebasing: p[i...])).isEmpty
+    }
+
+    /// Reads the complete rows of `text`.
+    private mutating func readRows() {
+        guard finished || text.count - textStart >= pieceBytes else { return }
+        guard var state = csv.take() else { return }
+        text.withUnsafeBufferPointer { p in
+            let piece = UnsafeBufferPointer(rebasing: p[textStart...])
+            let consumed = state.read(piece, firstLine: line, isLast: finished, ids: &ids)
+            line += lineBreaks(UnsafeBufferPointer(rebasing: piece[..<consumed]))
+            textStart += consumed
+        }
+        contacts.append(contentsOf: state.takeContacts())
+        problems.append(contentsOf: state.takeProblems())
+        if finished {
+            format = state.format
+            contacts.append(contentsOf: state.groups(ids: &ids))
+            problems.append(contentsOf: state.takeProblems())
+            if state.format == .unknown { stage = .nothing }
+        } else {
+            format = state.format
+        }
+        csv = state
+    }
+
+    /// The identities given so far, leaving none here: the reader that
+    /// takes them adds to the only copy (two copies of a million-entry
+    /// table would be copied whole by the first insertion).
+    private mutating func takeIDs() -> ContactIDAllocator {
+        defer { ids = ContactIDAllocator() }
+        return ids
+    }
+
+    /// Drops the text already read once it is most of the buffer.
+    private mutating func compact() {
+        guard textStart > 0, textStart * 2 >= text.count || textStart == text.count else { return }
+        text.removeFirst(textStart)
+        searchedTo = max(0, searchedTo - textStart)
+        textStart = 0
+    }
+}
+
+/// How many lines `p` ends: LFs, and CRs not followed by an LF, as the
+/// readers count physical lines.
+func lineBreaks(_ p: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    var i = 0
+    let n = p.count
+    while i < n {
+        let b = p[i]
+        if b == ASCII.lineFeed {
+            count += 1
+        } else if b == ASCII.carriageReturn && !(i + 1 < n && p[i + 1] == ASCII.lineFeed) {
+            count += 1
+        }
+        i += 1
+    }
+    return count
+}
+
+/// Turns a file's bytes into UTF-8 piece by piece, never cutting a
+/// character: UTF-8 is passed on whole lines' worth at a time, UTF-16 at
+/// a code unit boundary outside a surrogate pair, 8-bit charsets at a line
+/// feed (a byte no double-byte charset uses as a trail byte).
+enum PieceDecoder {
+    case utf8
+    case utf16(Charset, littleEndian: Bool)
+    case legacy(Charset)
+
+    init(head: FileText) {
+        switch head.encodingName {
+        case "UTF-16LE": self = .utf16(utf16LE, littleEndian: true)
+        case "UTF-16BE": self = .utf16(utf16BE, littleEndian: false)
+        default: self = .utf8
+        }
+    }
+
+    /// How many bytes of `raw` can be decoded now.
+    func decodableCount(_ raw: [UInt8], atEnd: Bool) -> Int {
+        if atEnd { return raw.count }
+        switch self {
+        case .utf8:
+            // Up to the last line break: a UTF-8 sequence never holds one.
+            var end = raw.count
+            while end > 0 && !ByteClass.isLineBreak(raw[end - 1]) { end -= 1 }
+            return end
+        case .utf16(_, let littleEndian):
+            var end = raw.count & ~1
+            if end >= 2 {
+                let unit = littleEndian ? UInt16(raw[end - 1]) << 8 | UInt16(raw[end - 2])
+                    : UInt16(raw[end - 2]) << 8 | UInt16(raw[end - 1])
+                if unit >= 0xD800 && unit < 0xDC00 { end -= 2 }  // a high surrogate waits for its pair
+            }
+            return end
+        case .legacy:
+            var end = raw.count
+            while end > 0 && raw[end - 1] != ASCII.lineFeed { end -= 1 }
+            return end
+        }
+    }
+
+    func decode(_ p: UnsafeBufferPointer<UInt8>, into text: inout [UInt8]) {
+        switch self {
+        case .utf8: text.append(contentsOf: p)
+        case .utf16(let charset, _), .legacy(let charset): text.append(contentsOf: charset.decodeToUTF8(p))
+        }
+    }
+}
+
+/// The CSV reader's state from piece to piece of a stream.
+struct CSVImportState {
+    let options: ContactImportOptions
+    let encoding: String
+    private(set) var format = ContactFileFormat.unknown
+    private var contacts: [Contact] = []
+    private var problems: [ContactImportProblem] = []
+
+    init(options: ContactImportOptions, encoding: String) {
+        self.options = options
+        self.encoding = encoding
+    }
+
+    /// Reads the complete rows of `piece`, which starts on `firstLine`;
+    /// returns how many bytes were read (every byte when `isLast`).
+    mutating func read(_ piece: UnsafeBufferPointer<UInt8>, firstLine: Int, isLast: Bool,
+                       ids: inout ContactIDAllocator) -> Int {
+        guard isLast else { return 0 }
+        let result = ContactCSVReader.read(piece, options: options, encoding: encoding)
+        format = result.format
+        contacts = result.contacts
+        problems = result.problems
+        return piece.count
+    }
+
+    mutating func takeContacts() -> [Contact] {
+        defer { contacts = [] }
+        return contacts
+    }
+
+    mutating func takeProblems() -> [ContactImportProblem] {
+        defer { problems = [] }
+        return problems
+    }
+
+    /// The lists made from categories, after the last row.
+    mutating func groups(ids: inout ContactIDAllocator) -> [Contact] { [] }
+}
