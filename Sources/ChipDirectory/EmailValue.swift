@@ -35,6 +35,17 @@ struct EmailValue: Sendable, Equatable {
     ///
     /// - Complexity: O(*n*) in the value's bytes.
     init(_ p: UnsafeBufferPointer<UInt8>) {
+        var parser = EmailValue.makeParser()
+        self.init(p, parser: &parser)
+    }
+
+    /// The parser the list reading uses; an importer makes one and keeps it.
+    static func makeParser() -> AddressList.ReusableParser { AddressList.ReusableParser(policy: .standard) }
+
+    /// Reads `p` (UTF-8) with a parser kept from value to value.
+    ///
+    /// - Complexity: O(*n*) in the value's bytes.
+    init(_ p: UnsafeBufferPointer<UInt8>, parser: inout AddressList.ReusableParser) {
         var value = trimmingSpaces(p)
         guard !value.isEmpty else { return }
         if EmailValue.isPlainAddress(value) {
@@ -60,14 +71,14 @@ struct EmailValue: Sendable, Equatable {
             }
         }
         if let decodedMailto {
-            decodedMailto.withUnsafeBufferPointer { readList(trimmingSpaces($0)) }
+            decodedMailto.withUnsafeBufferPointer { readList(trimmingSpaces($0), &parser) }
         } else {
-            readList(value)
+            readList(value, &parser)
         }
     }
 
     /// Reads `value` as an address list.
-    private mutating func readList(_ value: UnsafeBufferPointer<UInt8>) {
+    private mutating func readList(_ value: UnsafeBufferPointer<UInt8>, _ parser: inout AddressList.ReusableParser) {
         guard !value.isEmpty else { return }
         if EmailValue.isPlainAddress(value) {
             addresses.append(makeString(value))
@@ -77,7 +88,7 @@ struct EmailValue: Sendable, Equatable {
             rejected.append(makeString(value))
             return
         }
-        for chip in AddressList.parse(value, policy: .standard) {
+        for chip in parser.parse(value) {
             switch chip.kind {
             case .mailbox:
                 if chip.isValid, let address = chip.address {
@@ -212,5 +223,16 @@ extension EmailValue {
     init(_ s: String) {
         var s = s
         self = s.withUTF8 { EmailValue($0) }
+    }
+
+    /// Reads a string value with a kept parser. A plain address is kept
+    /// as the string it is (no second copy).
+    init(_ s: String, parser: inout AddressList.ReusableParser) {
+        var s = s
+        if s.withUTF8({ EmailValue.isPlainAddress($0) }) {
+            addresses = [s]
+            return
+        }
+        self = s.withUTF8 { EmailValue($0, parser: &parser) }
     }
 }

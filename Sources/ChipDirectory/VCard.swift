@@ -145,6 +145,8 @@ struct VCardReader: ~Copyable {
     private var lastCharsetLabel: [UInt8] = []
     private var lastCharset: Charset?
 
+    /// Reads EMAIL values that are not a plain address.
+    private var emailParser = EmailValue.makeParser()
     private var unfolded = ScratchBytes()
     private var transfer = ScratchBytes()
     private var decoded = ScratchBytes()
@@ -558,7 +560,7 @@ struct VCardReader: ~Copyable {
                 }
                 // One rule for every format: `Name <addr>`, `mailto:`,
                 // several addresses, and what is not an address.
-                let read = EmailValue(written)
+                let read = EmailValue(written, parser: &emailParser)
                 for address in read.addresses where !emails.contains(where: { $0.address == address }) {
                     if let group = decoded.group { emailGroups.append((emails.count, group)) }
                     emails.append(ContactEmail(address: address, types: decoded.types, pref: decoded.pref))
