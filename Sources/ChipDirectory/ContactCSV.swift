@@ -566,29 +566,34 @@ enum ContactCSVReader {
                 isExchange = asciiCaseInsensitiveIs(label, "EX")
             }
             let shown = value(column.displayName)
-            var pieces: [UnsafeBufferPointer<UInt8>] = []
-            if isGoogle {
-                forEachItem(field, googleTriple: true) { pieces.append($0) }
-            } else {
-                pieces = [field]
-            }
-            for piece in pieces {
+            func take(_ piece: UnsafeBufferPointer<UInt8>) {
                 let read = EmailValue(piece)
                 var addresses = read.addresses
                 if addresses.isEmpty, isExchange, let first = read.rejected.first, EmailValue.isX500PathString(first),
                    let shown, let address = addressInParentheses(shown)
                 {
-                    addresses = [address]
                     notes.append("'\(abbreviated(first))' is an Exchange (X.500) address; the address \(address) of its display name is used")
+                    addresses = [address]
                 } else if let reason = read.rejectionReason {
                     notes.append(reason)
                 }
                 for address in addresses {
+                    // An Exchange entry and an SMTP one of the same address are one
+                    // address, an SMTP one.
+                    if let k = emails.firstIndex(where: { $0.address == address }), fromExchange[k] || isExchange {
+                        fromExchange[k] = fromExchange[k] && isExchange
+                        continue
+                    }
                     emails.append(ContactEmail(address: address, types: types, pref: primary ? 1 : nil))
                     fromExchange.append(isExchange)
                     primary = false
                 }
                 if emailDisplayName == nil, let found = read.displayName { emailDisplayName = found }
+            }
+            if isGoogle {
+                forEachItem(field, googleTriple: true) { take($0) }
+            } else {
+                take(field)
             }
             if emailDisplayName == nil, let shown { emailDisplayName = withoutAddressSuffix(shown) }
         }

@@ -100,6 +100,10 @@ struct CSVRepairTests {
         let c = importCSV(text).contacts.first
         #expect(c?.emails.map(\.address) == ["ann@corp.example", "ann.lee@home.example"])
         #expect(c?.preferredEmail?.address == "ann.lee@home.example")
+        // The Exchange entry's address written again as SMTP is one address.
+        let twice = importCSV("E-mail Address,E-mail Type,E-mail Display Name,E-mail 2 Address,E-mail 2 Type\n"
+            + "/o=Corp/cn=Recipients/cn=ann,EX,Ann Lee (ann@corp.example),ann@corp.example,SMTP\n").contacts.first
+        #expect(twice?.emails == [ContactEmail(address: "ann@corp.example")])
         // Without an Exchange entry nothing is marked.
         let plain = importCSV("E-mail Address,E-mail 2 Address\na@x.org,b@x.org\n").contacts.first
         #expect(plain?.emails.allSatisfy { $0.pref == nil } == true)
