@@ -81,11 +81,14 @@ public enum ContactFileFormat: String, Sendable, Hashable {
     /// Google Contacts' CSV, the older (`Given Name`, `Group Membership`)
     /// and the newer (`First Name`, `Labels`) layout.
     case googleCSV = "google-csv"
-    /// Outlook's CSV (`E-mail Address`, `E-mail 2 Address`, `Categories`).
+    /// Outlook's CSV (`E-mail Address`, `E-mail 2 Address`, `Categories`),
+    /// in English or the other languages Outlook writes its header in
+    /// (`E-Mail-Adresse`, `Adresse de messagerie`, `電子メール アドレス`, …).
     case outlookCSV = "outlook-csv"
     /// Thunderbird's CSV (`Primary Email`, `Secondary Email`).
     case thunderbirdCSV = "thunderbird-csv"
-    /// A CSV of another layout, read by column names (see `docs/contacts.md`).
+    /// A CSV of another layout, read by column names or, without names it
+    /// knows, by what its columns hold (see `docs/contacts.md`).
     case genericCSV = "csv"
     /// Empty, or neither vCard nor a CSV with a name or address column.
     case unknown
