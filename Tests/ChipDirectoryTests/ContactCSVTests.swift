@@ -98,7 +98,7 @@ struct ContactCSVLayoutTests {
             "Title": "Dr.", "First Name": "Ingrid", "Middle Name": "Maria", "Last Name": "Søndergård", "Suffix": "PhD",
             "Nickname": "Inga", "Company": "Nordisk A/S", "Categories": "Work;Book club; VIP",
             "E-mail Address": "ingrid@nordisk.dk", "E-mail Type": "SMTP", "E-mail Display Name": "Ingrid Søndergård (ingrid@nordisk.dk)",
-            "E-mail 2 Address": "inga@home.dk", "E-mail 3 Address": "i.s@uni.dk",
+            "E-mail 2 Address": "inga@home.dk", "E-mail 3 Address": "i.s@uni.dk", "Mobile Phone": "+45 20 12 34 56",
             "Notes": "Met at the conference,\nsecond day",
         ]).split(separator: ",", omittingEmptySubsequences: false).map { $0.isEmpty ? "\"\"" : String($0) }
             .joined(separator: ",") + "\r\n"
@@ -115,6 +115,7 @@ struct ContactCSVLayoutTests {
         #expect(c?.categories == ["Work", "Book club", "VIP"])
         #expect(c?.emails.map(\.address) == ["ingrid@nordisk.dk", "inga@home.dk", "i.s@uni.dk"])
         #expect(c?.emails.allSatisfy { $0.types.isEmpty && $0.pref == nil } == true)
+        #expect(c?.phones == ["+45 20 12 34 56"])
         // Without a name, the name in the address's display name.
         #expect(result.contacts.count >= 2)
         #expect(result.contacts[1].displayName == "Pat Doe")
@@ -128,7 +129,8 @@ struct ContactCSVLayoutTests {
         let text = h + "\n"
             + ExporterHeaders.row(h, ["First Name": "Łukasz", "Last Name": "Wróbel", "Display Name": "Łukasz W.",
                                       "Nickname": "Łukasz", "Primary Email": "lukasz@wrobel.pl",
-                                      "Secondary Email": "l.wrobel@firma.pl", "Organization": "Firma sp. z o.o."]) + "\n"
+                                      "Secondary Email": "l.wrobel@firma.pl", "Organization": "Firma sp. z o.o.",
+                                      "Work Phone": "+48 22 123 45 67", "Mobile Number": "+48 601 234 567"]) + "\n"
             + ExporterHeaders.row(h, ["First Name": "Ahmet", "Last Name": "Yılmaz", "Primary Email": "ahmet@yilmaz.com.tr"]) + "\n"
         let result = importCSV(text)
         #expect(result.format == .thunderbirdCSV)
@@ -138,6 +140,7 @@ struct ContactCSVLayoutTests {
         #expect(result.contacts.first?.emails.map(\.address) == ["lukasz@wrobel.pl", "l.wrobel@firma.pl"])
         #expect(result.contacts.first?.organization == "Firma sp. z o.o.")
         #expect(result.contacts.first?.nicknames == ["Łukasz"])
+        #expect(result.contacts.first?.phones == ["+48 22 123 45 67", "+48 601 234 567"])
     }
 
     @Test(arguments: [
