@@ -1,11 +1,23 @@
 // The CSV that address books export (Google Contacts, Outlook,
-// Thunderbird), read by their header row into contacts.
+// Thunderbird, a list pasted from a spreadsheet), read by its header row
+// (see `CSVHeaders.swift`) or, without one, by what its columns hold.
 
 import ChipSyntax
 
 /// Reads RFC 4180 records: fields separated by one delimiter, quoted
 /// fields holding delimiters, doubled quotes and line breaks. Fields are
 /// unquoted into one scratch buffer; `ends` holds where each ends.
+///
+/// A quote that never closes must not swallow the rest of the file. A
+/// quoted field is taken as *unclosed* when no quote closes it before the
+/// end of the text, or when it holds a line break and its closing quote is
+/// followed by something other than white space, the delimiter, a line
+/// break or the end (the quote that "closed" it was the opening quote of a
+/// later field). The record is then read again from its start with that
+/// opening quote taken as an ordinary character and dropped: the field
+/// runs to the next delimiter or the end of that physical line, and
+/// reading resumes on the next line. ``repairedQuoteLine`` says it
+/// happened.
 ///
 /// Invariants: (1) `ends.count` is the number of fields of the last
 /// record read; (2) `line` is the 1-based line the next record starts on.
@@ -21,6 +33,9 @@ struct CSVRecords: ~Copyable {
     private(set) var recordLine = 0
     /// Why the last record cannot be read, if it cannot.
     private(set) var fault: String?
+    /// The line of the first quote of the last record that never closed
+    /// (and was read as an ordinary character), if one did not.
+    private(set) var repairedQuoteLine: Int?
 
     init(text: UnsafeBufferPointer<UInt8>, delimiter: UInt8, strict: Bool) {
         self.text = text
@@ -30,8 +45,9 @@ struct CSVRecords: ~Copyable {
 
     var count: Int { ends.count }
 
-    /// The bytes of field `k` of the last record.
+    /// The bytes of field `k` of the last record (empty past its last field).
     func field(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+        guard k < ends.count else { return UnsafeBufferPointer(start: nil, count: 0) }
         let start = k == 0 ? 0 : ends[k - 1]
         return UnsafeBufferPointer(rebasing: fields.bytes[start..<ends[k]])
     }
@@ -39,20 +55,46 @@ struct CSVRecords: ~Copyable {
     /// Whether the last record is a line with nothing on it but white space.
     var isBlank: Bool { ends.count == 1 && trimmingSpaces(field(0)).isEmpty }
 
+    /// Whether every field of the last record is empty or white space.
+    var isEmpty: Bool { (0..<ends.count).allSatisfy { trimmingSpaces(field($0)).isEmpty } }
+
     /// Reads the next record; `false` at the end of the text.
     ///
-    /// - Complexity: O(*m*) in the record's bytes.
+    /// - Complexity: O(*m*) in the record's bytes (a record with an
+    ///   unclosed quote is read once more per such quote).
     mutating func next() -> Bool {
+        guard position < text.count else { return false }
+        let start = position
+        let startLine = line
+        var literalQuotes: [Int] = []
+        repairedQuoteLine = nil
+        while let unclosed = read(from: start, line: startLine, literalQuotes: literalQuotes) {
+            if repairedQuoteLine == nil { repairedQuoteLine = unclosed.line }
+            literalQuotes.append(unclosed.offset)
+        }
+        if let openLine = repairedQuoteLine, strict, fault == nil {
+            fault = "the quoted field opened on line \(openLine) is never closed"
+        }
+        return true
+    }
+
+    /// Reads one record from `start`; the offset and line of a quote that
+    /// does not close (see the type's rule) when there is one, after which
+    /// the caller reads again with that quote in `literalQuotes`.
+    private mutating func read(from start: Int, line startLine: Int, literalQuotes: [Int])
+        -> (offset: Int, line: Int)?
+    {
         let n = text.count
-        guard position < n else { return false }
         fields.removeAll()
         ends.removeAll(keepingCapacity: true)
         fault = nil
-        recordLine = line
-        var i = position
+        recordLine = startLine
+        line = startLine
+        var i = start
         while true {
-            if i < n && text[i] == ASCII.quote {
+            if i < n && text[i] == ASCII.quote && !literalQuotes.contains(i) {
                 let openLine = line
+                let open = i
                 i += 1
                 var closed = false
                 var run = i
@@ -75,12 +117,11 @@ struct CSVRecords: ~Copyable {
                     }
                     i += 1
                 }
-                if !closed { fields.append(UnsafeBufferPointer(rebasing: text[run..<i])) }
-                if !closed {
-                    fault = "the quoted field opened on line \(openLine) is never closed"
-                    ends.append(fields.count)
-                    position = n
-                    return true
+                guard closed else { return (open, openLine) }
+                if line != openLine {
+                    var j = i
+                    while j < n && ByteClass.isSpace(text[j]) { j += 1 }
+                    if j < n && text[j] != delimiter && !ByteClass.isLineBreak(text[j]) { return (open, openLine) }
                 }
                 while i < n && text[i] != delimiter && !ByteClass.isLineBreak(text[i]) {
                     if strict && fault == nil && !ByteClass.isSpace(text[i]) {
@@ -90,6 +131,8 @@ struct CSVRecords: ~Copyable {
                     i += 1
                 }
             } else {
+                // A quote read as an ordinary character opens no field; it is dropped.
+                if i < n && text[i] == ASCII.quote { i += 1 }
                 let run = i
                 while i < n {
                     let b = text[i]
@@ -111,7 +154,7 @@ struct CSVRecords: ~Copyable {
             break
         }
         position = i
-        return true
+        return nil
     }
 
     /// The delimiter of a CSV whose first line that is not blank is
@@ -145,13 +188,17 @@ struct CSVColumns: Sendable {
 
     struct EmailColumn {
         var value: Int
-        /// Google's `E-mail 1 - Type` / `- Label` (`* ` marks the primary address).
+        /// Google's `E-mail 1 - Type` / `- Label` (`* ` marks the primary
+        /// address), or Outlook's `E-mail Type` (`SMTP`, `EX`).
         var type: Int?
         /// Outlook's `E-mail Display Name`.
         var displayName: Int?
     }
 
     var format: ContactFileFormat
+    /// Whether the first record is a header (`false` for a list whose
+    /// first row already holds addresses).
+    var hasHeaderRow = true
     var displayName: [Int] = []
     var given: Int?
     var additional: Int?
@@ -163,18 +210,24 @@ struct CSVColumns: Sendable {
     var categories: [Int] = []
     var categorySeparator = CategorySeparator.googleTriple
     var emails: [EmailColumn] = []
+    var phones: [Int] = []
+
+    init(format: ContactFileFormat) {
+        self.format = format
+    }
 
     /// The columns of a header row, or `nil` when it names neither a name
-    /// nor an address column. Names are matched without ASCII case and
-    /// surrounding white space.
-    init?(header: [String]) {
+    /// nor an address column. Names are compared normalized
+    /// (``CSVHeaders/normalized(_:)``).
+    init?(header raw: [String]) {
+        let header = raw.map(CSVHeaders.normalized)
         var index: [String: Int] = [:]
         for (k, name) in header.enumerated() where index[name] == nil { index[name] = k }
         func column(_ names: String...) -> Int? {
             for name in names { if let k = index[name] { return k } }
             return nil
         }
-        if index["e-mail 1 - value"] != nil {
+        if header.contains(where: { CSVColumns.googleNumber($0, suffix: " - value") != nil }) {
             format = .googleCSV
             displayName = [column("name")].compactMap { $0 }
             given = column("given name", "first name")
@@ -187,57 +240,77 @@ struct CSVColumns: Sendable {
             categories = [column("group membership", "labels")].compactMap { $0 }
             categorySeparator = .googleTriple
             for (k, name) in header.enumerated() {
-                guard let number = CSVColumns.googleEmailNumber(name, suffix: " - value") else { continue }
-                emails.append(EmailColumn(
-                    value: k, type: index["e-mail \(number) - type"] ?? index["e-mail \(number) - label"]))
+                if let number = CSVColumns.googleNumber(name, suffix: " - value") {
+                    emails.append(EmailColumn(
+                        value: k, type: index["e-mail \(number) - type"] ?? index["e-mail \(number) - label"]))
+                } else if name.hasPrefix("phone "), name.hasSuffix(" - value") {
+                    phones.append(k)
+                }
             }
-        } else if index["e-mail address"] != nil {
-            format = .outlookCSV
-            given = column("first name")
-            additional = column("middle name")
-            family = column("last name")
-            prefix = column("title")
-            suffix = column("suffix")
-            nickname = column("nickname")
-            organization = [column("company")].compactMap { $0 }
-            categories = [column("categories")].compactMap { $0 }
-            categorySeparator = .semicolon
-            emails.append(EmailColumn(value: index["e-mail address"]!, displayName: column("e-mail display name")))
-            for number in 2...9 {
-                guard let k = index["e-mail \(number) address"] else { continue }
-                emails.append(EmailColumn(value: k, displayName: index["e-mail \(number) display name"]))
-            }
-        } else if index["primary email"] != nil {
+            return
+        }
+        let thunderbird = header.map { CSVHeaders.thunderbirdLookup[$0] }
+        if thunderbird.contains(where: { $0 == .email(1) }) {
             format = .thunderbirdCSV
-            displayName = [column("display name")].compactMap { $0 }
-            given = column("first name")
-            family = column("last name")
-            nickname = column("nickname")
-            organization = [column("organization")].compactMap { $0 }
-            emails = [column("primary email"), column("secondary email")].compactMap { $0 }.map { EmailColumn(value: $0) }
-        } else {
-            // Another layout: read by what the column names say.
-            format = .genericCSV
-            guard !header.contains(where: { $0.contains("@") || $0.utf8.count > 64 }) else { return nil }
-            displayName = [column("name", "display name", "full name", "formatted name")].compactMap { $0 }
-            given = column("first name", "given name", "firstname", "givenname")
-            additional = column("middle name", "additional name")
-            family = column("last name", "family name", "surname", "lastname", "familyname")
-            prefix = column("name prefix", "prefix", "title")
-            suffix = column("name suffix", "suffix")
-            nickname = column("nickname", "nick name")
-            organization = [column("company", "organization", "organisation", "organization name")].compactMap { $0 }
-            categories = [column("categories", "groups", "group membership", "labels")].compactMap { $0 }
+            assign(thunderbird)
+            return
+        }
+        let outlook = header.map { CSVHeaders.outlookLookup[$0] }
+        let outlookCount = outlook.compactMap { $0 }.count
+        let hasOutlookAddress = outlook.contains { if case .email = $0 { return true } else { return false } }
+        let hasOutlookName = outlook.contains { $0 == .given || $0 == .family }
+        if hasOutlookAddress || (hasOutlookName && outlookCount >= 3) {
+            format = .outlookCSV
             categorySeparator = .semicolon
-            for (k, name) in header.enumerated() where CSVColumns.isAddressColumn(name) {
+            assign(outlook)
+            // A column the table does not know whose name says it holds addresses.
+            for (k, name) in header.enumerated() where outlook[k] == nil && CSVColumns.isAddressColumn(name) {
                 emails.append(EmailColumn(value: k))
             }
-            guard !emails.isEmpty || !displayName.isEmpty || given != nil || family != nil else { return nil }
+            return
+        }
+        // Another layout: read by what the column names say.
+        format = .genericCSV
+        categorySeparator = .semicolon
+        guard !header.contains(where: { $0.contains("@") || $0.utf8.count > 64 }) else { return nil }
+        let generic = header.map { CSVHeaders.genericLookup[$0] }
+        assign(generic)
+        for (k, name) in header.enumerated() where generic[k] == nil && CSVColumns.isAddressColumn(name) {
+            emails.append(EmailColumn(value: k))
+        }
+        guard !emails.isEmpty || !displayName.isEmpty || given != nil || family != nil else { return nil }
+    }
+
+    /// Sets each column's part from its role (the first column of a role
+    /// wins, except phones and e-mail columns, which all count).
+    private mutating func assign(_ roles: [CSVRole?]) {
+        var byNumber: [Int: (value: Int?, type: Int?, displayName: Int?)] = [:]
+        for (k, role) in roles.enumerated() {
+            guard let role else { continue }
+            switch role {
+            case .displayName: displayName.append(k)
+            case .given: given = given ?? k
+            case .middle: additional = additional ?? k
+            case .family: family = family ?? k
+            case .prefix: prefix = prefix ?? k
+            case .suffix: suffix = suffix ?? k
+            case .nickname: nickname = nickname ?? k
+            case .organization: organization.append(k)
+            case .categories: categories.append(k)
+            case .phone: phones.append(k)
+            case .email(let n): if byNumber[n]?.value == nil { byNumber[n, default: (nil, nil, nil)].value = k }
+            case .emailType(let n): byNumber[n, default: (nil, nil, nil)].type = k
+            case .emailDisplayName(let n): byNumber[n, default: (nil, nil, nil)].displayName = k
+            }
+        }
+        for n in byNumber.keys.sorted() {
+            guard let entry = byNumber[n], let value = entry.value else { continue }
+            emails.append(EmailColumn(value: value, type: entry.type, displayName: entry.displayName))
         }
     }
 
     /// `N` of Google's `e-mail N - value` (or `- type`).
-    static func googleEmailNumber(_ name: String, suffix: String) -> Int? {
+    static func googleNumber(_ name: String, suffix: String) -> Int? {
         guard name.hasPrefix("e-mail "), name.hasSuffix(suffix) else { return nil }
         return Int(name.dropFirst(7).dropLast(suffix.count))
     }
@@ -251,7 +324,7 @@ struct CSVColumns: Sendable {
     /// are not (`Email Type`).
     static func isAddressColumn(_ name: String) -> Bool {
         var words: [String] = []
-        for word in name.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" || $0 == "/" }) {
+        for word in name.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" || $0 == "/" || $0 == ":" }) {
             var w = String(word)
             while let last = w.last, last.isASCII && last.isNumber { w.removeLast() }
             if w == "mail" && words.last == "e" {
@@ -261,31 +334,103 @@ struct CSVColumns: Sendable {
             }
         }
         guard let first = words.first, let last = words.last else { return false }
-        if words.contains(where: { $0 == "type" || $0 == "label" || $0 == "display" }) { return false }
+        let notAddress: Set<String> = ["type", "label", "display", "typ", "name", "angezeigter"]
+        if words.contains(where: { notAddress.contains($0) }) { return false }
         let addressWords: Set<String> = ["email", "mail", "courriel", "correo"]
         return addressWords.contains(first) || addressWords.contains(last)
+    }
+
+    /// The columns of a CSV found by what they hold, for a file whose
+    /// header names no known column or that has no header: `rows` are the
+    /// first records (at most 100), the first of them the header when
+    /// `hasHeaderRow`.
+    ///
+    /// - A column is an e-mail column when more than half of its non-empty
+    ///   values hold an address (read by ``EmailValue``).
+    /// - The name column is the leftmost other column, left of the first
+    ///   e-mail column when there is one there, whose non-empty values
+    ///   mostly hold a letter and no `@` (the name of a pasted
+    ///   `Name,Address` list).
+    ///
+    /// `nil` when no column holds addresses.
+    static func byContent(_ rows: [[String]], hasHeaderRow: Bool) -> CSVColumns? {
+        let data = hasHeaderRow ? Array(rows.dropFirst()) : rows
+        guard !data.isEmpty else { return nil }
+        let width = data.map(\.count).max() ?? 0
+        var columns = CSVColumns(format: .genericCSV)
+        columns.hasHeaderRow = hasHeaderRow
+        columns.categorySeparator = .semicolon
+        var namely: [Int] = []
+        for k in 0..<width {
+            var filled = 0, addresses = 0, names = 0
+            for row in data where k < row.count {
+                let v = row[k].trimmingSpaces
+                guard !v.isEmpty else { continue }
+                filled += 1
+                if !EmailValue(v).addresses.isEmpty { addresses += 1 }
+                if !v.contains("@") && v.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) { names += 1 }
+            }
+            guard filled > 0 else { continue }
+            if addresses * 2 > filled {
+                columns.emails.append(EmailColumn(value: k))
+            } else if names * 2 > filled {
+                namely.append(k)
+            }
+        }
+        guard let firstEmail = columns.emails.first?.value else { return nil }
+        if let name = namely.first(where: { $0 < firstEmail }) ?? namely.first {
+            columns.displayName = [name]
+        }
+        return columns
+    }
+
+    /// Whether a first record is data rather than a header: one of its
+    /// fields is an address (`ann@x.org`, `Ann Lee <ann@x.org>`).
+    static func holdsAddress(_ row: [String]) -> Bool {
+        row.contains { $0.contains("@") && !EmailValue($0).addresses.isEmpty }
     }
 }
 
 /// Reads a CSV address book (UTF-8 text) into contacts.
 enum ContactCSVReader {
     /// Whether the first line that is not blank is a header row of a layout
-    /// this reader knows.
+    /// this reader knows by name.
     static func recognizesHeader(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var records = CSVRecords(text: text, delimiter: CSVRecords.delimiter(of: text), strict: false)
         while records.next() {
             if records.isBlank { continue }
-            guard records.count >= 1 else { return false }
-            return CSVColumns(header: header(records)) != nil
+            return CSVColumns(header: row(records)) != nil
         }
         return false
     }
 
-    /// The header's names, trimmed and lower-cased (ASCII).
-    static func header(_ records: borrowing CSVRecords) -> [String] {
-        (0..<records.count).map { k in
-            String(decoding: trimmingSpaces(records.field(k)).map(ByteClass.lowercased), as: UTF8.self)
+    /// The columns of the CSV `text`: by its header row, or when the first
+    /// row holds an address or the header names no known column, by what
+    /// the columns hold (``CSVColumns/byContent(_:hasHeaderRow:)``); `nil`
+    /// when neither finds a name or address column.
+    static func layout(_ text: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> CSVColumns? {
+        var records = CSVRecords(text: text, delimiter: delimiter, strict: false)
+        var rows: [[String]] = []
+        var hasHeaderRow = true
+        while records.next() {
+            if records.isBlank { continue }
+            let fields = row(records)
+            if rows.isEmpty {
+                if CSVColumns.holdsAddress(fields) {
+                    hasHeaderRow = false
+                } else if let found = CSVColumns(header: fields) {
+                    return found
+                }
+            }
+            rows.append(fields)
+            if rows.count == 100 { break }
         }
+        return CSVColumns.byContent(rows, hasHeaderRow: hasHeaderRow)
+    }
+
+    /// The fields of the last record as strings.
+    static func row(_ records: borrowing CSVRecords) -> [String] {
+        (0..<records.count).map { makeString(records.field($0)) }
     }
 
     /// Reads every row.
@@ -294,23 +439,30 @@ enum ContactCSVReader {
     static func read(_ text: UnsafeBufferPointer<UInt8>, options: ContactImportOptions, encoding: String)
         -> ContactImportResult
     {
-        var records = CSVRecords(text: text, delimiter: CSVRecords.delimiter(of: text), strict: options.strict)
+        let delimiter = CSVRecords.delimiter(of: text)
+        guard let layout = layout(text, delimiter: delimiter) else {
+            var records = CSVRecords(text: text, delimiter: delimiter, strict: false)
+            var line = 1
+            while records.next() {
+                if records.isBlank { continue }
+                line = records.recordLine
+                break
+            }
+            return ContactImportResult(
+                problems: [ContactImportProblem(
+                    line: line, reason: "the CSV header names no name or e-mail column, and no column holds addresses")],
+                format: .unknown, textEncoding: encoding)
+        }
+        var records = CSVRecords(text: text, delimiter: delimiter, strict: options.strict)
         var problems: [ContactImportProblem] = []
         var contacts: [Contact] = []
-        var columns: CSVColumns?
-        var headerCount = 0
+        var headerCount: Int?
         var ids = ContactIDAllocator(expectedCount: text.count / 200)
         var groupOrder: [String] = []
         var groups: [String: (line: Int, members: [String])] = [:]
         while records.next() {
             if records.isBlank { continue }
-            guard let layout = columns else {
-                guard let found = CSVColumns(header: header(records)) else {
-                    return ContactImportResult(
-                        problems: [ContactImportProblem(line: records.recordLine, reason: "the CSV header names no name or e-mail column")],
-                        format: .unknown, textEncoding: encoding)
-                }
-                columns = found
+            if layout.hasHeaderRow && headerCount == nil {
                 headerCount = records.count
                 continue
             }
@@ -319,15 +471,27 @@ enum ContactCSVReader {
                 problems.append(ContactImportProblem(line: line, reason: fault))
                 continue
             }
-            guard records.count == headerCount else {
+            // A row cut short by an unclosed quote keeps its fields; the missing ones are empty.
+            if let headerCount, records.count > headerCount || (records.count < headerCount && records.repairedQuoteLine == nil) {
                 problems.append(ContactImportProblem(
                     line: line, reason: "\(records.count) field\(records.count == 1 ? "" : "s") where the header has \(headerCount)"))
                 continue
             }
-            guard var contact = contact(records, layout) else {
-                problems.append(ContactImportProblem(line: line, reason: "no name and no address"))
+            var notes: [String] = []
+            if let openLine = records.repairedQuoteLine {
+                notes.append("the quoted field opened on line \(openLine) is never closed; its quote was read as text up to the end of the field")
+            }
+            guard var contact = contact(records, layout, notes: &notes) else {
+                // Nothing to keep: an empty row says nothing; a row with some
+                // other text is reported, as a warning.
+                if !records.isEmpty || !notes.isEmpty {
+                    notes.append("no name, address, phone, organization or nickname")
+                    problems.append(ContactImportProblem(
+                        line: line, reason: notes.joined(separator: "; "), skipsRecord: true, isWarning: true))
+                }
                 continue
             }
+            for note in notes { problems.append(ContactImportProblem(line: line, reason: note, skipsRecord: false)) }
             contact.line = line
             contact.id = ids.unique(ContactIDAllocator.derived(
                 displayName: contact.displayName, firstAddress: contact.emails.first?.address, source: .csv))
@@ -353,12 +517,19 @@ enum ContactCSVReader {
                 id: ids.unique(h.hex), kind: .group, displayName: category, members: group.members, source: .csv,
                 line: group.line))
         }
-        return ContactImportResult(
-            contacts: contacts, problems: problems, format: columns?.format ?? .unknown, textEncoding: encoding)
+        return ContactImportResult(contacts: contacts, problems: problems, format: layout.format, textEncoding: encoding)
     }
 
-    /// The contact of one row, or `nil` when it has no name and no address.
-    static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns) -> Contact? {
+    /// The contact of one row, or `nil` when it holds no name, address,
+    /// phone, organization or nickname. What was repaired or dropped on
+    /// the way is added to `notes` (warnings of the row).
+    ///
+    /// The display name is the first of: a display-name column, the
+    /// structured name formatted, the name an address carried (`Ann Lee
+    /// <ann@x.org>`, Outlook's `Ann Lee (ann@x.org)`), the organization
+    /// (as Google shows a company-only contact), the nickname, the first
+    /// phone number.
+    static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns, notes: inout [String]) -> Contact? {
         func bytes(_ k: Int?) -> UnsafeBufferPointer<UInt8> {
             guard let k else { return UnsafeBufferPointer(start: nil, count: 0) }
             return trimmingSpaces(records.field(k))
@@ -368,64 +539,117 @@ enum ContactCSVReader {
             return v.isEmpty ? nil : makeString(v)
         }
         func part(_ k: Int?) -> [String] { value(k).map { [$0] } ?? [] }
+        let isGoogle = columns.format == .googleCSV
         let name = StructuredName(
             family: part(columns.family), given: part(columns.given), additional: part(columns.additional),
             prefixes: part(columns.prefix), suffixes: part(columns.suffix))
         var emails: [ContactEmail] = []
+        var fromExchange: [Bool] = []
         var emailDisplayName: String?
         for column in columns.emails {
             let field = bytes(column.value)
             guard !field.isEmpty else { continue }
             var types: [String] = []
             var primary = false
+            var isExchange = false
             var label = bytes(column.type)
-            // Google marks the primary address's label with `* ` (just `*`
-            // when the address has no label).
-            if label.first == UInt8(ascii: "*") {
-                primary = true
-                label = trimmingSpaces(UnsafeBufferPointer(rebasing: label[1...]))
-            }
-            if !label.isEmpty { types = [lowercased(label)] }
-            forEachItem(field, googleTriple: true) { address in
-                emails.append(ContactEmail(address: makeString(address), types: types, pref: primary ? 1 : nil))
-                primary = false
-            }
-            if emailDisplayName == nil, let shown = value(column.displayName) {
-                emailDisplayName = withoutAddressSuffix(shown)
-            }
-        }
-        var displayName: String?
-        for k in columns.displayName where displayName == nil { displayName = value(k) }
-        if displayName == nil && !name.isEmpty { displayName = name.formatted }
-        if displayName == nil { displayName = emailDisplayName }
-        guard displayName != nil || !emails.isEmpty else { return nil }
-        var categories: [String] = []
-        for k in columns.categories {
-            forEachItem(bytes(k), googleTriple: columns.categorySeparator == .googleTriple) { item in
-                // Google marks its own groups with `* `; `* myContacts` holds every
-                // saved contact and names no group of the person's.
-                var item = item
-                if item.first == UInt8(ascii: "*") {
-                    item = trimmingSpaces(UnsafeBufferPointer(rebasing: item[1...]))
-                    if item.isEmpty || asciiCaseInsensitiveIs(item, "MYCONTACTS") { return }
+            if isGoogle {
+                // Google marks the primary address's label with `* ` (just `*`
+                // when the address has no label).
+                if label.first == UInt8(ascii: "*") {
+                    primary = true
+                    label = trimmingSpaces(UnsafeBufferPointer(rebasing: label[1...]))
                 }
-                let category = makeString(item)
-                if !categories.contains(category) { categories.append(category) }
+                if !label.isEmpty { types = [lowercased(label)] }
+            } else {
+                // Outlook's type: `EX` is an entry of an Exchange directory.
+                isExchange = asciiCaseInsensitiveIs(label, "EX")
+            }
+            let shown = value(column.displayName)
+            func take(_ piece: UnsafeBufferPointer<UInt8>) {
+                let read = EmailValue(piece)
+                var addresses = read.addresses
+                if addresses.isEmpty, isExchange, let first = read.rejected.first, EmailValue.isX500PathString(first),
+                   let shown, let address = addressInParentheses(shown)
+                {
+                    notes.append("'\(abbreviated(first))' is an Exchange (X.500) address; the address \(address) of its display name is used")
+                    addresses = [address]
+                } else if let reason = read.rejectionReason {
+                    notes.append(reason)
+                }
+                for address in addresses {
+                    // An Exchange entry and an SMTP one of the same address are one
+                    // address, an SMTP one.
+                    if let k = emails.firstIndex(where: { $0.address == address }), fromExchange[k] || isExchange {
+                        fromExchange[k] = fromExchange[k] && isExchange
+                        continue
+                    }
+                    emails.append(ContactEmail(address: address, types: types, pref: primary ? 1 : nil))
+                    fromExchange.append(isExchange)
+                    primary = false
+                }
+                if emailDisplayName == nil, let found = read.displayName { emailDisplayName = found }
+            }
+            if isGoogle {
+                forEachItem(field, googleTriple: true) { take($0) }
+            } else {
+                take(field)
+            }
+            if emailDisplayName == nil, let shown { emailDisplayName = withoutAddressSuffix(shown) }
+        }
+        // An Exchange entry is never preferred over an SMTP address.
+        if let smtp = fromExchange.firstIndex(of: false), fromExchange[..<smtp].contains(true),
+           !emails.contains(where: { $0.pref != nil })
+        {
+            emails[smtp].pref = 1
+        }
+        var phones: [String] = []
+        for k in columns.phones {
+            let field = bytes(k)
+            guard !field.isEmpty else { continue }
+            forEachItem(field, googleTriple: isGoogle, splitting: isGoogle) { item in
+                let phone = makeString(item)
+                if !phones.contains(phone) { phones.append(phone) }
             }
         }
         var organization: String?
         for k in columns.organization where organization == nil { organization = value(k) }
+        let nicknames = part(columns.nickname)
+        var displayName: String?
+        for k in columns.displayName where displayName == nil { displayName = value(k) }
+        if displayName == nil && !name.isEmpty { displayName = name.formatted }
+        if displayName == nil { displayName = emailDisplayName }
+        if displayName == nil { displayName = organization ?? nicknames.first ?? phones.first }
+        guard displayName != nil || !emails.isEmpty else { return nil }
+        var categories: [String] = []
+        for k in columns.categories {
+            forEachItem(bytes(k), googleTriple: columns.categorySeparator == .googleTriple) { item in
+                // Google's own labels are marked `* ` (`* myContacts` holds
+                // every saved contact, `* starred` the starred ones): none is a
+                // list of the person's.
+                if isGoogle && item.first == UInt8(ascii: "*") { return }
+                let category = makeString(item)
+                if !categories.contains(category) { categories.append(category) }
+            }
+        }
         return Contact(
-            id: ContactID(""), displayName: displayName, name: name, nicknames: part(columns.nickname),
+            id: ContactID(""), displayName: displayName, name: name, nicknames: nicknames,
             organization: organization, categories: categories,
-            emails: emails, source: .csv)
+            emails: emails, phones: phones, source: .csv)
     }
 
     /// Calls `body` with each item of a field, trimmed, empty ones left
-    /// out: Google separates items with ` ::: `, Outlook with `;`.
+    /// out: Google separates items with ` ::: `, Outlook with `;`. With
+    /// `splitting` false the field is one item.
     static func forEachItem(
-        _ p: UnsafeBufferPointer<UInt8>, googleTriple: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+        _ p: UnsafeBufferPointer<UInt8>, googleTriple: Bool, splitting: Bool = true,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
+        guard splitting else {
+            let item = trimmingSpaces(p)
+            if !item.isEmpty { body(item) }
+            return
+        }
         let n = p.count
         var start = 0
         var i = 0
@@ -462,6 +686,20 @@ enum ContactCSVReader {
             return name.isEmpty ? nil : name
         }
         return bytes.contains(UInt8(ascii: "@")) ? nil : shown
+    }
+
+    /// The address in the final parentheses of an Outlook display name
+    /// (`Ann Lee (ann@x.org)`), when it is one.
+    static func addressInParentheses(_ shown: String) -> String? {
+        guard shown.hasSuffix(")"), let open = shown.lastIndex(of: "(") else { return nil }
+        let inside = String(shown[shown.index(after: open)..<shown.index(before: shown.endIndex)])
+        let read = EmailValue(inside)
+        return read.addresses.count == 1 && read.rejected.isEmpty ? read.addresses[0] : nil
+    }
+
+    /// At most 80 characters of `s`, for a warning.
+    static func abbreviated(_ s: String) -> String {
+        s.count > 80 ? String(s.prefix(77)) + "..." : s
     }
 }
 

@@ -18,8 +18,12 @@ public struct ContactImportOptions: Sendable, Hashable {
     public var strict: Bool
     /// The WHATWG label of the charset of text that names none and is not
     /// valid UTF-8 (a CSV file without a byte order mark, a vCard value
-    /// without `CHARSET`); windows-1252 when `nil`, as Outlook writes the
-    /// Windows code page of western systems. Valid UTF-8 is read as UTF-8
+    /// without `CHARSET`); when `nil`, a CSV is read as Shift_JIS when its
+    /// bytes show it (Japanese Outlook) and otherwise, like vCard text, as
+    /// windows-1252, the Windows code page Outlook writes on western
+    /// systems. A charset given here wins over that detection (the CSV's
+    /// ``ContactImportResult/textEncoding`` says `(given)`, `(detected)` or
+    /// `(default)`). Valid UTF-8 is read as UTF-8
     /// whatever this says: legacy text is almost never valid UTF-8 by
     /// accident, while the reverse mistake garbles every non-ASCII letter.
     public var defaultCharset: String?
@@ -77,11 +81,14 @@ public enum ContactFileFormat: String, Sendable, Hashable {
     /// Google Contacts' CSV, the older (`Given Name`, `Group Membership`)
     /// and the newer (`First Name`, `Labels`) layout.
     case googleCSV = "google-csv"
-    /// Outlook's CSV (`E-mail Address`, `E-mail 2 Address`, `Categories`).
+    /// Outlook's CSV (`E-mail Address`, `E-mail 2 Address`, `Categories`),
+    /// in English or the other languages Outlook writes its header in
+    /// (`E-Mail-Adresse`, `Adresse de messagerie`, `電子メール アドレス`, …).
     case outlookCSV = "outlook-csv"
     /// Thunderbird's CSV (`Primary Email`, `Secondary Email`).
     case thunderbirdCSV = "thunderbird-csv"
-    /// A CSV of another layout, read by column names (see `docs/contacts.md`).
+    /// A CSV of another layout, read by column names or, without names it
+    /// knows, by what its columns hold (see `docs/contacts.md`).
     case genericCSV = "csv"
     /// Empty, or neither vCard nor a CSV with a name or address column.
     case unknown
@@ -158,9 +165,13 @@ public enum ContactImporter {
                 if marked || isValidUTF8(p) {
                     return ContactCSVReader.read(p, options: options, encoding: text.encodingName ?? "UTF-8")
                 }
-                let decoded = fallback.decodeToUTF8(p)
+                // A CSV names no charset: the one given wins, then what the
+                // bytes show, then windows-1252 (see `csvCharset`).
+                let (charset, name) = options.defaultCharset == nil
+                    ? csvCharset(p) : (fallback, fallbackName == "UTF-8" ? fallbackName : "\(fallbackName) (given)")
+                let decoded = charset.decodeToUTF8(p)
                 return decoded.withUnsafeBufferPointer {
-                    ContactCSVReader.read($0, options: options, encoding: fallbackName)
+                    ContactCSVReader.read($0, options: options, encoding: name)
                 }
             case .empty:
                 return ContactImportResult(format: .unknown, textEncoding: text.encodingName ?? "UTF-8")
@@ -198,7 +209,9 @@ public enum ContactImporter {
             }
             i += 1
         }
-        return .unknown
+        // No header and no card: a CSV whose columns hold addresses (a list
+        // pasted from a spreadsheet).
+        return ContactCSVReader.layout(p, delimiter: CSVRecords.delimiter(of: p)) != nil ? .csv : .unknown
     }
 
     static func startsWithBeginVCard(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
@@ -219,6 +232,43 @@ let utf8 = Charset(label: "utf-8")!
 let utf16LE = Charset(label: "utf-16le")!
 let utf16BE = Charset(label: "utf-16be")!
 let windows1252 = Charset(label: "windows-1252")!
+let shiftJIS = Charset(label: "shift_jis")!
+
+/// The charset of a CSV that is not UTF-8 and names none, and how the
+/// result reports it: Shift_JIS when ``looksLikeShiftJIS(_:)`` (Japanese
+/// Outlook writes its code page 932), otherwise windows-1252, the code page
+/// Outlook writes on western systems.
+func csvCharset(_ p: UnsafeBufferPointer<UInt8>) -> (Charset, String) {
+    looksLikeShiftJIS(p) ? (shiftJIS, "Shift_JIS (detected)") : (windows1252, "windows-1252 (default)")
+}
+
+/// Whether bytes that are not UTF-8 read as Japanese Shift_JIS: every byte
+/// of 0x80 and above is a valid lead and trail pair (lead 0x81–0x9F or
+/// 0xE0–0xFC, trail 0x40–0x7E or 0x80–0xFC) or a half-width katakana
+/// (0xA1–0xDF), at least 8 pairs occur, and at least half of the pairs have
+/// a lead below 0xA0 or a trail of 0x80 and above (kana and the common
+/// kanji do; a western letter of windows-1252 followed by an ASCII letter,
+/// which also forms a valid pair, does not).
+func looksLikeShiftJIS(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+    var pairs = 0
+    var japaneseShaped = 0
+    var i = 0
+    let n = p.count
+    while i < n {
+        let b = p[i]
+        if b < 0x80 || (b >= 0xA1 && b <= 0xDF) {
+            i += 1
+            continue
+        }
+        guard (b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC), i + 1 < n else { return false }
+        let trail = p[i + 1]
+        guard (trail >= 0x40 && trail <= 0x7E) || (trail >= 0x80 && trail <= 0xFC) else { return false }
+        pairs += 1
+        if b < 0xA0 || trail >= 0x80 { japaneseShaped += 1 }
+        i += 2
+    }
+    return pairs >= 8 && japaneseShaped * 2 >= pairs
+}
 
 /// A file's bytes and what its first bytes say about their encoding: a
 /// UTF-8 or UTF-16 byte order mark, or UTF-16 recognized by its NUL bytes

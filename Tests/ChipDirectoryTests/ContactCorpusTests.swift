@@ -32,9 +32,23 @@ struct ContactCorpusTests {
         var groupLines: [String: Int] = [:]
         var groupMembers: [String: [String]] = [:]
         let legacy = ContactCorpus.isGoogleLegacy(seed: seed)
+        // Where each physical line starts, to find the phone number Google's
+        // writer put at the end of each row.
+        var lineStarts = [0, 0]
+        for (i, b) in file.bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
+        let phoneMark = Array("+49 170 ".utf8)
         for (k, index) in file.written.enumerated() {
             var c = ContactCorpus.carried(generated[index], by: format, googleLegacy: legacy)
             c.line = file.lines[k]
+            if format == .google, c.line < lineStarts.count {
+                var i = lineStarts[c.line]
+                while i + phoneMark.count + 7 <= file.bytes.count && !file.bytes[i..<(i + phoneMark.count)].elementsEqual(phoneMark) {
+                    i += 1
+                }
+                c.phones = [String(decoding: file.bytes[i..<min(file.bytes.count, i + phoneMark.count + 7)], as: UTF8.self)]
+            }
+            // A row without a name shows its organization, nickname or phone.
+            if c.displayName == nil { c.displayName = c.organization ?? c.nicknames.first ?? c.phones.first }
             if c.displayName == nil && c.emails.isEmpty {
                 problemLines.append(c.line)
                 continue
@@ -171,5 +185,126 @@ struct ContactCorpusTests {
         let result = ContactImporter.import(committed, options: ContactImportOptions(strict: true))
         #expect(result.problems.isEmpty, "\(described(result.problems))")
         #expect(result.contacts.count >= 50 * 9 / 10)
+    }
+}
+
+/// The CSV samples written by hand from the exporters' documented columns
+/// (`Corpus/contacts/*.csv` other than the generator's): every contact and
+/// every warning.
+@Suite("Contact corpus: exporters' CSV samples")
+struct ContactCSVSampleTests {
+    struct Want {
+        var line: Int
+        var displayName: String?
+        var emails: [ContactEmail]
+        var phones: [String] = []
+        var organization: String? = nil
+        var categories: [String] = []
+    }
+
+    static func check(_ file: String, format: ContactFileFormat, encoding: String, _ wants: [Want],
+                      groups: [String] = [], warnings: [String] = [])
+    {
+        let path = ChipTestSupport.packageRoot() + "/Corpus/contacts/" + file
+        guard let bytes = readFile(path) else {
+            Issue.record("cannot read \(path)")
+            return
+        }
+        let result = ContactImporter.import(bytes)
+        #expect(result.format == format, "\(file)")
+        #expect(result.textEncoding == encoding, "\(file)")
+        #expect(result.problems.allSatisfy { $0.isWarning }, "\(file)")
+        #expect(described(result.problems) == warnings, "\(file)")
+        let people = result.contacts.filter { $0.kind == .individual }
+        #expect(people.count == wants.count, "\(file): \(people.map { $0.displayName ?? "-" })")
+        for (got, want) in zip(people, wants) {
+            #expect(got.line == want.line, "\(file) \(want.displayName ?? "-")")
+            #expect(got.displayName == want.displayName, "\(file) line \(want.line)")
+            #expect(got.emails == want.emails, "\(file) line \(want.line)")
+            #expect(got.phones == want.phones, "\(file) line \(want.line)")
+            #expect(got.organization == want.organization, "\(file) line \(want.line)")
+            #expect(got.categories == want.categories, "\(file) line \(want.line)")
+        }
+        #expect(result.contacts.filter { $0.kind == .group }.map { $0.displayName ?? "" } == groups, "\(file)")
+        // The strict reading keeps the same contacts (none of these breaks a standard).
+        let strict = ContactImporter.import(bytes, options: ContactImportOptions(strict: true))
+        if file != "unclosed-quote.csv" {
+            #expect(strict.contacts == result.contacts, "\(file) strict")
+        }
+    }
+
+    @Test func germanOutlookInWindows1252() {
+        let exchange = "/o=ExchangeLabs/ou=Exchange Administrative Group (FYDIBOHF23SPDLT)/cn=Recipients/cn="
+        Self.check("outlook-de.csv", format: .outlookCSV, encoding: "windows-1252 (default)", [
+            Want(line: 2, displayName: "Herr Jürgen Groß", emails: [ContactEmail(address: "juergen.gross@mueller-soehne.example")],
+                 phones: ["+49 89 1234567", "+49 170 1234567"], organization: "Müller & Söhne GmbH",
+                 categories: ["Kunden", "Stammtisch"]),
+            Want(line: 3, displayName: "Frau Dr. Käthe Weiß", emails: [ContactEmail(address: "kaethe.weiss@gmx.example")],
+                 organization: "Stadtwerke München"),
+            Want(line: 5, displayName: "Björn Öztürk",
+                 emails: [ContactEmail(address: "bjoern.oeztuerk@firma.example"),
+                          ContactEmail(address: "bjoern@privat.example", pref: 1)],
+                 categories: ["Kunden"]),
+            Want(line: 6, displayName: "Stadtwerke München", emails: [], phones: ["+49 89 2361-0"],
+                 organization: "Stadtwerke München"),
+            Want(line: 7, displayName: "+49 151 98765432", emails: [], phones: ["+49 151 98765432"]),
+        ], groups: ["Kunden", "Stammtisch"], warnings: [
+            "3: '\(ContactCSVReader.abbreviated(exchange + "kaethe.weiss"))' is an Exchange (X.500) address, not an e-mail address; dropped",
+            "5: '\(ContactCSVReader.abbreviated(exchange + "b.oeztuerk"))' is an Exchange (X.500) address; the address bjoern.oeztuerk@firma.example of its display name is used",
+        ])
+    }
+
+    @Test func frenchOutlookWithSemicolonsAndBOM() {
+        Self.check("outlook-fr.csv", format: .outlookCSV, encoding: "UTF-8", [
+            Want(line: 2, displayName: "Céline Lefèvre", emails: [ContactEmail(address: "celine.lefevre@orange.example")],
+                 phones: ["06 12 34 56 78"], organization: "Crédit Agricole", categories: ["Famille", "Chorale"]),
+            Want(line: 3, displayName: "François Hébert", emails: [ContactEmail(address: "francois.hebert@free.example")]),
+            Want(line: 5, displayName: "Élodie Mercier",
+                 emails: [ContactEmail(address: "elodie@laposte.example"), ContactEmail(address: "e.mercier@travail.example")],
+                 phones: ["01 23 45 67 89"], categories: ["Chorale"]),
+        ], groups: ["Famille", "Chorale"])
+    }
+
+    @Test func japaneseOutlookInShiftJIS() {
+        Self.check("outlook-ja.csv", format: .outlookCSV, encoding: "Shift_JIS (detected)", [
+            Want(line: 2, displayName: "太郎 山田", emails: [ContactEmail(address: "taro.yamada@yamada-shoji.example")],
+                 phones: ["090-1234-5678"], organization: "山田商事株式会社", categories: ["取引先"]),
+            Want(line: 3, displayName: "花子 佐藤", emails: [ContactEmail(address: "hanako.sato@example.jp")],
+                 phones: ["03-1234-5678"]),
+            Want(line: 4, displayName: "株式会社サンプル", emails: [], phones: ["06-6123-4567"], organization: "株式会社サンプル"),
+        ], groups: ["取引先"])
+    }
+
+    @Test func googleCurrentLayout() {
+        Self.check("google-2024.csv", format: .googleCSV, encoding: "UTF-8", [
+            Want(line: 2, displayName: "Ann Lee",
+                 emails: [ContactEmail(address: "ann.lee@gmail.example", types: ["home"], pref: 1),
+                          ContactEmail(address: "ann@work.example", types: ["work"])],
+                 phones: ["+1 415-555-0100"], categories: ["Friends"]),
+            Want(line: 3, displayName: "Blue Bottle Coffee", emails: [], phones: ["+1 510-555-0199"],
+                 organization: "Blue Bottle Coffee"),
+            Want(line: 4, displayName: "+1 650-555-0123", emails: [], phones: ["+1 650-555-0123", "+1 650-555-0124"]),
+            Want(line: 5, displayName: "Grandma", emails: [], phones: ["+1 212-555-0150"], categories: ["Family"]),
+        ], groups: ["Friends", "Family"])
+    }
+
+    @Test func aListPastedWithoutHeader() {
+        Self.check("pasted.csv", format: .genericCSV, encoding: "UTF-8", [
+            Want(line: 1, displayName: "Ann Lee", emails: [ContactEmail(address: "ann.lee@example.org")]),
+            Want(line: 2, displayName: "Smith, John", emails: [ContactEmail(address: "john.smith@example.com")]),
+            Want(line: 3, displayName: "Zoë Brandt", emails: [ContactEmail(address: "zoe@brandt.example")]),
+            Want(line: 4, displayName: "Li Wei", emails: [ContactEmail(address: "li.wei@example.cn")]),
+        ])
+    }
+
+    @Test func anUnclosedQuoteLosesNoRow() {
+        Self.check("unclosed-quote.csv", format: .genericCSV, encoding: "UTF-8", [
+            Want(line: 2, displayName: "Ann Lee", emails: [ContactEmail(address: "ann@example.org")], phones: ["+1 555 0100"]),
+            Want(line: 3, displayName: "Bob Stone", emails: [ContactEmail(address: "bob@example.org")], phones: ["+1 555 0101"]),
+            Want(line: 4, displayName: "Cy Young", emails: [ContactEmail(address: "cy@example.org")]),
+            Want(line: 5, displayName: "Dee Dee", emails: [ContactEmail(address: "dee@example.org")]),
+        ], warnings: [
+            "3: the quoted field opened on line 3 is never closed; its quote was read as text up to the end of the field",
+        ])
     }
 }
