@@ -42,7 +42,7 @@ struct CSVRepairTests {
              text: "Name,Email,Notes\n,,call back\nBob,b@x.org,\n", contacts: [("Bob", ["b@x.org"], [])],
              problems: [(2, "no name, address, phone, organization or nickname", true, true)]),
         Case(description: "an all-empty row says nothing",
-             text: "Name,Email,Notes\n,,\n\"\",\"\",\"\"\nBob,b@x.org,\n", contacts: [("Bob", ["b@x.org"], [])]),
+             text: "Name,Email,Notes\n,,\n\"\",\"\",\"\"\n,,,,,\n,\nBob,b@x.org,\n", contacts: [("Bob", ["b@x.org"], [])]),
         Case(description: "Name <addr> gives the address, and the name when the row has none",
              text: "Name,Email\n,John Smith <john@x.org>\nJo,Jo Smith <jo@x.org>\n",
              contacts: [("John Smith", ["john@x.org"], []), ("Jo", ["jo@x.org"], [])]),
@@ -269,4 +269,24 @@ func shiftJISEncoded(_ text: String) -> [UInt8] {
         out += table[scalar.value] ?? [0x3F]
     }
     return out
+}
+
+/// The shortcut for an internationalized address alone in its cell gives
+/// what `EmailValue` gives, and leaves every other cell to it.
+@Suite("CSV: internationalized addresses")
+struct CSVInternationalAddressTests {
+    @Test(arguments: ["josé@correo.es", "用户@例子.广告", "françois@例え.jp", "δοκιμή@παράδειγμα.δοκιμή", "иван@почта.рф"])
+    func aLoneAddressReadsAsEmailValueReadsIt(_ address: String) {
+        var bytes = Array(address.utf8)
+        #expect(bytes.withUnsafeMutableBufferPointer { ContactCSVReader.isLoneInternationalAddress(UnsafeBufferPointer($0)) })
+        #expect(EmailValue(address).addresses == [address])
+        #expect(importCSV("Name,Email\nA,\(address)\n").contacts.first?.emails.map(\.address) == [address])
+    }
+
+    @Test(arguments: ["José <josé@correo.es>", "mailto:josé@correo.es", "josé@correo.es, ana@correo.es", "josé@correo",
+                      "/o=Zürich/cn=josé", "josé", "ann@x.org"])
+    func otherCellsAreLeftToEmailValue(_ cell: String) {
+        var bytes = Array(cell.utf8)
+        #expect(!bytes.withUnsafeMutableBufferPointer { ContactCSVReader.isLoneInternationalAddress(UnsafeBufferPointer($0)) })
+    }
 }
