@@ -14,6 +14,9 @@ import ChipSyntax
 struct VCardProperty {
     enum Name: UInt8 {
         case version, fn, n, nickname, org, categories, uid, email, kind, member, label
+        /// `TEL`, Apple's `X-ABUID` (the identity its groups' members may
+        /// name), Android's `X-ANDROID-CUSTOM` (nicknames among others).
+        case tel, abuid, androidCustom
     }
 
     var name: Name
@@ -121,6 +124,18 @@ struct VCardReader: ~Copyable {
     private var fault: String?
     private var propertyCount = 0
     private var versionPlace = -1
+    /// Whether the open card has a property that holds data beyond its
+    /// identity (anything but VERSION, PRODID, UID, REV, KIND and the
+    /// properties read into the contact): such a card is kept even without
+    /// a name or an address.
+    private var hasOtherData = false
+    /// Whether the last property was an `AGENT` with an empty value: vCard
+    /// 2.1 writes the agent's card on the lines that follow.
+    private var agentPending = false
+    /// Warnings found while scanning the open card (kept if the card is).
+    private var scanProblems: [ContactImportProblem] = []
+    /// Apple's `X-ABUID` of each contact that has one, by contact index.
+    private var appleIDs: [(index: Int, abuid: String)] = []
 
     // The card being finished.
     private var version: ContactSource = .vCard30
@@ -192,14 +207,49 @@ struct VCardReader: ~Copyable {
                 header = VCardLineHeader.parse(logical)
             }
             guard let header else {
-                if fault == nil { fault = "line \(startLine) has no ':' (not a property)" }
+                agentPending = false
+                if strict {
+                    if fault == nil { fault = "line \(startLine) has no ':' (not a property)" }
+                } else {
+                    // An editor-wrapped NOTE, a pasted line: the line goes,
+                    // the card stays.
+                    scanProblems.append(ContactImportProblem(
+                        line: startLine, reason: "line \(startLine) has no ':' (not a property); skipped",
+                        skipsRecord: false))
+                }
                 continue
             }
             let lineBytes = folded ? unfolded.bytes : logical
             let nameBytes = UnsafeBufferPointer(rebasing: lineBytes[header.nameStart..<header.nameEnd])
             let valueBytes = trimmingSpaces(UnsafeBufferPointer(rebasing: lineBytes[(header.colon + 1)...]))
             if header.groupEnd < 0 && asciiCaseInsensitiveIs(nameBytes, "BEGIN") && asciiCaseInsensitiveIs(valueBytes, "VCARD") {
-                reject("no END:VCARD before the BEGIN:VCARD on line \(startLine)")
+                if agentPending {
+                    // vCard 2.1's AGENT: the agent's card, nested, is not
+                    // this contact's; the outer card goes on after its END.
+                    agentPending = false
+                    var depth = 1
+                    while pos < n && depth > 0 {
+                        let next = physicalLine(text, from: pos)
+                        if isOnly(pos, next.contentEnd, "BEGIN", "VCARD") {
+                            depth += 1
+                        } else if isOnly(pos, next.contentEnd, "END", "VCARD") {
+                            depth -= 1
+                        }
+                        pos = next.next
+                        lineNumber += 1
+                    }
+                    hasOtherData = true
+                    continue
+                }
+                if strict {
+                    reject("no END:VCARD before the BEGIN:VCARD on line \(startLine)")
+                } else {
+                    scanProblems.append(ContactImportProblem(
+                        line: cardLine,
+                        reason: "no END:VCARD before the BEGIN:VCARD on line \(startLine); the card ends there",
+                        skipsRecord: false))
+                    finish()
+                }
                 open(at: startLine)
                 continue
             }
@@ -209,6 +259,7 @@ struct VCardReader: ~Copyable {
                 continue
             }
             propertyCount += 1
+            agentPending = false
             if !header.nameIsValid {
                 if strict && fault == nil {
                     fault = "invalid property name '\(makeString(UnsafeBufferPointer(rebasing: lineBytes[..<header.colon])))' on line \(startLine)"
@@ -220,7 +271,11 @@ struct VCardReader: ~Copyable {
                 // line, which need not start with white space.
                 while pos < n && end > start && text[end - 1] == UInt8(ascii: "=") {
                     let next = physicalLine(text, from: pos)
-                    if isOnly(pos, next.contentEnd, "END", "VCARD") { break }
+                    // A soft break on a card's last line: the END (or the
+                    // next card's BEGIN) is not part of the value.
+                    if isOnly(pos, next.contentEnd, "END", "VCARD") || isOnly(pos, next.contentEnd, "BEGIN", "VCARD") {
+                        break
+                    }
                     end = next.contentEnd
                     pos = next.next
                     lineNumber += 1
@@ -233,13 +288,64 @@ struct VCardReader: ~Copyable {
                     }
                 }
             }
-            guard let name = VCardReader.classify(nameBytes) else { continue }
+            guard let name = VCardReader.classify(nameBytes) else {
+                if asciiCaseInsensitiveIs(nameBytes, "AGENT") {
+                    agentPending = valueBytes.isEmpty
+                    hasOtherData = hasOtherData || !valueBytes.isEmpty
+                } else if !VCardReader.isIdentityOnly(nameBytes) && !valueBytes.isEmpty {
+                    hasOtherData = true
+                }
+                continue
+            }
             if name == .version { versionPlace = propertyCount - 1 }
             properties.append(VCardProperty(name: name, start: start, end: end, line: startLine, isFolded: folded,
                                             isQuotedPrintable: header.isQuotedPrintable, header: header))
         }
         endStray()
-        if inCard { reject("no END:VCARD before the end of the file") }
+        if inCard {
+            if strict {
+                reject("no END:VCARD before the end of the file")
+            } else {
+                scanProblems.append(ContactImportProblem(
+                    line: cardLine, reason: "no END:VCARD before the end of the file; the card ends there",
+                    skipsRecord: false))
+                finish()
+            }
+        }
+        if !appleIDs.isEmpty { VCardReader.resolveAppleMembers(&contacts, appleIDs: appleIDs) }
+    }
+
+    /// The properties that say what a card is, not what it holds.
+    static func isIdentityOnly(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiCaseInsensitiveIs(name, "PRODID") || asciiCaseInsensitiveIs(name, "REV")
+            || asciiCaseInsensitiveIs(name, "X-ABSHOWAS")
+    }
+
+    /// Apple's groups name members by `urn:uuid:` and a card's `UID` or its
+    /// `X-ABUID` (`…:ABPerson`): a member that names an `X-ABUID` and no
+    /// contact's id is rewritten to `urn:uuid:` and that card's id, so it
+    /// resolves as a UID does.
+    static func resolveAppleMembers(_ contacts: inout [Contact], appleIDs: [(index: Int, abuid: String)]) {
+        func key(_ s: Substring) -> String {
+            var s = s
+            if s.utf8.count > 9 && String(s.suffix(9)).lowercased() == ":abperson" { s = s.dropLast(9) }
+            return s.uppercased()
+        }
+        var byAppleID: [String: ContactID] = [:]
+        for entry in appleIDs where byAppleID[key(Substring(entry.abuid))] == nil {
+            byAppleID[key(Substring(entry.abuid))] = contacts[entry.index].id
+        }
+        var ids: Set<String> = []
+        for c in contacts { ids.insert(c.id.rawValue) }
+        for k in contacts.indices where contacts[k].kind == .group {
+            for m in contacts[k].members.indices {
+                let member = contacts[k].members[m]
+                guard member.utf8.count > 9, member.prefix(9).lowercased() == "urn:uuid:" else { continue }
+                let bare = member.dropFirst(9)
+                if ids.contains(member) || ids.contains(String(bare)) { continue }
+                if let id = byAppleID[key(bare)] { contacts[k].members[m] = "urn:uuid:" + id.rawValue }
+            }
+        }
     }
 
     /// The first line of a run of property lines outside every card, and
@@ -303,10 +409,32 @@ struct VCardReader: ~Copyable {
         fault = nil
         propertyCount = 0
         versionPlace = -1
+        hasOtherData = false
+        agentPending = false
+        scanProblems.removeAll()
     }
 
+    /// Skips the open card: an error when it held a name or an address,
+    /// a warning otherwise.
     private mutating func reject(_ reason: String) {
-        problems.append(ContactImportProblem(line: cardLine, reason: reason, skipsRecord: true))
+        problems.append(ContactImportProblem(line: cardLine, reason: reason, skipsRecord: true,
+                                             isWarning: !holdsNameOrAddress()))
+    }
+
+    /// Whether an FN, N or EMAIL of the open card has a value with more
+    /// than separators and white space (looked at as written).
+    private func holdsNameOrAddress() -> Bool {
+        for property in properties where property.name == .fn || property.name == .n || property.name == .email {
+            var i = property.start
+            while i < property.end && text[i] != UInt8(ascii: ":") { i += 1 }
+            while i < property.end {
+                let b = text[i]
+                if !(ByteClass.isSpace(b) || b == ASCII.semicolon || b == UInt8(ascii: ":") || b == ASCII.comma
+                     || b == ASCII.carriageReturn || b == ASCII.lineFeed) { return true }
+                i += 1
+            }
+        }
+        return false
     }
 
     /// The properties a contact is made of; the others are skipped.
@@ -316,14 +444,18 @@ struct VCardReader: ~Copyable {
         case 2: return asciiCaseInsensitiveIs(name, "FN") ? .fn : nil
         case 3:
             if asciiCaseInsensitiveIs(name, "ORG") { return .org }
+            if asciiCaseInsensitiveIs(name, "TEL") { return .tel }
             return asciiCaseInsensitiveIs(name, "UID") ? .uid : nil
         case 4: return asciiCaseInsensitiveIs(name, "KIND") ? .kind : nil
         case 5: return asciiCaseInsensitiveIs(name, "EMAIL") ? .email : nil
         case 6: return asciiCaseInsensitiveIs(name, "MEMBER") ? .member : nil
-        case 7: return asciiCaseInsensitiveIs(name, "VERSION") ? .version : nil
+        case 7:
+            if asciiCaseInsensitiveIs(name, "X-ABUID") { return .abuid }
+            return asciiCaseInsensitiveIs(name, "VERSION") ? .version : nil
         case 8: return asciiCaseInsensitiveIs(name, "NICKNAME") ? .nickname : nil
         case 9: return asciiCaseInsensitiveIs(name, "X-ABLABEL") ? .label : nil
         case 10: return asciiCaseInsensitiveIs(name, "CATEGORIES") ? .categories : nil
+        case 16: return asciiCaseInsensitiveIs(name, "X-ANDROID-CUSTOM") ? .androidCustom : nil
         case 24: return asciiCaseInsensitiveIs(name, "X-ADDRESSBOOKSERVER-KIND") ? .kind : nil
         case 26: return asciiCaseInsensitiveIs(name, "X-ADDRESSBOOKSERVER-MEMBER") ? .member : nil
         default: return nil
@@ -336,36 +468,56 @@ struct VCardReader: ~Copyable {
         defer {
             properties.removeAll(keepingCapacity: true)
             cardProblems.removeAll()
+            scanProblems.removeAll()
         }
         if let fault {
             reject(fault)
             return
         }
         do {
-            contacts.append(try build())
-            problems.append(contentsOf: cardProblems)
+            guard let contact = try build() else { return }
+            contacts.append(contact)
+            // The card's own warnings first, then its lines' in order.
+            var all = scanProblems + cardProblems
+            if all.count > 1 {
+                all = all.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+            }
+            problems.append(contentsOf: all)
         } catch {
             reject(error.reason)
         }
     }
 
-    private mutating func build() throws(VCardFault) -> Contact {
+    /// The open card as a contact, or `nil` when it holds nothing (then
+    /// skipped with a warning). Strictly, what the RFCs forbid throws;
+    /// leniently, a property that cannot be decoded is dropped with a
+    /// warning and the card stays.
+    private mutating func build() throws(VCardFault) -> Contact? {
         version = .vCard30
         var hasVersion = false
+        var declaredVersion: String?
         for property in properties where property.name == .version {
-            let raw = trimmingSpaces(try value(property).value)
-            switch makeString(raw) {
+            guard let decoded = try lenient(property, { (r: inout VCardReader) throws(VCardFault) in try r.value(property) })
+            else { break }
+            let raw = trimmingSpaces(decoded.value)
+            let written = makeString(raw)
+            declaredVersion = written
+            switch written {
             case "2.1": version = .vCard21
             case "3.0": version = .vCard30
             case "4.0": version = .vCard40
-            case let other:
-                if strict { throw VCardFault(reason: "unknown VERSION '\(other)' on line \(property.line)") }
+            default:
+                if strict { throw VCardFault(reason: "unknown VERSION '\(written)' on line \(property.line)") }
                 // Lenient: the major number decides; anything else reads as 3.0.
                 switch raw.first {
                 case UInt8(ascii: "2"): version = .vCard21
                 case UInt8(ascii: "4"): version = .vCard40
                 default: version = .vCard30
                 }
+                cardProblems.append(ContactImportProblem(
+                    line: property.line,
+                    reason: "unknown VERSION '\(written)'; the card is read as vCard \(version.rawValue)",
+                    skipsRecord: false))
             }
             hasVersion = true
             break
@@ -385,7 +537,10 @@ struct VCardReader: ~Copyable {
         var organization: String?
         var categories: [String] = []
         var uid: String?
+        var appleID: String?
         var emails: [ContactEmail] = []
+        var emailName: String?
+        var phones: [String] = []
         var emailGroups: [(index: Int, group: String)] = []
         var labels: [(group: String, label: String)] = []
         var kind = Contact.Kind.individual
@@ -397,48 +552,81 @@ struct VCardReader: ~Copyable {
             case .version:
                 continue
             case .fn:
-                guard formatted == nil else { continue }
+                guard formatted == nil, let v = try lenientValue(property) else { continue }
                 hasFN = true
-                formatted = text(try value(property).value)
+                formatted = text(v)
             case .n:
-                guard !hasN else { continue }
+                guard !hasN, let v = try lenientValue(property) else { continue }
                 hasN = true
-                name = structuredName(try value(property).value)
+                name = structuredName(v)
             case .nickname:
-                list(try value(property).value, into: &nicknames)
+                guard let v = try lenientValue(property) else { continue }
+                list(v, into: &nicknames)
             case .categories:
-                list(try value(property).value, into: &categories)
+                guard let v = try lenientValue(property) else { continue }
+                list(v, into: &categories)
             case .org:
-                guard organization == nil else { continue }
+                guard organization == nil, let v = try lenientValue(property) else { continue }
                 var i = 0
-                organization = nextPiece(try value(property).value, &i, semicolons: true, commas: false).piece
+                organization = nextPiece(v, &i, semicolons: true, commas: false).piece
             case .uid:
-                guard uid == nil else { continue }
-                uid = text(try value(property).value)
+                guard uid == nil, let v = try lenientValue(property) else { continue }
+                uid = text(v)
+            case .abuid:
+                guard appleID == nil, let v = try lenientValue(property) else { continue }
+                appleID = text(v)
+            case .tel:
+                // 4.0 writes a `tel:` URI (RFC 3966); the number is what is shown.
+                guard var v = try lenientValue(property) else { continue }
+                v = trimmingSpaces(v)
+                var i = 0
+                if asciiCaseInsensitiveEquals(v, &i, "TEL:") { v = UnsafeBufferPointer(rebasing: v[i...]) }
+                if let phone = text(v) { phones.append(phone) }
+            case .androidCustom:
+                // `vnd.android.cursor.item/nickname;Bobby;1;;…`: the MIME
+                // type of Android's data row, then its columns.
+                guard let v = try lenientValue(property) else { continue }
+                var i = 0
+                let (mime, separator) = nextPiece(v, &i, semicolons: true, commas: false)
+                guard separator == ASCII.semicolon, mime?.lowercased() == "vnd.android.cursor.item/nickname" else {
+                    continue
+                }
+                if let nickname = nextPiece(v, &i, semicolons: true, commas: false).piece { nicknames.append(nickname) }
             case .kind:
-                guard !hasKind else { continue }
+                guard !hasKind, let v = try lenientValue(property) else { continue }
                 hasKind = true
-                let v = trimmingSpaces(try value(property).value)
-                if asciiCaseInsensitiveIs(v, "GROUP") {
+                let trimmed = trimmingSpaces(v)
+                if asciiCaseInsensitiveIs(trimmed, "GROUP") {
                     kind = .group
-                } else if asciiCaseInsensitiveIs(v, "ORG") {
+                } else if asciiCaseInsensitiveIs(trimmed, "ORG") {
                     kind = .org
-                } else if asciiCaseInsensitiveIs(v, "LOCATION") {
+                } else if asciiCaseInsensitiveIs(trimmed, "LOCATION") {
                     kind = .location
                 }
             case .member:
-                if let member = text(try value(property).value) { members.append(member) }
+                guard let v = try lenientValue(property) else { continue }
+                if let member = text(v) { members.append(member) }
             case .email:
-                let decoded = try value(property, wantsTypes: true)
-                guard let address = text(decoded.value, strippingMailto: true) else {
-                    if strict { throw VCardFault(reason: "empty EMAIL on line \(property.line)") }
+                guard let decoded = try lenient(property, { (r: inout VCardReader) throws(VCardFault) in
+                    try r.value(property, wantsTypes: true)
+                }) else { continue }
+                let read = emailValue(decoded.value)
+                if let reason = read.rejectionReason {
+                    cardProblems.append(ContactImportProblem(
+                        line: property.line, reason: "EMAIL on line \(property.line): \(reason)", skipsRecord: false))
+                }
+                if read.addresses.isEmpty {
+                    if strict && read.rejected.isEmpty { throw VCardFault(reason: "empty EMAIL on line \(property.line)") }
                     continue
                 }
-                if let group = decoded.group { emailGroups.append((emails.count, group)) }
-                emails.append(ContactEmail(address: address, types: decoded.types, pref: decoded.pref))
+                if emailName == nil { emailName = read.displayName }
+                for address in read.addresses {
+                    if let group = decoded.group { emailGroups.append((emails.count, group)) }
+                    emails.append(ContactEmail(address: address, types: decoded.types, pref: decoded.pref))
+                }
             case .label:
-                let decoded = try value(property)
-                guard let group = decoded.group, let label = text(decoded.value) else { continue }
+                guard let decoded = try lenient(property, { (r: inout VCardReader) throws(VCardFault) in try r.value(property) }),
+                      let group = decoded.group, let label = text(decoded.value) else { continue }
                 labels.append((group, VCardReader.appleLabel(label)))
             }
         }
@@ -449,9 +637,16 @@ struct VCardReader: ~Copyable {
             }
         }
 
-        let displayName = formatted ?? (name.isEmpty ? nil : name.formatted)
-        if displayName == nil && emails.isEmpty {
-            throw VCardFault(reason: "no name and no address (no FN, N or EMAIL)")
+        // A card without a name shows the name its address carried, its
+        // organization, nickname or phone (what a person would look for).
+        let displayName = formatted ?? (name.isEmpty ? nil : name.formatted) ?? emailName ?? organization
+            ?? nicknames.first ?? phones.first
+        if displayName == nil && emails.isEmpty && categories.isEmpty && members.isEmpty && !hasOtherData {
+            // Nothing a person would miss: skipped, as a warning.
+            problems.append(ContactImportProblem(
+                line: cardLine, reason: "no name, address, phone or other data (an empty card); skipped",
+                skipsRecord: true, isWarning: true))
+            return nil
         }
         if strict {
             if !hasFN && version != .vCard21 { throw VCardFault(reason: "no FN (required in vCard \(version.rawValue))") }
@@ -462,9 +657,37 @@ struct VCardReader: ~Copyable {
         }
         let id = ids.unique(uid ?? ContactIDAllocator.derived(
             displayName: displayName, firstAddress: emails.first?.address, source: version))
+        if let appleID { appleIDs.append((contacts.count, appleID)) }
         return Contact(
             id: id, kind: kind, displayName: displayName, name: name, nicknames: nicknames, organization: organization,
-            categories: categories, emails: emails, members: members, source: version, line: cardLine)
+            categories: categories, emails: emails, phones: phones, members: members, source: version, line: cardLine,
+            declaredVersion: declaredVersion)
+    }
+
+    /// What `read` gives for `property`; when it fails leniently, `nil`
+    /// and a warning that the property was dropped (strictly, the fault).
+    private mutating func lenient<T>(
+        _ property: VCardProperty, _ read: (inout VCardReader) throws(VCardFault) -> T
+    ) throws(VCardFault) -> T? {
+        do {
+            return try read(&self)
+        } catch {
+            if strict { throw error }
+            cardProblems.append(ContactImportProblem(
+                line: property.line, reason: "\(error.reason); the property is dropped", skipsRecord: false))
+            return nil
+        }
+    }
+
+    private mutating func lenientValue(_ property: VCardProperty) throws(VCardFault) -> UnsafeBufferPointer<UInt8>? {
+        try lenient(property, { (r: inout VCardReader) throws(VCardFault) in try r.value(property).value })
+    }
+
+    /// An EMAIL value read by the one rule for e-mail values, after its
+    /// escapes (`\,` `\;`) are undone.
+    private mutating func emailValue(_ v: UnsafeBufferPointer<UInt8>) -> EmailValue {
+        if !v.contains(ASCII.backslash) { return EmailValue(v) }
+        return EmailValue(text(v) ?? "")
     }
 
     /// Apple's built-in labels are written `_$!<Other>!$_`; the label is the
@@ -737,10 +960,18 @@ struct VCardReader: ~Copyable {
                 return decoded.bytes
             }
             if lastCharset == nil {
+                // Unknown: valid UTF-8 stays UTF-8, other bytes are read in
+                // the import's fallback charset.
+                let utf8 = isValidUTF8(p)
                 cardProblems.append(ContactImportProblem(
                     line: property.line,
-                    reason: "unknown charset '\(makeString(label))'; the value is read as UTF-8 with replacement characters",
+                    reason: "unknown charset '\(makeString(label))'; the value is read as "
+                        + (utf8 ? "UTF-8" : "the fallback charset"),
                     skipsRecord: false))
+                if utf8 { return p }
+                decoded.removeAll()
+                decoded.append(contentsOf: fallback.decodeToUTF8(p))
+                return decoded.bytes
             }
             return repairedUTF8(p)
         }

@@ -6,7 +6,8 @@ extension ContactCorpus {
     ///
     /// 1. Import returns (no trap), leniently and strictly.
     /// 2. Identities are unique within one import.
-    /// 3. Every contact has a name or an address.
+    /// 3. Every contact has a name or an address, except a vCard card that
+    ///    held other data (a NOTE, an ADR): such a card is kept, nameless.
     /// 4. Lines are within the text: contacts of a vCard file and all
     ///    problems come in file order (CSV lists follow their rows).
     /// 5. What strict mode keeps, lenient mode keeps the same (identities
@@ -30,7 +31,7 @@ extension ContactCorpus {
             if Set(result.contacts.map(\.id)).count != result.contacts.count {
                 problems.append("\(mode): identities repeat")
             }
-            for c in result.contacts where c.displayName == nil && c.emails.isEmpty {
+            for c in result.contacts where c.displayName == nil && c.emails.isEmpty && result.format != .vCard {
                 problems.append("\(mode): a contact on line \(c.line) has no name and no address")
             }
             for c in result.contacts where c.line < 1 || c.line > lineCount {
