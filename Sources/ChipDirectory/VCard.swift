@@ -226,15 +226,20 @@ struct VCardReader: ~Copyable {
                 if agentPending {
                     // vCard 2.1's AGENT: the agent's card, nested, is not
                     // this contact's; the outer card goes on after its END.
+                    // A BEGIN:VCARD that is not an agent's own agent means
+                    // the agent's END was lost: the skip stops before it.
                     agentPending = false
                     var depth = 1
+                    var afterAgent = false
                     while pos < n && depth > 0 {
                         let next = physicalLine(text, from: pos)
                         if isOnly(pos, next.contentEnd, "BEGIN", "VCARD") {
+                            if !afterAgent { break }
                             depth += 1
                         } else if isOnly(pos, next.contentEnd, "END", "VCARD") {
                             depth -= 1
                         }
+                        afterAgent = isEmptyAgent(pos, next.contentEnd)
                         pos = next.next
                         lineNumber += 1
                     }
@@ -388,6 +393,16 @@ struct VCardReader: ~Copyable {
         k = 0
         if asciiCaseInsensitiveEquals(name, &k, "END"), k == name.count { return false }
         return true
+    }
+
+    /// Whether the line `start..<end` is `AGENT:` with no value (2.1's
+    /// agent card follows on the next lines).
+    private func isEmptyAgent(_ start: Int, _ end: Int) -> Bool {
+        let p = trimmingSpaces(UnsafeBufferPointer(rebasing: text[start..<end]))
+        var i = 0
+        guard asciiCaseInsensitiveEquals(p, &i, "AGENT") else { return false }
+        while i < p.count && p[i] != UInt8(ascii: ":") { i += 1 }
+        return i + 1 == p.count
     }
 
     /// Whether the line `start..<end` is `name:value` (any case, spaces around the colon).
