@@ -5,7 +5,7 @@
 // a contact needs; at END:VCARD, when the card's version is known (it
 // decides how folded lines unfold, which escapes exist and whether `N`'s
 // parts are lists), those properties are decoded. Properties a contact
-// does not use (TEL, ADR, PHOTO, …) cost one scan of their bytes and no
+// does not use (ADR, PHOTO, NOTE, …) cost one scan of their bytes and no
 // allocation.
 
 import ChipSyntax
