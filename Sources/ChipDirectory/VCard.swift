@@ -872,14 +872,17 @@ struct VCardReader: ~Copyable {
     }
 
     /// 4.0's `PREF=1..100`. Out of range is an error in strict mode and
-    /// clamped otherwise; a value that is not a number is an error in
-    /// strict mode and ignored otherwise.
-    private func pref(_ p: UnsafeBufferPointer<UInt8>, line: Int) throws(VCardFault) -> Int? {
+    /// clamped with a warning otherwise; a value that is not a number is an
+    /// error in strict mode and ignored with a warning otherwise (the
+    /// property is kept: its preference is what was wrong).
+    private mutating func pref(_ p: UnsafeBufferPointer<UInt8>, line: Int) throws(VCardFault) -> Int? {
         var n = 0
         var digits = 0
         for b in p {
             guard ByteClass.isDigit(b) else {
                 if strict { throw VCardFault(reason: "PREF '\(makeString(p))' is not a number 1–100 on line \(line)") }
+                cardProblems.append(ContactImportProblem(
+                    line: line, reason: "PREF '\(makeString(p))' is not a number 1–100; ignored", skipsRecord: false))
                 return nil
             }
             if n < 1_000_000 { n = n * 10 + Int(b - 0x30) }
@@ -887,11 +890,15 @@ struct VCardReader: ~Copyable {
         }
         guard digits > 0 else {
             if strict { throw VCardFault(reason: "empty PREF on line \(line)") }
+            cardProblems.append(ContactImportProblem(line: line, reason: "empty PREF; ignored", skipsRecord: false))
             return nil
         }
         if n < 1 || n > 100 {
             if strict { throw VCardFault(reason: "PREF=\(makeString(p)) is outside 1–100 on line \(line)") }
-            return min(max(n, 1), 100)
+            let clamped = min(max(n, 1), 100)
+            cardProblems.append(ContactImportProblem(
+                line: line, reason: "PREF=\(makeString(p)) is outside 1–100; read as \(clamped)", skipsRecord: false))
+            return clamped
         }
         return n
     }
