@@ -37,10 +37,20 @@ struct CSVRecords: ~Copyable {
     /// (and was read as an ordinary character), if one did not.
     private(set) var repairedQuoteLine: Int?
 
-    init(text: UnsafeBufferPointer<UInt8>, delimiter: UInt8, strict: Bool) {
+    /// Whether the text ends the file. When it does not, a record that
+    /// reaches its end (no line break after it, or a quote still open) is
+    /// not read: ``next()`` returns `false` before it, and ``position`` is
+    /// its start (a stream reads it with the next piece).
+    let isFinal: Bool
+    /// Whether the last ``next()`` stopped before a record the text cuts.
+    private(set) var stoppedAtCut = false
+
+    init(text: UnsafeBufferPointer<UInt8>, delimiter: UInt8, strict: Bool, firstLine: Int = 1, isFinal: Bool = true) {
         self.text = text
         self.delimiter = delimiter
         self.strict = strict
+        self.isFinal = isFinal
+        line = firstLine
     }
 
     var count: Int { ends.count }
@@ -68,15 +78,32 @@ struct CSVRecords: ~Copyable {
         let startLine = line
         var literalQuotes: [Int] = []
         repairedQuoteLine = nil
+        quoteRanToEnd = false
         while let unclosed = read(from: start, line: startLine, literalQuotes: literalQuotes) {
             if repairedQuoteLine == nil { repairedQuoteLine = unclosed.line }
             literalQuotes.append(unclosed.offset)
+        }
+        if !isFinal {
+            // A record is complete when a line break ends it that the next
+            // piece cannot extend (a CR may be the first half of a CRLF),
+            // and no quote of it ran to the end of the text.
+            let n = text.count
+            let ended = position < n || (position > start && text[position - 1] == ASCII.lineFeed)
+            if quoteRanToEnd || !ended {
+                position = start
+                line = startLine
+                stoppedAtCut = true
+                return false
+            }
         }
         if let openLine = repairedQuoteLine, strict, fault == nil {
             fault = "the quoted field opened on line \(openLine) is never closed"
         }
         return true
     }
+
+    /// Whether a quoted field of the last record ran to the end of the text.
+    private var quoteRanToEnd = false
 
     /// Reads one record from `start`; the offset and line of a quote that
     /// does not close (see the type's rule) when there is one, after which
@@ -117,7 +144,10 @@ struct CSVRecords: ~Copyable {
                     }
                     i += 1
                 }
-                guard closed else { return (open, openLine) }
+                guard closed else {
+                    quoteRanToEnd = true
+                    return (open, openLine)
+                }
                 if line != openLine {
                     var j = i
                     while j < n && ByteClass.isSpace(text[j]) { j += 1 }
@@ -439,87 +469,13 @@ enum ContactCSVReader {
     static func read(_ text: UnsafeBufferPointer<UInt8>, options: ContactImportOptions, encoding: String)
         -> ContactImportResult
     {
-        let delimiter = CSVRecords.delimiter(of: text)
-        guard let layout = layout(text, delimiter: delimiter) else {
-            var records = CSVRecords(text: text, delimiter: delimiter, strict: false)
-            var line = 1
-            while records.next() {
-                if records.isBlank { continue }
-                line = records.recordLine
-                break
-            }
-            return ContactImportResult(
-                problems: [ContactImportProblem(
-                    line: line, reason: "the CSV header names no name or e-mail column, and no column holds addresses")],
-                format: .unknown, textEncoding: encoding)
-        }
-        var records = CSVRecords(text: text, delimiter: delimiter, strict: options.strict)
-        var problems: [ContactImportProblem] = []
-        var contacts: [Contact] = []
-        var headerCount: Int?
+        var state = CSVImportState(options: options, encoding: encoding)
         var ids = ContactIDAllocator(expectedCount: text.count / 200)
-        var groupOrder: [String] = []
-        var groups: [String: (line: Int, members: [String])] = [:]
-        while records.next() {
-            if records.isBlank { continue }
-            if layout.hasHeaderRow && headerCount == nil {
-                headerCount = records.count
-                continue
-            }
-            let line = records.recordLine
-            if let fault = records.fault {
-                problems.append(ContactImportProblem(line: line, reason: fault))
-                continue
-            }
-            // A row cut short by an unclosed quote keeps its fields; the missing ones are empty.
-            if let headerCount, records.count > headerCount || (records.count < headerCount && records.repairedQuoteLine == nil) {
-                // A row of nothing but delimiters says nothing, however many.
-                if records.isEmpty { continue }
-                problems.append(ContactImportProblem(
-                    line: line, reason: "\(records.count) field\(records.count == 1 ? "" : "s") where the header has \(headerCount)"))
-                continue
-            }
-            var notes: [String] = []
-            if let openLine = records.repairedQuoteLine {
-                notes.append("the quoted field opened on line \(openLine) is never closed; its quote was read as text up to the end of the field")
-            }
-            guard var contact = contact(records, layout, notes: &notes) else {
-                // Nothing to keep: an empty row says nothing; a row with some
-                // other text is reported, as a warning.
-                if !records.isEmpty || !notes.isEmpty {
-                    notes.append("no name, address, phone, organization or nickname")
-                    problems.append(ContactImportProblem(
-                        line: line, reason: notes.joined(separator: "; "), skipsRecord: true, isWarning: true))
-                }
-                continue
-            }
-            for note in notes { problems.append(ContactImportProblem(line: line, reason: note, skipsRecord: false)) }
-            contact.line = line
-            contact.id = ids.unique(ContactIDAllocator.derived(
-                displayName: contact.displayName, firstAddress: contact.emails.first?.address, source: .csv))
-            if options.groupsFromCategories {
-                let member = contact.preferredEmail?.address ?? contact.id.rawValue
-                for category in contact.categories {
-                    if groups[category] == nil {
-                        groupOrder.append(category)
-                        groups[category] = (line, [])
-                    }
-                    groups[category]!.members.append(member)
-                }
-            }
-            contacts.append(contact)
-        }
-        for category in groupOrder {
-            let group = groups[category]!
-            var h = FNV1a()
-            h.add("group")
-            h.add(0)
-            h.add(category)
-            contacts.append(Contact(
-                id: ids.unique(h.hex), kind: .group, displayName: category, members: group.members, source: .csv,
-                line: group.line))
-        }
-        return ContactImportResult(contacts: contacts, problems: problems, format: layout.format, textEncoding: encoding)
+        _ = state.read(text, firstLine: 1, isLast: true, ids: &ids)
+        var contacts = state.takeContacts()
+        contacts += state.groups(ids: &ids)
+        return ContactImportResult(contacts: contacts, problems: state.takeProblems(), format: state.format,
+                                   textEncoding: encoding)
     }
 
     /// The contact of one row, or `nil` when it holds no name, address,

@@ -138,53 +138,24 @@ public enum ContactImporter {
     public static func `import`(_ bytes: [UInt8], options: ContactImportOptions = ContactImportOptions())
         -> ContactImportResult
     {
-        var problems: [ContactImportProblem] = []
-        var fallback = windows1252
-        var fallbackName = "windows-1252"
-        if let label = options.defaultCharset {
-            if let named = Charset(label: label) {
-                fallback = named
-                fallbackName = label
-            } else {
-                problems.append(ContactImportProblem(
-                    line: 0, reason: "unknown charset '\(label)'; text that is not UTF-8 is read as UTF-8 with replacement characters",
-                    skipsRecord: false))
-                fallback = utf8
-                fallbackName = "UTF-8"
+        // One reading for a whole file and a stream: the file is fed as a
+        // stream's pieces (each slice's contacts move out as it is read).
+        var stream = ContactImportStream(options: options)
+        var contacts: [Contact] = []
+        bytes.withUnsafeBufferPointer { p in
+            var start = 0
+            while start < p.count {
+                let end = min(p.count, start + ContactImportStream.pieceBytes)
+                stream.feed(UnsafeBufferPointer(rebasing: p[start..<end]))
+                let read = stream.takeContacts()
+                if contacts.isEmpty { contacts = read } else { contacts.append(contentsOf: read) }
+                start = end
             }
         }
-        let text = FileText(bytes)
-        var result = text.withUTF8 { p, marked in
-            switch detectFormat(p) {
-            case .vCard:
-                var reader = VCardReader(text: p, options: options, isUnicode: marked, fallback: fallback)
-                reader.read()
-                return ContactImportResult(contacts: reader.contacts, problems: reader.problems, format: .vCard,
-                                           textEncoding: text.encodingName ?? "UTF-8")
-            case .csv:
-                if marked || isValidUTF8(p) {
-                    return ContactCSVReader.read(p, options: options, encoding: text.encodingName ?? "UTF-8")
-                }
-                // A CSV names no charset: the one given wins, then what the
-                // bytes show, then windows-1252 (see `csvCharset`).
-                let (charset, name) = options.defaultCharset == nil
-                    ? csvCharset(p) : (fallback, fallbackName == "UTF-8" ? fallbackName : "\(fallbackName) (given)")
-                let decoded = charset.decodeToUTF8(p)
-                return decoded.withUnsafeBufferPointer {
-                    ContactCSVReader.read($0, options: options, encoding: name)
-                }
-            case .empty:
-                return ContactImportResult(format: .unknown, textEncoding: text.encodingName ?? "UTF-8")
-            case .unknown:
-                return ContactImportResult(
-                    problems: [ContactImportProblem(
-                        line: 1,
-                        reason: "not an address book: no BEGIN:VCARD line, and no CSV header row naming a name or e-mail column")],
-                    format: .unknown, textEncoding: text.encodingName ?? "UTF-8")
-            }
-        }
-        result.problems = problems + result.problems
-        return result
+        stream.finish()
+        contacts.append(contentsOf: stream.takeContacts())
+        return ContactImportResult(contacts: contacts, problems: stream.takeProblems(), format: stream.format,
+                                   textEncoding: stream.textEncoding)
     }
 
     enum DetectedFormat { case vCard, csv, empty, unknown }
@@ -422,6 +393,14 @@ struct ContactIDAllocator {
             if insert(candidate) { return ContactID(candidate) }
             k += 1
         }
+    }
+
+    /// Whether an earlier contact of this import has `id`.
+    func contains(_ id: String) -> Bool {
+        var h = FNV1a()
+        h.add(id)
+        guard let earlier = byHash[h.value] else { return false }
+        return earlier == id || sharingAHash.contains(id)
     }
 
     /// Adds `id`; `false` when it was there.

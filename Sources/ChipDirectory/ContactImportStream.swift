@@ -52,6 +52,8 @@ public struct ContactImportStream: ~Copyable {
 
     // The state the readers carry from piece to piece.
     private var ids = ContactIDAllocator()
+    /// The identities of cards with an Apple `X-ABUID`, by ``VCardReader/appleKey(_:)``.
+    private var appleIDs: [String: ContactID] = [:]
     private var csv: CSVImportState?
 
     private var contacts: [Contact] = []
@@ -171,12 +173,17 @@ public struct ContactImportStream: ~Copyable {
                 isValidUTF8(UnsafeBufferPointer(rebasing: p[..<completeLines(p)]))
             }
             if !utf8Text {
-                // Legacy 8-bit text: what was decoded as UTF-8 goes back to
-                // bytes and through the fallback charset, a line at a time.
+                // Legacy 8-bit text names no charset: the one given wins,
+                // then what the bytes show, then windows-1252 (see
+                // `csvCharset`). What was passed on as UTF-8 goes back to
+                // bytes and through that charset, a line at a time.
                 raw = text + raw
                 text.removeAll()
-                decoder = .legacy(fallback)
-                textEncoding = fallbackName
+                let (charset, name) = options.defaultCharset == nil
+                    ? raw.withUnsafeBufferPointer { csvCharset($0) }
+                    : (fallback, fallbackName == "UTF-8" ? fallbackName : "\(fallbackName) (given)")
+                decoder = .legacy(charset)
+                textEncoding = name
             }
             csv = CSVImportState(options: options, encoding: textEncoding)
         case .empty:
@@ -228,10 +235,17 @@ public struct ContactImportStream: ~Copyable {
                 text: piece, options: options, isUnicode: vCardIsUnicode, fallback: vCardFallback, firstLine: line,
                 ids: takeIDs())
             reader.read()
+            // Apple groups name members by the X-ABUIDs of cards the reader
+            // may have read in an earlier piece.
+            for (key, id) in reader.appleIdentities where appleIDs[key] == nil { appleIDs[key] = id }
             ids = reader.takeIDs()
             // Moved, not copied: a copy retains and releases every string
             // and array of every contact.
-            let read = reader.takeContacts()
+            var read = reader.takeContacts()
+            if !appleIDs.isEmpty {
+                let known = ids
+                VCardReader.resolveAppleMembers(&read, byAppleID: appleIDs, isKnown: { known.contains($0) })
+            }
             if contacts.isEmpty { contacts = read } else { contacts.append(contentsOf: read) }
             problems.append(contentsOf: reader.problems)
             line = reader.endLine
@@ -397,13 +411,22 @@ enum PieceDecoder {
     }
 }
 
-/// The CSV reader's state from piece to piece of a stream.
+/// The CSV reader's state from piece to piece of a stream: the layout
+/// found from the first piece (its header, or its first 100 rows), the
+/// header's field count, and the lists made from categories so far.
 struct CSVImportState {
     let options: ContactImportOptions
     let encoding: String
     private(set) var format = ContactFileFormat.unknown
     private var contacts: [Contact] = []
     private var problems: [ContactImportProblem] = []
+    private var delimiter: UInt8 = ASCII.comma
+    private var layout: CSVColumns?
+    /// Set once the first piece was looked at; with no layout, nothing more is read.
+    private var started = false
+    private var headerCount: Int?
+    private var groupOrder: [String] = []
+    private var groups: [String: (line: Int, members: [String])] = [:]
 
     init(options: ContactImportOptions, encoding: String) {
         self.options = options
@@ -412,14 +435,80 @@ struct CSVImportState {
 
     /// Reads the complete rows of `piece`, which starts on `firstLine`;
     /// returns how many bytes were read (every byte when `isLast`).
+    ///
+    /// - Complexity: O(*m*) in the piece's bytes.
     mutating func read(_ piece: UnsafeBufferPointer<UInt8>, firstLine: Int, isLast: Bool,
                        ids: inout ContactIDAllocator) -> Int {
-        guard isLast else { return 0 }
-        let result = ContactCSVReader.read(piece, options: options, encoding: encoding)
-        format = result.format
-        contacts = result.contacts
-        problems = result.problems
-        return piece.count
+        if !started {
+            started = true
+            delimiter = CSVRecords.delimiter(of: piece)
+            layout = ContactCSVReader.layout(piece, delimiter: delimiter)
+            if layout == nil {
+                var records = CSVRecords(text: piece, delimiter: delimiter, strict: false, firstLine: firstLine)
+                var line = firstLine
+                while records.next() {
+                    if records.isBlank { continue }
+                    line = records.recordLine
+                    break
+                }
+                problems.append(ContactImportProblem(
+                    line: line, reason: "the CSV header names no name or e-mail column, and no column holds addresses"))
+            }
+        }
+        guard let layout else { return piece.count }
+        format = layout.format
+        var records = CSVRecords(text: piece, delimiter: delimiter, strict: options.strict, firstLine: firstLine,
+                                 isFinal: isLast)
+        while records.next() {
+            if records.isBlank { continue }
+            if layout.hasHeaderRow && headerCount == nil {
+                headerCount = records.count
+                continue
+            }
+            let line = records.recordLine
+            if let fault = records.fault {
+                problems.append(ContactImportProblem(line: line, reason: fault))
+                continue
+            }
+            // A row cut short by an unclosed quote keeps its fields; the missing ones are empty.
+            if let headerCount, records.count > headerCount || (records.count < headerCount && records.repairedQuoteLine == nil) {
+                // A row of nothing but delimiters says nothing, however many.
+                if records.isEmpty { continue }
+                problems.append(ContactImportProblem(
+                    line: line, reason: "\(records.count) field\(records.count == 1 ? "" : "s") where the header has \(headerCount)"))
+                continue
+            }
+            var notes: [String] = []
+            if let openLine = records.repairedQuoteLine {
+                notes.append("the quoted field opened on line \(openLine) is never closed; its quote was read as text up to the end of the field")
+            }
+            guard var contact = ContactCSVReader.contact(records, layout, notes: &notes) else {
+                // Nothing to keep: an empty row says nothing; a row with some
+                // other text is reported, as a warning.
+                if !records.isEmpty || !notes.isEmpty {
+                    notes.append("no name, address, phone, organization or nickname")
+                    problems.append(ContactImportProblem(
+                        line: line, reason: notes.joined(separator: "; "), skipsRecord: true, isWarning: true))
+                }
+                continue
+            }
+            for note in notes { problems.append(ContactImportProblem(line: line, reason: note, skipsRecord: false)) }
+            contact.line = line
+            contact.id = ids.unique(ContactIDAllocator.derived(
+                displayName: contact.displayName, firstAddress: contact.emails.first?.address, source: .csv))
+            if options.groupsFromCategories {
+                let member = contact.preferredEmail?.address ?? contact.id.rawValue
+                for category in contact.categories {
+                    if groups[category] == nil {
+                        groupOrder.append(category)
+                        groups[category] = (line, [])
+                    }
+                    groups[category]!.members.append(member)
+                }
+            }
+            contacts.append(contact)
+        }
+        return records.position
     }
 
     mutating func takeContacts() -> [Contact] {
@@ -433,5 +522,20 @@ struct CSVImportState {
     }
 
     /// The lists made from categories, after the last row.
-    mutating func groups(ids: inout ContactIDAllocator) -> [Contact] { [] }
+    mutating func groups(ids: inout ContactIDAllocator) -> [Contact] {
+        var lists: [Contact] = []
+        for category in groupOrder {
+            let group = groups[category]!
+            var h = FNV1a()
+            h.add("group")
+            h.add(0)
+            h.add(category)
+            lists.append(Contact(
+                id: ids.unique(h.hex), kind: .group, displayName: category, members: group.members, source: .csv,
+                line: group.line))
+        }
+        groupOrder = []
+        groups = [:]
+        return lists
+    }
 }

@@ -5,7 +5,7 @@
 // a contact needs; at END:VCARD, when the card's version is known (it
 // decides how folded lines unfold, which escapes exist and whether `N`'s
 // parts are lists), those properties are decoded. Properties a contact
-// does not use (TEL, ADR, PHOTO, …) cost one scan of their bytes and no
+// does not use (ADR, PHOTO, NOTE, …) cost one scan of their bytes and no
 // allocation.
 
 import ChipSyntax
@@ -13,7 +13,10 @@ import ChipSyntax
 /// A property of the open card, as a range of the text.
 struct VCardProperty {
     enum Name: UInt8 {
-        case version, fn, n, nickname, org, categories, uid, email, kind, member, label, tel, abuid, androidCustom
+        case version, fn, n, nickname, org, categories, uid, email, kind, member, label
+        /// `TEL`, Apple's `X-ABUID` (the identity its groups' members may
+        /// name), Android's `X-ANDROID-CUSTOM` (nicknames among others).
+        case tel, abuid, androidCustom
     }
 
     var name: Name
@@ -115,8 +118,15 @@ struct VCardReader: ~Copyable {
     private(set) var problems: [ContactImportProblem] = []
     /// The identities given so far, carried from piece to piece of a stream.
     private var ids: ContactIDAllocator
+    /// The line the text starts on.
+    let firstLine: Int
+    /// The line after the text's last line break, once ``read()`` is done.
+    private(set) var endLine = 0
+    /// Reads EMAIL values that are not a plain address.
+    private var emailParser = EmailValue.makeParser()
 
-    /// The contacts read, leaving none in the reader.
+    /// The contacts read, leaving none in the reader (moved, not copied:
+    /// a copy retains and releases every string of every contact).
     mutating func takeContacts() -> [Contact] {
         defer { contacts = [] }
         return contacts
@@ -127,8 +137,12 @@ struct VCardReader: ~Copyable {
         defer { ids = ContactIDAllocator() }
         return ids
     }
-    /// The line the text starts on.
-    let firstLine: Int
+
+    /// The `X-ABUID`s read (as ``appleKey(_:)``) and the identities of
+    /// their contacts, for a stream to resolve later pieces' groups.
+    var appleIdentities: [(key: String, id: ContactID)] {
+        appleIDs.map { (VCardReader.appleKey(Substring($0.abuid)), contacts[$0.index].id) }
+    }
 
     // The open card.
     private var properties: [VCardProperty] = []
@@ -136,6 +150,18 @@ struct VCardReader: ~Copyable {
     private var fault: String?
     private var propertyCount = 0
     private var versionPlace = -1
+    /// Whether the open card has a property that holds data beyond its
+    /// identity (anything but VERSION, PRODID, UID, REV, KIND and the
+    /// properties read into the contact): such a card is kept even without
+    /// a name or an address.
+    private var hasOtherData = false
+    /// Whether the last property was an `AGENT` with an empty value: vCard
+    /// 2.1 writes the agent's card on the lines that follow.
+    private var agentPending = false
+    /// Warnings found while scanning the open card (kept if the card is).
+    private var scanProblems: [ContactImportProblem] = []
+    /// Apple's `X-ABUID` of each contact that has one, by contact index.
+    private var appleIDs: [(index: Int, abuid: String)] = []
 
     // The card being finished.
     private var version: ContactSource = .vCard30
@@ -145,8 +171,6 @@ struct VCardReader: ~Copyable {
     private var lastCharsetLabel: [UInt8] = []
     private var lastCharset: Charset?
 
-    /// Reads EMAIL values that are not a plain address.
-    private var emailParser = EmailValue.makeParser()
     private var unfolded = ScratchBytes()
     private var transfer = ScratchBytes()
     private var decoded = ScratchBytes()
@@ -211,11 +235,14 @@ struct VCardReader: ~Copyable {
                 header = VCardLineHeader.parse(logical)
             }
             guard let header else {
+                agentPending = false
                 if strict {
                     if fault == nil { fault = "line \(startLine) has no ':' (not a property)" }
                 } else {
-                    readWarnings.append(ContactImportProblem(
-                        line: startLine, reason: "line \(startLine) has no ':' (not a property); skipped, the card kept",
+                    // An editor-wrapped NOTE, a pasted line: the line goes,
+                    // the card stays.
+                    scanProblems.append(ContactImportProblem(
+                        line: startLine, reason: "line \(startLine) has no ':' (not a property); skipped",
                         skipsRecord: false))
                 }
                 continue
@@ -224,18 +251,35 @@ struct VCardReader: ~Copyable {
             let nameBytes = UnsafeBufferPointer(rebasing: lineBytes[header.nameStart..<header.nameEnd])
             let valueBytes = trimmingSpaces(UnsafeBufferPointer(rebasing: lineBytes[(header.colon + 1)...]))
             if header.groupEnd < 0 && asciiCaseInsensitiveIs(nameBytes, "BEGIN") && asciiCaseInsensitiveIs(valueBytes, "VCARD") {
-                if agentOpened || nestedDepth > 0 {
-                    // vCard 2.1's AGENT: the agent's own card follows on the
-                    // next lines; it is not this card's data.
-                    nestedDepth += 1
-                    agentOpened = false
+                if agentPending {
+                    // vCard 2.1's AGENT: the agent's card, nested, is not
+                    // this contact's; the outer card goes on after its END.
+                    // A BEGIN:VCARD that is not an agent's own agent means
+                    // the agent's END was lost: the skip stops before it.
+                    agentPending = false
+                    var depth = 1
+                    var afterAgent = false
+                    while pos < n && depth > 0 {
+                        let next = physicalLine(text, from: pos)
+                        if isOnly(pos, next.contentEnd, "BEGIN", "VCARD") {
+                            if !afterAgent { break }
+                            depth += 1
+                        } else if isOnly(pos, next.contentEnd, "END", "VCARD") {
+                            depth -= 1
+                        }
+                        afterAgent = isEmptyAgent(pos, next.contentEnd)
+                        pos = next.next
+                        lineNumber += 1
+                    }
+                    hasOtherData = true
                     continue
                 }
                 if strict {
                     reject("no END:VCARD before the BEGIN:VCARD on line \(startLine)")
                 } else {
-                    readWarnings.append(ContactImportProblem(
-                        line: startLine, reason: "no END:VCARD before the BEGIN:VCARD on line \(startLine); the card ends there",
+                    scanProblems.append(ContactImportProblem(
+                        line: cardLine,
+                        reason: "no END:VCARD before the BEGIN:VCARD on line \(startLine); the card ends there",
                         skipsRecord: false))
                     finish()
                 }
@@ -243,17 +287,12 @@ struct VCardReader: ~Copyable {
                 continue
             }
             if header.groupEnd < 0 && asciiCaseInsensitiveIs(nameBytes, "END") && asciiCaseInsensitiveIs(valueBytes, "VCARD") {
-                if nestedDepth > 0 {
-                    nestedDepth -= 1
-                    continue
-                }
                 finish()
                 inCard = false
                 continue
             }
-            if nestedDepth > 0 { continue }
-            agentOpened = asciiCaseInsensitiveIs(nameBytes, "AGENT") && valueBytes.isEmpty
             propertyCount += 1
+            agentPending = false
             if !header.nameIsValid {
                 if strict && fault == nil {
                     fault = "invalid property name '\(makeString(UnsafeBufferPointer(rebasing: lineBytes[..<header.colon])))' on line \(startLine)"
@@ -265,6 +304,8 @@ struct VCardReader: ~Copyable {
                 // line, which need not start with white space.
                 while pos < n && end > start && text[end - 1] == UInt8(ascii: "=") {
                     let next = physicalLine(text, from: pos)
+                    // A soft break on a card's last line: the END (or the
+                    // next card's BEGIN) is not part of the value.
                     if isOnly(pos, next.contentEnd, "END", "VCARD") || isOnly(pos, next.contentEnd, "BEGIN", "VCARD") {
                         break
                     }
@@ -281,7 +322,12 @@ struct VCardReader: ~Copyable {
                 }
             }
             guard let name = VCardReader.classify(nameBytes) else {
-                if !hasOtherData && !VCardReader.isBookkeeping(nameBytes) { hasOtherData = true }
+                if asciiCaseInsensitiveIs(nameBytes, "AGENT") {
+                    agentPending = valueBytes.isEmpty
+                    hasOtherData = hasOtherData || !valueBytes.isEmpty
+                } else if !VCardReader.isIdentityOnly(nameBytes) && !valueBytes.isEmpty {
+                    hasOtherData = true
+                }
                 continue
             }
             if name == .version { versionPlace = propertyCount - 1 }
@@ -293,16 +339,66 @@ struct VCardReader: ~Copyable {
             if strict {
                 reject("no END:VCARD before the end of the file")
             } else {
-                readWarnings.append(ContactImportProblem(
-                    line: cardLine, reason: "no END:VCARD before the end of the file; the card is kept", skipsRecord: false))
+                scanProblems.append(ContactImportProblem(
+                    line: cardLine, reason: "no END:VCARD before the end of the file; the card ends there",
+                    skipsRecord: false))
                 finish()
             }
         }
+        if !appleIDs.isEmpty { VCardReader.resolveAppleMembers(&contacts, appleIDs: appleIDs) }
         endLine = lineNumber
     }
 
-    /// The line after the text's last line break, once ``read()`` is done.
-    private(set) var endLine = 0
+    /// The properties that say what a card is, not what it holds.
+    static func isIdentityOnly(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiCaseInsensitiveIs(name, "PRODID") || asciiCaseInsensitiveIs(name, "REV")
+            || asciiCaseInsensitiveIs(name, "X-ABSHOWAS")
+    }
+
+    /// Apple's groups name members by `urn:uuid:` and a card's `UID` or its
+    /// `X-ABUID` (`…:ABPerson`): a member that names an `X-ABUID` and no
+    /// contact's id is rewritten to `urn:uuid:` and that card's id, so it
+    /// resolves as a UID does.
+    static func resolveAppleMembers(_ contacts: inout [Contact], appleIDs: [(index: Int, abuid: String)]) {
+        let key = appleKey
+        var byAppleID: [String: ContactID] = [:]
+        for entry in appleIDs where byAppleID[key(Substring(entry.abuid))] == nil {
+            byAppleID[key(Substring(entry.abuid))] = contacts[entry.index].id
+        }
+        var ids: Set<String> = []
+        for c in contacts { ids.insert(c.id.rawValue) }
+        for k in contacts.indices where contacts[k].kind == .group {
+            for m in contacts[k].members.indices {
+                let member = contacts[k].members[m]
+                guard member.utf8.count > 9, member.prefix(9).lowercased() == "urn:uuid:" else { continue }
+                let bare = member.dropFirst(9)
+                if ids.contains(member) || ids.contains(String(bare)) { continue }
+                if let id = byAppleID[key(bare)] { contacts[k].members[m] = "urn:uuid:" + id.rawValue }
+            }
+        }
+    }
+
+    /// An `X-ABUID` as groups name it: without `:ABPerson`, upper-cased.
+    static func appleKey(_ s: Substring) -> String {
+        var s = s
+        if s.utf8.count > 9 && String(s.suffix(9)).lowercased() == ":abperson" { s = s.dropLast(9) }
+        return s.uppercased()
+    }
+
+    /// Rewrites the members of `groups` that name an `X-ABUID` of `byAppleID`
+    /// (cards of earlier pieces of a stream) and no known identity.
+    static func resolveAppleMembers(_ groups: inout [Contact], byAppleID: [String: ContactID],
+                                    isKnown: (String) -> Bool) {
+        for k in groups.indices where groups[k].kind == .group {
+            for m in groups[k].members.indices {
+                let member = groups[k].members[m]
+                guard member.utf8.count > 9, member.prefix(9).lowercased() == "urn:uuid:" else { continue }
+                let bare = member.dropFirst(9)
+                if isKnown(member) || isKnown(String(bare)) { continue }
+                if let id = byAppleID[appleKey(bare)] { groups[k].members[m] = "urn:uuid:" + id.rawValue }
+            }
+        }
+    }
 
     /// The first line of a run of property lines outside every card, and
     /// how many there are (0 when none is open).
@@ -346,6 +442,16 @@ struct VCardReader: ~Copyable {
         return true
     }
 
+    /// Whether the line `start..<end` is `AGENT:` with no value (2.1's
+    /// agent card follows on the next lines).
+    private func isEmptyAgent(_ start: Int, _ end: Int) -> Bool {
+        let p = trimmingSpaces(UnsafeBufferPointer(rebasing: text[start..<end]))
+        var i = 0
+        guard asciiCaseInsensitiveEquals(p, &i, "AGENT") else { return false }
+        while i < p.count && p[i] != UInt8(ascii: ":") { i += 1 }
+        return i + 1 == p.count
+    }
+
     /// Whether the line `start..<end` is `name:value` (any case, spaces around the colon).
     private func isOnly(_ start: Int, _ end: Int, _ name: StaticString, _ value: StaticString) -> Bool {
         let p = trimmingSpaces(UnsafeBufferPointer(rebasing: text[start..<end]))
@@ -366,33 +472,31 @@ struct VCardReader: ~Copyable {
         propertyCount = 0
         versionPlace = -1
         hasOtherData = false
-        agentOpened = false
-        nestedDepth = 0
-        readWarnings.removeAll()
+        agentPending = false
+        scanProblems.removeAll()
     }
 
-    /// Whether the open card holds a property a contact does not keep but
-    /// a person entered (an address, a note, a birthday…).
-    private var hasOtherData = false
-    /// Whether the last property was an AGENT with no value (2.1: its card follows).
-    private var agentOpened = false
-    /// How many nested cards (AGENT's) are open inside the card.
-    private var nestedDepth = 0
-    /// What was repaired while the card's lines were read.
-    private var readWarnings: [ContactImportProblem] = []
-
-    /// Properties that say nothing a person entered: the file's
-    /// bookkeeping (`PRODID`, `REV`, Apple's `X-ABShowAs`, …).
-    static func isBookkeeping(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        asciiCaseInsensitiveIs(name, "PRODID") || asciiCaseInsensitiveIs(name, "REV")
-            || asciiCaseInsensitiveIs(name, "X-ABSHOWAS") || asciiCaseInsensitiveIs(name, "SOURCE")
-            || asciiCaseInsensitiveIs(name, "NAME") || asciiCaseInsensitiveIs(name, "PROFILE")
-            || asciiCaseInsensitiveIs(name, "CLIENTPIDMAP") || asciiCaseInsensitiveIs(name, "X-ADDRESSBOOKSERVER-KIND")
-            || asciiCaseInsensitiveIs(name, "AGENT")
-    }
-
+    /// Skips the open card: an error when it held a name or an address,
+    /// a warning otherwise.
     private mutating func reject(_ reason: String) {
-        problems.append(ContactImportProblem(line: cardLine, reason: reason, skipsRecord: true))
+        problems.append(ContactImportProblem(line: cardLine, reason: reason, skipsRecord: true,
+                                             isWarning: !holdsNameOrAddress()))
+    }
+
+    /// Whether an FN, N or EMAIL of the open card has a value with more
+    /// than separators and white space (looked at as written).
+    private func holdsNameOrAddress() -> Bool {
+        for property in properties where property.name == .fn || property.name == .n || property.name == .email {
+            var i = property.start
+            while i < property.end && text[i] != UInt8(ascii: ":") { i += 1 }
+            while i < property.end {
+                let b = text[i]
+                if !(ByteClass.isSpace(b) || b == ASCII.semicolon || b == UInt8(ascii: ":") || b == ASCII.comma
+                     || b == ASCII.carriageReturn || b == ASCII.lineFeed) { return true }
+                i += 1
+            }
+        }
+        return false
     }
 
     /// The properties a contact is made of; the others are skipped.
@@ -426,42 +530,46 @@ struct VCardReader: ~Copyable {
         defer {
             properties.removeAll(keepingCapacity: true)
             cardProblems.removeAll()
+            scanProblems.removeAll()
         }
-        defer { readWarnings.removeAll() }
         if let fault {
             reject(fault)
             return
         }
         do {
-            if let contact = try build() {
-                contacts.append(contact)
+            guard let contact = try build() else { return }
+            contacts.append(contact)
+            // The card's own warnings first, then its lines' in order.
+            var all = scanProblems + cardProblems
+            if all.count > 1 {
+                all = all.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
             }
-            // The card's own problem first (it is on the card's line), then
-            // its properties' in line order.
-            var repairs = readWarnings + cardProblems
-            repairs.sort { $0.line < $1.line }
-            problems.append(contentsOf: repairs)
+            problems.append(contentsOf: all)
         } catch {
             reject(error.reason)
         }
     }
 
-    /// The card's contact, or `nil` when it holds nothing to keep (a
-    /// warning says so).
+    /// The open card as a contact, or `nil` when it holds nothing (then
+    /// skipped with a warning). Strictly, what the RFCs forbid throws;
+    /// leniently, a property that cannot be decoded is dropped with a
+    /// warning and the card stays.
     private mutating func build() throws(VCardFault) -> Contact? {
         version = .vCard30
         var hasVersion = false
         var declaredVersion: String?
         for property in properties where property.name == .version {
-            let raw = trimmingSpaces(try value(property).value)
+            guard let decoded = try lenient(property, { (r: inout VCardReader) throws(VCardFault) in try r.value(property) })
+            else { break }
+            let raw = trimmingSpaces(decoded.value)
             let written = makeString(raw)
             declaredVersion = written
             switch written {
             case "2.1": version = .vCard21
             case "3.0": version = .vCard30
             case "4.0": version = .vCard40
-            case let other:
-                if strict { throw VCardFault(reason: "unknown VERSION '\(other)' on line \(property.line)") }
+            default:
+                if strict { throw VCardFault(reason: "unknown VERSION '\(written)' on line \(property.line)") }
                 // Lenient: the major number decides; anything else reads as 3.0.
                 switch raw.first {
                 case UInt8(ascii: "2"): version = .vCard21
@@ -470,7 +578,8 @@ struct VCardReader: ~Copyable {
                 }
                 cardProblems.append(ContactImportProblem(
                     line: property.line,
-                    reason: "unknown VERSION '\(other)'; read by vCard \(version.rawValue)'s rules", skipsRecord: false))
+                    reason: "unknown VERSION '\(written)'; the card is read as vCard \(version.rawValue)",
+                    skipsRecord: false))
             }
             hasVersion = true
             break
@@ -490,98 +599,98 @@ struct VCardReader: ~Copyable {
         var organization: String?
         var categories: [String] = []
         var uid: String?
+        var appleID: String?
         var emails: [ContactEmail] = []
+        var emailName: String?
+        var phones: [String] = []
         var emailGroups: [(index: Int, group: String)] = []
         var labels: [(group: String, label: String)] = []
-        var phones: [String] = []
-        var nameFromEmail: String?
         var kind = Contact.Kind.individual
         var hasKind = false
         var members: [String] = []
 
         for property in properties {
-          do throws(VCardFault) {
             switch property.name {
-            case .version, .abuid:
+            case .version:
                 continue
-            case .tel:
-                var phone = trimmingSpaces(try value(property).value)
-                var j = 0
-                if asciiCaseInsensitiveEquals(phone, &j, "TEL:") { phone = UnsafeBufferPointer(rebasing: phone[j...]) }
-                if let number = text(phone) { phones.append(number) }
-            case .androidCustom:
-                // Android: `vnd.android.cursor.item/nickname;Bobby;1;;…`.
-                var i = 0
-                let v = try value(property).value
-                let (mime, _) = nextPiece(v, &i, semicolons: true, commas: false)
-                if mime?.lowercased() == "vnd.android.cursor.item/nickname",
-                   let nickname = nextPiece(v, &i, semicolons: true, commas: false).piece,
-                   !nicknames.contains(nickname)
-                {
-                    nicknames.append(nickname)
-                }
             case .fn:
-                guard formatted == nil else { continue }
+                guard formatted == nil, let v = try lenientValue(property) else { continue }
                 hasFN = true
-                formatted = text(try value(property).value)
+                formatted = text(v)
             case .n:
-                guard !hasN else { continue }
+                guard !hasN, let v = try lenientValue(property) else { continue }
                 hasN = true
-                name = structuredName(try value(property).value)
+                name = structuredName(v)
             case .nickname:
-                list(try value(property).value, into: &nicknames)
+                guard let v = try lenientValue(property) else { continue }
+                list(v, into: &nicknames)
             case .categories:
-                list(try value(property).value, into: &categories)
+                guard let v = try lenientValue(property) else { continue }
+                list(v, into: &categories)
             case .org:
-                guard organization == nil else { continue }
+                guard organization == nil, let v = try lenientValue(property) else { continue }
                 var i = 0
-                organization = nextPiece(try value(property).value, &i, semicolons: true, commas: false).piece
+                organization = nextPiece(v, &i, semicolons: true, commas: false).piece
             case .uid:
-                guard uid == nil else { continue }
-                uid = text(try value(property).value)
+                guard uid == nil, let v = try lenientValue(property) else { continue }
+                uid = text(v)
+            case .abuid:
+                guard appleID == nil, let v = try lenientValue(property) else { continue }
+                appleID = text(v)
+            case .tel:
+                // 4.0 writes a `tel:` URI (RFC 3966); the number is what is shown.
+                guard var v = try lenientValue(property) else { continue }
+                v = trimmingSpaces(v)
+                var i = 0
+                if asciiCaseInsensitiveEquals(v, &i, "TEL:") { v = UnsafeBufferPointer(rebasing: v[i...]) }
+                if let phone = text(v) { phones.append(phone) }
+            case .androidCustom:
+                // `vnd.android.cursor.item/nickname;Bobby;1;;…`: the MIME
+                // type of Android's data row, then its columns.
+                guard let v = try lenientValue(property) else { continue }
+                var i = 0
+                let (mime, separator) = nextPiece(v, &i, semicolons: true, commas: false)
+                guard separator == ASCII.semicolon, mime?.lowercased() == "vnd.android.cursor.item/nickname" else {
+                    continue
+                }
+                if let nickname = nextPiece(v, &i, semicolons: true, commas: false).piece { nicknames.append(nickname) }
             case .kind:
-                guard !hasKind else { continue }
+                guard !hasKind, let v = try lenientValue(property) else { continue }
                 hasKind = true
-                let v = trimmingSpaces(try value(property).value)
-                if asciiCaseInsensitiveIs(v, "GROUP") {
+                let trimmed = trimmingSpaces(v)
+                if asciiCaseInsensitiveIs(trimmed, "GROUP") {
                     kind = .group
-                } else if asciiCaseInsensitiveIs(v, "ORG") {
+                } else if asciiCaseInsensitiveIs(trimmed, "ORG") {
                     kind = .org
-                } else if asciiCaseInsensitiveIs(v, "LOCATION") {
+                } else if asciiCaseInsensitiveIs(trimmed, "LOCATION") {
                     kind = .location
                 }
             case .member:
-                if let member = text(try value(property).value) { members.append(member) }
+                guard let v = try lenientValue(property) else { continue }
+                if let member = text(v) { members.append(member) }
             case .email:
-                let decoded = try value(property, wantsTypes: true)
-                guard let written = text(decoded.value) else {
-                    if strict { throw VCardFault(reason: "empty EMAIL on line \(property.line)") }
-                    continue
-                }
-                // One rule for every format: `Name <addr>`, `mailto:`,
-                // several addresses, and what is not an address.
-                let read = EmailValue(written, parser: &emailParser)
-                for address in read.addresses where !emails.contains(where: { $0.address == address }) {
-                    if let group = decoded.group { emailGroups.append((emails.count, group)) }
-                    emails.append(ContactEmail(address: address, types: decoded.types, pref: decoded.pref))
-                }
-                if nameFromEmail == nil { nameFromEmail = read.displayName }
+                guard let decoded = try lenient(property, { (r: inout VCardReader) throws(VCardFault) in
+                    try r.value(property, wantsTypes: true)
+                }) else { continue }
+                let read = emailValue(decoded.value)
                 if let reason = read.rejectionReason {
                     cardProblems.append(ContactImportProblem(
                         line: property.line, reason: "EMAIL on line \(property.line): \(reason)", skipsRecord: false))
                 }
+                if read.addresses.isEmpty {
+                    if strict && read.rejected.isEmpty { throw VCardFault(reason: "empty EMAIL on line \(property.line)") }
+                    continue
+                }
+                if emailName == nil { emailName = read.displayName }
+                for address in read.addresses {
+                    if let group = decoded.group { emailGroups.append((emails.count, group)) }
+                    emails.append(ContactEmail(address: address, types: decoded.types, pref: decoded.pref))
+                }
             case .label:
-                let decoded = try value(property)
-                guard let group = decoded.group, let label = text(decoded.value) else { continue }
+                guard let decoded = try lenient(property, { (r: inout VCardReader) throws(VCardFault) in try r.value(property) }),
+                      let group = decoded.group, let label = text(decoded.value) else { continue }
                 labels.append((group, VCardReader.appleLabel(label)))
             }
-          } catch {
-            // Lenient: a value that cannot be decoded costs its property,
-            // never the card.
-            if strict { throw error }
-            cardProblems.append(ContactImportProblem(
-                line: property.line, reason: "\(error.reason); the property is skipped, the card kept", skipsRecord: false))
-          }
         }
         // Apple's labels (`item1.X-ABLabel:_$!<Other>!$_`) name the address of their group.
         for (group, label) in labels where !label.isEmpty {
@@ -590,16 +699,14 @@ struct VCardReader: ~Copyable {
             }
         }
 
-        // A card without a name shows its organization, as address books
-        // do; failing that, the name an EMAIL value carried (`Ann <a@x>`).
-        let displayName = formatted ?? (name.isEmpty ? nil : name.formatted) ?? organization ?? nameFromEmail
-        if displayName == nil && emails.isEmpty && phones.isEmpty && nicknames.isEmpty && members.isEmpty {
-            if strict { throw VCardFault(reason: "no name and no address (no FN, N or EMAIL)") }
-            cardProblems.append(ContactImportProblem(
-                line: cardLine,
-                reason: hasOtherData
-                    ? "a card with no name, address, phone or organization is skipped (it holds other data only)"
-                    : "an empty card (no name, address, phone or organization) is skipped",
+        // A card without a name shows the name its address carried, its
+        // organization, nickname or phone (what a person would look for).
+        let displayName = formatted ?? (name.isEmpty ? nil : name.formatted) ?? emailName ?? organization
+            ?? nicknames.first ?? phones.first
+        if displayName == nil && emails.isEmpty && categories.isEmpty && members.isEmpty && !hasOtherData {
+            // Nothing a person would miss: skipped, as a warning.
+            problems.append(ContactImportProblem(
+                line: cardLine, reason: "no name, address, phone or other data (an empty card); skipped",
                 skipsRecord: true, isWarning: true))
             return nil
         }
@@ -610,23 +717,39 @@ struct VCardReader: ~Copyable {
                 throw VCardFault(reason: "MEMBER on a card whose KIND is not group (RFC 6350 §6.6.5)")
             }
         }
-        // Apple's own exports name a card by `X-ABUID` (`…:ABPerson`) when
-        // it has no UID, and their groups name members by it.
-        if uid == nil, let abuid = properties.first(where: { $0.name == .abuid }) {
-            uid = text(try value(abuid).value).map(VCardReader.withoutABPersonSuffix)
-        }
         let id = ids.unique(uid ?? ContactIDAllocator.derived(
             displayName: displayName, firstAddress: emails.first?.address, source: version))
+        if let appleID { appleIDs.append((contacts.count, appleID)) }
         return Contact(
             id: id, kind: kind, displayName: displayName, name: name, nicknames: nicknames, organization: organization,
             categories: categories, emails: emails, phones: phones, members: members, source: version, line: cardLine,
             declaredVersion: declaredVersion)
     }
 
-    /// An Apple `X-ABUID` without its `:ABPerson` (or `:ABGroup`) suffix.
-    static func withoutABPersonSuffix(_ id: String) -> String {
-        for suffix in [":ABPerson", ":ABGroup"] where id.hasSuffix(suffix) { return String(id.dropLast(suffix.count)) }
-        return id
+    /// What `read` gives for `property`; when it fails leniently, `nil`
+    /// and a warning that the property was dropped (strictly, the fault).
+    private mutating func lenient<T>(
+        _ property: VCardProperty, _ read: (inout VCardReader) throws(VCardFault) -> T
+    ) throws(VCardFault) -> T? {
+        do {
+            return try read(&self)
+        } catch {
+            if strict { throw error }
+            cardProblems.append(ContactImportProblem(
+                line: property.line, reason: "\(error.reason); the property is dropped", skipsRecord: false))
+            return nil
+        }
+    }
+
+    private mutating func lenientValue(_ property: VCardProperty) throws(VCardFault) -> UnsafeBufferPointer<UInt8>? {
+        try lenient(property, { (r: inout VCardReader) throws(VCardFault) in try r.value(property).value })
+    }
+
+    /// An EMAIL value read by the one rule for e-mail values, after its
+    /// escapes (`\,` `\;`) are undone.
+    private mutating func emailValue(_ v: UnsafeBufferPointer<UInt8>) -> EmailValue {
+        if !v.contains(ASCII.backslash) { return EmailValue(v, parser: &emailParser) }
+        return EmailValue(text(v) ?? "", parser: &emailParser)
     }
 
     /// Apple's built-in labels are written `_$!<Other>!$_`; the label is the
@@ -796,14 +919,17 @@ struct VCardReader: ~Copyable {
     }
 
     /// 4.0's `PREF=1..100`. Out of range is an error in strict mode and
-    /// clamped otherwise; a value that is not a number is an error in
-    /// strict mode and ignored otherwise.
-    private func pref(_ p: UnsafeBufferPointer<UInt8>, line: Int) throws(VCardFault) -> Int? {
+    /// clamped with a warning otherwise; a value that is not a number is an
+    /// error in strict mode and ignored with a warning otherwise (the
+    /// property is kept: its preference is what was wrong).
+    private mutating func pref(_ p: UnsafeBufferPointer<UInt8>, line: Int) throws(VCardFault) -> Int? {
         var n = 0
         var digits = 0
         for b in p {
             guard ByteClass.isDigit(b) else {
                 if strict { throw VCardFault(reason: "PREF '\(makeString(p))' is not a number 1–100 on line \(line)") }
+                cardProblems.append(ContactImportProblem(
+                    line: line, reason: "PREF '\(makeString(p))' is not a number 1–100; ignored", skipsRecord: false))
                 return nil
             }
             if n < 1_000_000 { n = n * 10 + Int(b - 0x30) }
@@ -811,11 +937,15 @@ struct VCardReader: ~Copyable {
         }
         guard digits > 0 else {
             if strict { throw VCardFault(reason: "empty PREF on line \(line)") }
+            cardProblems.append(ContactImportProblem(line: line, reason: "empty PREF; ignored", skipsRecord: false))
             return nil
         }
         if n < 1 || n > 100 {
             if strict { throw VCardFault(reason: "PREF=\(makeString(p)) is outside 1–100 on line \(line)") }
-            return min(max(n, 1), 100)
+            let clamped = min(max(n, 1), 100)
+            cardProblems.append(ContactImportProblem(
+                line: line, reason: "PREF=\(makeString(p)) is outside 1–100; read as \(clamped)", skipsRecord: false))
+            return clamped
         }
         return n
     }
@@ -899,17 +1029,18 @@ struct VCardReader: ~Copyable {
                 return decoded.bytes
             }
             if lastCharset == nil {
-                // An unknown label falls back as text that names none does:
-                // UTF-8 when valid, else the fallback charset.
+                // Unknown: valid UTF-8 stays UTF-8, other bytes are read in
+                // the import's fallback charset.
+                let utf8 = isValidUTF8(p)
                 cardProblems.append(ContactImportProblem(
                     line: property.line,
-                    reason: "unknown charset '\(makeString(label))'; the value is read as UTF-8 when it is valid UTF-8, otherwise in the fallback charset",
+                    reason: "unknown charset '\(makeString(label))'; the value is read as "
+                        + (utf8 ? "UTF-8" : "the fallback charset"),
                     skipsRecord: false))
-                if !isValidUTF8(p) {
-                    decoded.removeAll()
-                    decoded.append(contentsOf: fallback.decodeToUTF8(p))
-                    return decoded.bytes
-                }
+                if utf8 { return p }
+                decoded.removeAll()
+                decoded.append(contentsOf: fallback.decodeToUTF8(p))
+                return decoded.bytes
             }
             return repairedUTF8(p)
         }
