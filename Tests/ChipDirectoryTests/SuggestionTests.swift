@@ -240,6 +240,29 @@ struct SuggestionTests {
         #expect(book.suggestionsByScanning(for: "sam").map(\.contact.rawValue) == ["a", "c", "m", "x"])
     }
 
+    /// Only a row that makes a chip is offered: an address, or a list with
+    /// members. Phone-only and company-only contacts, and lists without
+    /// members, are in the directory but never suggested.
+    @Test func onlyContactsThatCanBecomeAChipAreSuggested() {
+        let book = ContactDirectory([
+            person("1", "Jo Mail", ["jo@mail.example"]),
+            Contact(id: ContactID("2"), displayName: "Jo Phone", phones: ["+33 1 23 45 67 89"]),
+            Contact(id: ContactID("3"), kind: .org, displayName: "Jo Company", organization: "Jo Company"),
+            Contact(id: ContactID("4"), kind: .group, displayName: "Jo List", members: ["jo@mail.example"]),
+            Contact(id: ContactID("5"), kind: .group, displayName: "Jo Empty List"),
+        ])
+        for query in ["jo", "j", "jo c", "jo phone", "\"jo p\""] {
+            let ids = book.suggestions(for: query, limit: 10).map(\.contact.rawValue)
+            #expect(ids.allSatisfy { ["1", "4"].contains($0) }, "\(query)")
+            #expect(book.suggestionsByScanning(for: query, limit: 10).map(\.contact.rawValue) == ids, "\(query)")
+        }
+        #expect(Set(book.suggestions(for: "jo").map(\.contact.rawValue)) == ["1", "4"])
+        // Still contacts of the directory.
+        #expect(book.contact(ContactID("2"))?.phones == ["+33 1 23 45 67 89"])
+        #expect(book.updating([]).suggestions(for: "jo phone").isEmpty)
+        #expect(ContactDirectory([]).updating(book.contacts).suggestions(for: "jo phone").isEmpty)
+    }
+
     static let first = ["Ann", "Anna", "Bob", "José", "Jo", "Mary", "Jon", "Zoë", "Li", "Jörg", "Anne-Marie"]
     static let last = ["Lee", "Jones", "Ortiz", "Smith", "Stone", "Jonas", "Berg", "Li", "O'Neil"]
 
@@ -282,6 +305,7 @@ struct SuggestionTests {
             let limit = Int(rng.next() % 10) + 1
             #expect(book.suggestions(for: query, limit: limit) == book.suggestionsByScanning(for: query, limit: limit),
                     "\(query)")
+            #expect(book.suggestions(for: query, limit: limit).allSatisfy { book.contact($0.contact)!.canBecomeChip })
         }
     }
 
