@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ChipDirectory
 import ChipTestSupport
@@ -263,8 +264,112 @@ struct SuggestionTests {
         #expect(ContactDirectory([]).updating(book.contacts).suggestions(for: "jo phone").isEmpty)
     }
 
-    static let first = ["Ann", "Anna", "Bob", "José", "Jo", "Mary", "Jon", "Zoë", "Li", "Jörg", "Anne-Marie"]
-    static let last = ["Lee", "Jones", "Ortiz", "Smith", "Stone", "Jonas", "Berg", "Li", "O'Neil"]
+    /// Uses are per mailbox: a person who always writes to a contact's
+    /// second address sees it first; the contact ranks by its most used
+    /// row; a contact's own record applies to all its rows.
+    @Test func usesOfOneAddressRankItsRowFirst() {
+        var ann = person("ann", "Ann Lee", ["ann@home.example", "ann@work.example"])
+        let bob = person("bob", "Anna Bell", ["anna@bell.example"], uses: 2, last: 100)
+        var book = ContactDirectory([ann, bob])
+        #expect(book.suggestions(for: "ann").map(\.address) == ["anna@bell.example", "ann@home.example", "ann@work.example"])
+        for t in [10.0, 20, 30] { book = book.recordingUse(of: ContactID("ann"), address: "Ann@Work.example", at: t) }
+        #expect(book.contact(ContactID("ann"))?.emails[1].usage.count == 3)
+        #expect(book.contact(ContactID("ann"))?.usage.count == 0)
+        // Three uses at 10-30 outweigh two at 100 (a 30-day half-life).
+        #expect(book.suggestions(for: "ann").map(\.address) == ["ann@work.example", "ann@home.example", "anna@bell.example"])
+        #expect(book.suggestions(for: "ann") == book.suggestionsByScanning(for: "ann"))
+        #expect(book.suggestions(for: "ann") == ContactDirectory(book.contacts).suggestions(for: "ann"))
+        // An address the contact does not have is a use of the contact.
+        let other = book.recordingUse(of: ContactID("bob"), address: "nobody@x.example", at: 200)
+        #expect(other.contact(ContactID("bob"))?.usage.count == 3)
+        // A contact's record and an address's add up.
+        ann.usage = ContactUsage(count: 1, weight: 1, last: 0)
+        ann.emails[1].usage = ContactUsage(count: 1, weight: 1, last: 0)
+        var same = ann
+        same.id = ContactID("same")
+        same.usage = ContactUsage(count: 2, weight: 2, last: 0)
+        same.emails = [ContactEmail(address: "same@x.example")]
+        let tie = ContactDirectory([same, ann])
+        #expect(RowKey(ann, email: 1, halfLife: tie.halfLife).usage == RowKey(same, email: 0, halfLife: tie.halfLife).usage)
+        // Equal uses: the id breaks the tie; Ann's used address first.
+        #expect(tie.suggestions(for: "ann lee", limit: 4).map(\.address)
+                == ["ann@work.example", "ann@home.example", "same@x.example"])
+    }
+
+    /// An address's usage costs an unused address one reference, keeps
+    /// the JSON of an address as it was, and round-trips.
+    @Test func anAddressUsageIsCompactAndCodable() throws {
+        #expect(MemoryLayout<ContactEmail>.stride <= 48)
+        var e = ContactEmail(address: "a@x.org", types: ["work"])
+        let plain = try JSONEncoder().encode(e)
+        #expect(!String(decoding: plain, as: UTF8.self).contains("usage"))
+        e.usage = ContactUsage(count: 2, weight: 1.5, last: 7)
+        let back = try JSONDecoder().decode(ContactEmail.self, from: try JSONEncoder().encode(e))
+        #expect(back == e && back.usage.count == 2)
+        #expect(try JSONDecoder().decode(ContactEmail.self, from: plain) == ContactEmail(address: "a@x.org", types: ["work"]))
+        #expect(e != ContactEmail(address: "a@x.org", types: ["work"]))
+    }
+
+    /// Matches inside a word, for a one-word query of three letters or
+    /// more, come after every match at a word start; a lower-to-upper case
+    /// change starts a word; punctuation inside a name joins its words.
+    @Test(arguments: [
+        ("smith", ["a", "j"], [MatchClass.firstWord, .inWord]),  // `johnsmith@x.org`
+        ("email", ["p"], [.otherWord]),  // `PrimaryEmail1@`: a case change starts a word
+        ("mary", ["p"], [.inWord]),  // `priMary`: no case change there
+        ("rimary", ["p"], [.inWord]),
+        ("obrien", ["c", "c2"], [.otherWord, .otherWord]),  // ' and ’ fold away inside a name
+        ("brien", ["c", "c2"], [.otherWord, .otherWord]),  // and a word still starts after them
+        ("o'brien", ["c", "c2"], [.otherWord, .otherWord]),
+        ("o\u{2019}brien", ["c", "c2"], [.otherWord, .otherWord]),
+        ("jeanluc", ["l"], [.fullNamePrefix]),
+        ("jean-luc", ["l"], [.fullNamePrefix]),
+        ("luc", ["l"], [.otherWord]),
+        ("jean luc", ["l"], [.firstWord]),
+        ("annemarie", ["m"], [.fullNamePrefix]),
+        ("mi", [], []),  // two letters: never inside a word
+        ("mit", ["a", "j"], [.inWord, .inWord]),
+        ("donald", ["r"], [.otherWord]),  // `McDonald`
+        ("onald", ["r"], [.inWord]),
+        ("zed", [], []),  // no address: no row
+    ] as [(String, [String], [MatchClass])])
+    func wordStartsInsideWordsAndPunctuation(_ query: String, _ expected: [String], _ classes: [MatchClass]) {
+        let book = ContactDirectory([
+            person("a", "Ann Smith", ["smith@a.example"], uses: 1, last: 0),
+            person("j", nil, ["johnsmith@x.org"]),
+            person("p", nil, ["PrimaryEmail1@corp.example"]),
+            person("c", "Conor O'Brien", ["conor@x.org"]),
+            person("c2", "Conor O\u{2019}Brien", ["c2@x.org"]),
+            person("l", "Jean-Luc Picard", ["jl@x.org"]),
+            person("m", "Anne-Marie Duval", ["am@x.org"]),
+            person("r", "Ronald McDonald", ["rm@x.org"]),
+            person("z", "Zed", []),
+        ])
+        let s = book.suggestions(for: query, limit: 10)
+        #expect(s.map(\.contact.rawValue) == expected, "\(query)")
+        #expect(s.map(\.matchClass) == classes, "\(query)")
+        #expect(s == book.suggestionsByScanning(for: query, limit: 10), "\(query)")
+        #expect(s == ContactDirectory([]).updating(book.contacts).suggestions(for: query, limit: 10), "\(query)")
+    }
+
+    /// An in-word match is highlighted where it stands; a match across
+    /// punctuation covers the punctuation.
+    @Test func inWordAndJoinedMatchesAreHighlighted() {
+        let book = ContactDirectory([
+            person("j", "Jo Doe", ["johnsmith@x.org"]),
+            person("c", "Conor O\u{2019}Brien", ["conor@x.org"]),
+        ])
+        let smith = book.suggestions(for: "smith")
+        #expect(smith.count == 1 && smith[0].matchClass == .inWord)
+        #expect(smith[0].addressMatches == [4..<9])
+        let obrien = book.suggestions(for: "obrien")
+        #expect(obrien[0].nameMatches == [6..<15])  // "O’Brien": the ’ is three bytes
+        let brien = book.suggestions(for: "brien")
+        #expect(brien[0].nameMatches == [10..<15])
+    }
+
+    static let first = ["Ann", "Anna", "Bob", "José", "Jo", "Mary", "Jon", "Zoë", "Li", "Jörg", "Anne-Marie", "Jean-Luc"]
+    static let last = ["Lee", "Jones", "Ortiz", "Smith", "Stone", "Jonas", "Berg", "Li", "O'Neil", "O\u{2019}Brien", "McBride"]
 
     static func pick(_ a: [String], _ rng: inout SplitMix64) -> String { a[Int(rng.next() % UInt64(a.count))] }
 
@@ -276,15 +381,27 @@ struct SuggestionTests {
             "\(f.lowercased()).\(l.lowercased())\(k)@\(pick(last, &rng).lowercased()).org"
         }
         let uses = Int(rng.next() % 4)
-        return person("id\(i)", rng.next() % 10 == 0 ? nil : "\(f) \(l)", emails,
-                      nick: rng.next() % 5 == 0 ? [String(f.prefix(2)).lowercased()] : [],
-                      uses: uses, last: Double(rng.next() % 1000) * 3600)
+        var c = person("id\(i)", rng.next() % 10 == 0 ? nil : "\(f) \(l)", emails,
+                       nick: rng.next() % 5 == 0 ? [String(f.prefix(2)).lowercased()] : [],
+                       uses: uses, last: Double(rng.next() % 1000) * 3600)
+        // Some addresses used on their own, some written in camel case.
+        for k in c.emails.indices where rng.next() % 4 == 0 {
+            c.emails[k].usage = ContactUsage(count: 1, weight: Double(rng.next() % 3 + 1), last: Double(rng.next() % 1000) * 3600)
+        }
+        if let e = c.emails.first, rng.next() % 4 == 0 {
+            c.emails[0].address = f + l + e.address
+        }
+        return c
     }
 
     /// A query as people type them: a prefix, two words, or a phrase.
     static func randomQuery(_ rng: inout SplitMix64) -> String {
         let word = pick(first + last, &rng).lowercased()
         var query = String(word.prefix(Int(rng.next() % UInt64(word.count)) + 1))
+        if rng.next() % 3 == 0 && word.count > 2 {
+            // Inside a word: `ones`, `mith`, `neil`, `rien`.
+            query = String(word.dropFirst(Int(rng.next() % 2) + 1).prefix(Int(rng.next() % 4) + 2))
+        }
         switch rng.next() % 4 {
         case 0: query += " " + String(pick(last, &rng).lowercased().prefix(2))
         case 1: query = "\"\(pick(first, &rng).lowercased()) \(String(pick(last, &rng).lowercased().prefix(1)))\""
