@@ -572,7 +572,7 @@ extension SearchIndex {
             while p > 0 && folded[p] & 0xC0 == 0x80 { p -= 1 }  // folded text is well-formed
             let before = scalar(p)
             if before.separator || (kind == .localPart && before.digit != c.digit) { return true }
-            return from[p] != from[j] && letterCase(original, Int(from[p])) < 0 && letterCase(original, Int(from[j])) > 0
+            return letterCase(original, Int(from[j])) > 0 && from[p] != from[j] && letterCase(original, Int(from[p])) < 0
         }
         /// The end of the run of separators from `j`, and whether it holds a gap.
         func run(_ j: Int) -> (end: Int, gap: Bool) {

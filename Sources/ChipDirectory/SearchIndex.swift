@@ -807,13 +807,17 @@ extension SearchIndex {
     }
 
     /// The case of the scalar starting at byte `i` of UTF-8 text: −1 a
-    /// lower-case letter, 1 an upper-case one, 0 neither.
+    /// lower-case letter, 1 an upper-case one, 0 neither. Only the Latin
+    /// letters (to U+024F, two bytes at most) are asked: camel case is
+    /// written in them, and a name in Cyrillic or Greek would otherwise
+    /// pay a look-up of its properties per letter at every keystroke.
     @inline(__always)
     static func letterCase(_ text: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
         let b = text[i]
         if b < 0x80 { return b &- 0x61 < 26 ? -1 : (b &- 0x41 < 26 ? 1 : 0) }
-        let (v, _) = decodeScalar(text, i)
-        guard let s = Unicode.Scalar(v) else { return 0 }
+        guard b >= 0xC3 && b <= 0xC9, i + 1 < text.count else { return 0 }
+        let v = UInt32(b & 0x1F) << 6 | UInt32(text[i + 1] & 0x3F)
+        guard v >= 0xC0, let s = Unicode.Scalar(v) else { return 0 }
         return s.properties.isLowercase ? -1 : (s.properties.isUppercase ? 1 : 0)
     }
 
@@ -1078,13 +1082,15 @@ struct SearchQuery: Sendable, Hashable {
     }
 
     /// The word a match inside a word is looked for: the query's one
-    /// word, when it has no space and three scalars or more.
+    /// word, when it has no space and three letters or more (scalars
+    /// other than the ASCII digits: `281` is looked for at word starts
+    /// only, as it would match inside thousands of numbered addresses).
     var inWordQuery: [UInt8]? {
         guard words.count == 1, !words[0].contains(0x20) else { return nil }
-        var scalars = 0
-        for b in words[0] where b & 0xC0 != 0x80 {
-            scalars += 1
-            if scalars >= 3 { return words[0] }
+        var letters = 0
+        for b in words[0] where b & 0xC0 != 0x80 && !(b >= 0x30 && b <= 0x39) {
+            letters += 1
+            if letters >= 3 { return words[0] }
         }
         return nil
     }
