@@ -83,7 +83,10 @@ extension Composer {
 
     /// Replaces the focused field's pending text with the suggestion's
     /// chip, as one step (one change list, one undo step). A list without
-    /// an address becomes its members' chips.
+    /// an address becomes its members' chips. A choice that makes no chip
+    /// (a list whose members have no address, or are all chips already)
+    /// is refused with ``Refusal/Reason/nothingToChoose``: the pending
+    /// text stays.
     ///
     /// - Complexity: O(*p*) in the pending text (O(*m*) members for a list).
     @discardableResult
