@@ -714,20 +714,32 @@ struct ASCIIFieldTests {
                 if !normalized.isEmpty { words.append(normalized) }
             }
             var fast: [Range<Int>] = [], general: [Range<Int>] = []
+            var fastAnywhere: [Range<Int>] = [], generalAnywhere: [Range<Int>] = []
             bytes.withUnsafeBufferPointer { field in
                 SearchIndex.matches(of: words, in: field, kind, base: 3, into: &fast)
+                SearchIndex.matches(of: words, in: field, kind, base: 3, anywhere: true, into: &fastAnywhere)
                 t.removeAll()
                 t.add(field, kind)
+                func range(_ s: Int, _ word: [UInt8]) -> Range<Int> {
+                    let last = Int(t.origins[s + word.count - 1])
+                    let b = field[last]
+                    let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
+                    return (Int(t.origins[s]) + 3)..<(min(end, field.count) + 3)
+                }
                 for k in t.starts.indices {
-                    for word in words where t.start(k, startsWith: word) {
-                        let s = Int(t.starts[k])
-                        let last = Int(t.origins[s + word.count - 1])
-                        let b = field[last]
-                        let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
-                        general.append((Int(t.origins[s]) + 3)..<(min(end, field.count) + 3))
+                    for word in words where t.start(k, startsWith: word) { general.append(range(Int(t.starts[k]), word)) }
+                }
+                // Anywhere: every scalar start of the normalized text (not
+                // a space) where the word stands.
+                for s in t.text.indices where t.text[s] & 0xC0 != 0x80 && t.text[s] != 0x20 {
+                    for word in words where t.text.count - s >= word.count && t.text[s..<(s + word.count)].elementsEqual(word) {
+                        generalAnywhere.append(range(s, word))
                     }
                 }
             }
+            func sortedRanges(_ r: [Range<Int>]) -> [Range<Int>] { r.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) } }
+            #expect(sortedRanges(fastAnywhere) == sortedRanges(generalAnywhere),
+                    "anywhere, seed \(seed): \(text.debugDescription) \(kind) \(words.map { String(decoding: $0, as: UTF8.self) })")
             // The fast walk reports word by word, the general one place by
             // place: the same ranges, each as often.
             func order(_ a: Range<Int>, _ b: Range<Int>) -> Bool {

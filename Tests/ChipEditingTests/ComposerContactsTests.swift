@@ -143,6 +143,18 @@ struct ComposerContactsTests {
         #expect(c.focusedField.count == 1)
     }
 
+    /// Uses are per mailbox: after José's work address was used, his
+    /// name resolves to it and its row comes first.
+    @Test func aNameResolvesToTheMostUsedAddress() {
+        var c = Composer()
+        c.directory = book.recordingUse(of: ContactID("jose"), address: "j.ortiz@work.example", at: 1000)
+        #expect(c.directory!.suggestions(for: "jos").map(\.address) == ["j.ortiz@work.example", "jose@ortiz.example"])
+        c.type("José")
+        c.commit()
+        #expect(c.focusedField[0].contact?.rawValue == "jose")
+        #expect(c.focusedField[0].content.address == "j.ortiz@work.example")
+    }
+
     /// Address books hold phone-only and company-only contacts: they are
     /// never offered, never make a typed name ambiguous, and choosing
     /// never takes the pending text away without a chip.
