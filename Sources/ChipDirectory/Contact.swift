@@ -78,12 +78,61 @@ public struct ContactEmail: Hashable, Sendable, Codable {
     /// The preference, 1 (most preferred) to 100, or `nil` when the card
     /// gave none. vCard 2.1's bare `PREF` and 3.0's `TYPE=pref` are 1.
     public var pref: Int?
+    /// The uses of this mailbox (sent to, chosen), kept by the host: they
+    /// rank this address's row, beside the contact's own ``Contact/usage``.
+    public var usage: ContactUsage {
+        get { recorded?.usage ?? ContactUsage() }
+        set { recorded = newValue == ContactUsage() ? nil : UsageRecord(newValue) }
+    }
+    /// Most addresses were never used on their own: a record costs them
+    /// one reference, not the record's 32 bytes.
+    private var recorded: UsageRecord?
 
-    public init(address: String, types: [String] = [], pref: Int? = nil) {
+    public init(address: String, types: [String] = [], pref: Int? = nil, usage: ContactUsage = ContactUsage()) {
         self.address = address
         self.types = types
         self.pref = pref
+        self.usage = usage
     }
+
+    public static func == (a: ContactEmail, b: ContactEmail) -> Bool {
+        a.address == b.address && a.types == b.types && a.pref == b.pref && a.usage == b.usage
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(address)
+        hasher.combine(types)
+        hasher.combine(pref)
+        hasher.combine(usage)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case address, types, pref, usage
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            address: try c.decode(String.self, forKey: .address), types: try c.decode([String].self, forKey: .types),
+            pref: try c.decodeIfPresent(Int.self, forKey: .pref),
+            usage: try c.decodeIfPresent(ContactUsage.self, forKey: .usage) ?? ContactUsage())
+    }
+
+    /// The keys it always had, and `usage` only when there is one.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(address, forKey: .address)
+        try c.encode(types, forKey: .types)
+        try c.encodeIfPresent(pref, forKey: .pref)
+        if let recorded { try c.encode(recorded.usage, forKey: .usage) }
+    }
+}
+
+/// An address's usage, shared by the copies of its ``ContactEmail``
+/// (never changed: a new use makes a new record).
+final class UsageRecord: Sendable {
+    let usage: ContactUsage
+    init(_ usage: ContactUsage) { self.usage = usage }
 }
 
 /// How often and how lately a contact was used, kept by the host.
@@ -120,6 +169,24 @@ public struct ContactUsage: Hashable, Sendable, Codable {
             next.last = time
         }
         return next
+    }
+
+    /// The decayed score's logarithm up to a constant shared by all
+    /// records at any one moment: log₂(``weight``) + ``last`` / `halfLife`
+    /// (−∞ for no use). Records compare by it as by their scores at any
+    /// time, without a clock.
+    public func rankingKey(halfLife: Double = ContactUsage.defaultHalfLife) -> Double {
+        guard let last, weight > 0 else { return -.infinity }
+        return log2Approximation(weight) + last / halfLife
+    }
+
+    /// The ranking key of two records' uses together (their scores add):
+    /// log₂(2^a + 2^b).
+    static func combinedKey(_ a: Double, _ b: Double) -> Double {
+        if a == -.infinity { return b }
+        if b == -.infinity { return a }
+        let high = max(a, b), low = min(a, b)
+        return high + log2Approximation(1 + halving(high - low))
     }
 
     /// The decayed use count at `time`: every use counts 2^(−age/halfLife).

@@ -157,6 +157,23 @@ public struct ContactDirectory: Sendable {
         return updating([c])
     }
 
+    /// This directory with one more use of a contact's mailbox at `time`,
+    /// as when a message to that address is sent or its row is chosen:
+    /// the use ranks that address's row (and the contact, by its most used
+    /// row). An address the contact does not have (compared folded) is a
+    /// use of the contact (``recordingUse(of:at:)``).
+    ///
+    /// - Complexity: as ``updating(_:)``.
+    public func recordingUse(of id: ContactID, address: String, at time: Double) -> ContactDirectory {
+        guard var c = contact(id) else { return self }
+        let folded = SearchFold.fold(address)
+        guard let e = c.emails.firstIndex(where: { SearchFold.fold($0.address) == folded }) else {
+            return recordingUse(of: id, at: time)
+        }
+        c.emails[e].usage = c.emails[e].usage.recordingUse(at: time, halfLife: halfLife)
+        return updating([c])
+    }
+
     // MARK: - Suggestions
 
     /// The best `limit` suggestions for what was typed, best first: by
@@ -202,7 +219,7 @@ public struct ContactDirectory: Sendable {
                     t.truncate(fields: nameFields)
                 }
                 if r.email >= 0 { t.addAddress(contact.emails[Int(r.email)].address) }
-                let c: MatchClass? = t.isExact(index, row: Int32(row), q) ? .exact : SearchIndex.classify(t, q)
+                let c: MatchClass? = t.isExact(index, row: Int32(row), q) ? .exact : SearchIndex.classifyAnywhere(t, q)
                 if let c { hits.append(Located(which == 1, Hit(row: Int32(row), matchClass: c))) }
             }
         }
@@ -413,7 +430,7 @@ struct SuggestionScratch {
     /// are not left out.
     var touched = 0
     /// The last name matched: its index, contact and ranges.
-    var lastName: (index: SearchIndex, contact: Int32, matches: [Range<Int>])?
+    var lastName: (index: SearchIndex, contact: Int32, anywhere: Bool, matches: [Range<Int>])?
 }
 
 extension SearchIndex {
@@ -450,25 +467,29 @@ extension SearchIndex {
         let address = row.email >= 0 ? contacts[c].emails[Int(row.email)].address : nil
         var nameMatches: [Range<Int>] = []
         var addressMatches: [Range<Int>] = []
-        if let last = scratch.lastName, last.index === self, last.contact == row.contact {
+        // A match inside a word is highlighted where it stands.
+        let anywhere = hit.matchClass == .inWord
+        if let last = scratch.lastName, last.index === self, last.contact == row.contact, last.anywhere == anywhere {
             // A contact's rows are consecutive in rank order, so its name
             // is often shown again right after: its matches are the same.
             nameMatches = last.matches
         } else if var name {
-            name.withUTF8 { SearchIndex.matches(of: q.words, in: $0, .displayName, base: 0, into: &nameMatches) }
+            name.withUTF8 {
+                SearchIndex.matches(of: q.words, in: $0, .displayName, base: 0, anywhere: anywhere, into: &nameMatches)
+            }
             nameMatches = merged(nameMatches)
-            scratch.lastName = (self, row.contact, nameMatches)
+            scratch.lastName = (self, row.contact, anywhere, nameMatches)
         }
         if var address {
             address.withUTF8 { bytes in
                 let at = bytes.lastIndex(of: UInt8(ascii: "@")) ?? bytes.count
                 SearchIndex.matches(
                     of: q.words, in: UnsafeBufferPointer(rebasing: bytes[..<at]), .localPart, base: 0,
-                    into: &addressMatches)
+                    anywhere: anywhere, into: &addressMatches)
                 if at < bytes.count {
                     SearchIndex.matches(
                         of: q.words, in: UnsafeBufferPointer(rebasing: bytes[(at + 1)...]), .domain, base: at + 1,
-                        into: &addressMatches)
+                        anywhere: anywhere, into: &addressMatches)
                 }
             }
         }
@@ -479,7 +500,8 @@ extension SearchIndex {
     }
 
     /// Appends, shifted by `base`, the byte ranges of `field` where a word
-    /// starts whose text (to the field's end) starts with one of `words`.
+    /// starts whose text (to the field's end) starts with one of `words`
+    /// (`anywhere`: where any character does, for a match inside a word).
     /// The ranges come word by word; ``merged(_:)`` puts them in order.
     ///
     /// - Complexity: O(*b* · *w* + *c* · *q*) for a field of *b* bytes,
@@ -487,12 +509,12 @@ extension SearchIndex {
     ///   bytes of words.
     static func matches(
         of words: [[UInt8]], in field: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int,
-        into out: inout [Range<Int>]
+        anywhere: Bool = false, into out: inout [Range<Int>]
     ) {
         guard field.count > 0 else { return }
         if isASCII(field) {
             // Saves folding: about 13,000 instructions a query.
-            asciiMatches(of: words, in: field, kind, base: base, into: &out)
+            asciiMatches(of: words, in: field, kind, base: base, anywhere: anywhere, into: &out)
             return
         }
         func found(_ first: Int, _ last: Int) {
@@ -500,49 +522,69 @@ extension SearchIndex {
             let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
             out.append((first + base)..<(min(field.count, end) + base))
         }
-        SearchFold.withFolded(field) { folded, from in foldedMatches(of: words, in: folded, from, kind, found) }
+        SearchFold.withFolded(field) { folded, from in
+            foldedMatches(of: words, in: folded, from, kind, original: field, anywhere: anywhere, found)
+        }
     }
 
     /// What the walk of ``normalize(_:_:_:into:_:starts:)`` over a folded
     /// field finds, without writing its text: each place where a word
-    /// starts and a query word (a space in it stands for a run of
-    /// separators) matches the text from there, reported with the origins
-    /// of its first and last bytes.
+    /// starts (`anywhere`: any place of the normalized text) and a query
+    /// word matches the normalized text from there, reported with the
+    /// origins of its first and last bytes. A space of the word stands
+    /// for a run of separators with a gap in it; a run of punctuation
+    /// alone between two words is passed over, as normalizing leaves it out.
     ///
     /// A word can match only where its first byte stands, so only those
     /// places are examined: a word starts there when the scalar before is
     /// a separator (or there is none), when the scalar is of a script
-    /// written without spaces, or, in a local part, where digits and
-    /// letters meet. The first byte of a word is a scalar's lead byte,
+    /// written without spaces, where a lower-case letter of the `original`
+    /// is followed by an upper-case one, or, in a local part, where digits
+    /// and letters meet. The first byte of a word is a scalar's lead byte,
     /// never a continuation byte, so every place found is a scalar's start.
     static func foldedMatches(
         of words: [[UInt8]], in folded: UnsafeBufferPointer<UInt8>, _ from: UnsafeBufferPointer<Int32>,
-        _ kind: FieldKind, _ found: (_ first: Int, _ last: Int) -> Void
+        _ kind: FieldKind, original: UnsafeBufferPointer<UInt8>, anywhere: Bool = false,
+        _ found: (_ first: Int, _ last: Int) -> Void
     ) {
         let tables = foldingTables
         let separators = asciiSeparators
         let n = folded.count
         /// The class of the scalar at `i` and its length.
-        func scalar(_ i: Int) -> (separator: Bool, spaceless: Bool, digit: Bool, length: Int) {
+        func scalar(_ i: Int) -> (separator: Bool, gap: Bool, spaceless: Bool, digit: Bool, length: Int) {
             let lead = folded[i]
             if lead < 0x80 {
                 let separator = (lead < 64 ? separators.low >> UInt64(lead) : separators.high >> UInt64(lead - 64)) & 1 == 1
                     || (kind == .localPart && (lead == 0x2B || lead == 0x5F || lead == 0x2E || lead == 0x2D))
-                return (separator, false, lead >= 0x30 && lead <= 0x39, 1)
+                return (separator, separator && (lead <= 0x20 || lead == 0x7F), false, lead >= 0x30 && lead <= 0x39, 1)
             }
             let (value, length) = decodeScalar(folded, i)
             let wordClass = FoldingTables.wordClass(of: tables.entry(value))
-            return (wordClass == .separator, wordClass == .spaceless, false, length)
+            let separator = wordClass == .separator
+            return (separator, separator && isGap(value), wordClass == .spaceless, false, length)
         }
         /// Whether a word starts at `j`, a scalar's start.
         func startsWord(_ j: Int) -> Bool {
             let c = scalar(j)
             guard !c.separator else { return false }
-            guard j > 0, !c.spaceless else { return true }
+            guard j > 0, !c.spaceless, !anywhere else { return true }
             var p = j - 1
             while p > 0 && folded[p] & 0xC0 == 0x80 { p -= 1 }  // folded text is well-formed
             let before = scalar(p)
-            return before.separator || (kind == .localPart && before.digit != c.digit)
+            if before.separator || (kind == .localPart && before.digit != c.digit) { return true }
+            return letterCase(original, Int(from[j])) > 0 && from[p] != from[j] && letterCase(original, Int(from[p])) < 0
+        }
+        /// The end of the run of separators from `j`, and whether it holds a gap.
+        func run(_ j: Int) -> (end: Int, gap: Bool) {
+            var j = j
+            var gap = false
+            while j < n {
+                let c = scalar(j)
+                guard c.separator else { break }
+                gap = gap || c.gap
+                j += c.length
+            }
+            return (j, gap)
         }
         /// Where `word` ends in the folded text when matched from byte `j`.
         func match(_ word: [UInt8], from j: Int) -> Int? {
@@ -551,14 +593,23 @@ extension SearchIndex {
             while w < word.count {
                 if word[w] == 0x20 {
                     guard j < n, scalar(j).separator else { return nil }
-                    while j < n && scalar(j).separator { j += scalar(j).length }
-                    guard j < n else { return nil }
+                    let (end, gap) = run(j)
+                    guard gap, end < n else { return nil }
+                    j = end
                     w += 1
                 } else {
+                    guard j < n else { return nil }
+                    if folded[j] & 0xC0 != 0x80, scalar(j).separator {
+                        // Punctuation inside a word: passed over, unless
+                        // a gap ends the word there.
+                        let (end, gap) = run(j)
+                        guard !gap, end < n else { return nil }
+                        j = end
+                    }
                     // Bytes of a word are whole scalars that separate
                     // nothing, so equal bytes from a scalar's start are
                     // equal scalars.
-                    guard j < n, folded[j] == word[w] else { return nil }
+                    guard folded[j] == word[w] else { return nil }
                     j += 1
                     w += 1
                 }
@@ -577,13 +628,14 @@ extension SearchIndex {
         }
     }
 
-    /// ``matches(of:in:_:base:into:)`` of a field of ASCII only, whose
-    /// normalized text is its bytes in lower case with each run of
-    /// separators one space: the places where a word's first byte stands
-    /// are found on the bytes, as ``foldedMatches(of:in:_:_:_:)`` finds them.
+    /// ``matches(of:in:_:base:anywhere:into:)`` of a field of ASCII only,
+    /// whose normalized text is its bytes in lower case with each run of
+    /// separators with a gap one space, and other runs between words left
+    /// out: the places where a word's first byte stands are found on the
+    /// bytes, as ``foldedMatches(of:in:_:_:original:anywhere:_:)`` finds them.
     static func asciiMatches(
         of words: [[UInt8]], in field: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, base: Int,
-        into out: inout [Range<Int>]
+        anywhere: Bool = false, into out: inout [Range<Int>]
     ) {
         let separators = asciiSeparators
         let n = field.count
@@ -591,19 +643,36 @@ extension SearchIndex {
             (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1
                 || (kind == .localPart && (b == 0x2B || b == 0x5F || b == 0x2E || b == 0x2D))
         }
+        func isGap(_ b: UInt8) -> Bool { b <= 0x20 || b == 0x7F }
         func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+        /// The end of the run of separators from `j`, and whether it holds a gap.
+        func run(_ j: Int) -> (end: Int, gap: Bool) {
+            var j = j
+            var gap = false
+            while j < n && isSeparator(field[j]) {
+                gap = gap || isGap(field[j])
+                j += 1
+            }
+            return (j, gap)
+        }
         /// Where `word` ends in the field when matched from byte `j`.
         func match(_ word: [UInt8], from j: Int) -> Int? {
             var j = j
             for w in word {
+                guard j < n else { return nil }
                 if w == 0x20 {
-                    guard j < n, isSeparator(field[j]) else { return nil }
-                    while j < n && isSeparator(field[j]) { j += 1 }
-                    guard j < n else { return nil }
+                    guard isSeparator(field[j]) else { return nil }
+                    let (end, gap) = run(j)
+                    guard gap, end < n else { return nil }
+                    j = end
                 } else {
-                    guard j < n else { return nil }
+                    if isSeparator(field[j]) {
+                        let (end, gap) = run(j)
+                        guard !gap, end < n else { return nil }
+                        j = end
+                    }
                     let b = field[j]
-                    guard !isSeparator(b), (b &- 0x41 < 26 ? b | 0x20 : b) == w else { return nil }
+                    guard (b &- 0x41 < 26 ? b | 0x20 : b) == w else { return nil }
                     j += 1
                 }
             }
@@ -618,8 +687,9 @@ extension SearchIndex {
             while j < n {
                 let b = field[j]
                 if b | caseBit == first, !isSeparator(b) {
-                    let starts = j == 0 || isSeparator(field[j - 1])
+                    let starts = anywhere || j == 0 || isSeparator(field[j - 1])
                         || (kind == .localPart && isDigit(field[j - 1]) != isDigit(b))
+                        || (field[j - 1] &- 0x61 < 26 && b &- 0x41 < 26)
                     if starts, let end = match(word, from: j) { out.append((j + base)..<(end + base)) }
                 }
                 j += 1

@@ -240,6 +240,16 @@ extension SearchIndex {
             for (tree, c) in [(1, MatchClass.fullNamePrefix), (2, .firstWord), (3, .otherWord)] where !taken.isFull {
                 stream(ranges[0], tree: tree, &taken, isHidden) { r, taken in taken.take(self, r, c, isUsable) }
             }
+            // Every match at a word start is taken by now (else `taken`
+            // is full): the rows that hold the word inside one come after.
+            if !taken.isFull, let word = q.inWordQuery {
+                let tokens = inWordTokens(word)
+                if !tokens.isEmpty {
+                    streamInWord(tokens, &taken, isHidden, skip: Set(taken.hits.map(\.row))) { r, taken in
+                        taken.take(self, r, .inWord, isUsable)
+                    }
+                }
+            }
             return taken.hits
         }
         guard q.words.contains(where: { $0.contains(0x20) }) else {

@@ -14,6 +14,9 @@ public enum MatchClass: Int, Sendable, Hashable, Comparable, Codable {
     case firstWord = 2
     /// Every query word starts some word of the contact.
     case otherWord = 3
+    /// The query, one word of three letters or more, stands inside a word
+    /// of a field (`smith` in `johnsmith@x.org`), and starts none.
+    case inWord = 4
 
     public static func < (a: MatchClass, b: MatchClass) -> Bool { a.rawValue < b.rawValue }
 }
@@ -23,19 +26,22 @@ enum FieldKind: UInt8 {
     case displayName, namePart, nickname, organization, localPart, domain
 }
 
-/// A row's order among equals of a match class: more (decayed) use first,
-/// then the display name, then the contact's id, then the contact's
-/// preferred address before its others, which keep their order in the
-/// contact. A total order.
+/// A row's order among equals of a match class: more (decayed) use of
+/// its contact first, then the display name, then the contact's id, then
+/// the row's place among its contact's rows. A total order.
+///
+/// A contact's use is that of its most used row, and a row's use is the
+/// contact's own record and its address's together (see
+/// ``emailOrder(_:halfLife:)``): the rows of one contact stay together,
+/// its most used address first.
 struct RowKey: Sendable {
-    /// log₂ of the usage weight plus `last / halfLife`: the decayed score's
-    /// logarithm up to a constant shared by all rows at any one moment, so
+    /// The contact's best row's ``ContactUsage/rankingKey(halfLife:)``:
     /// the order of two contacts by score never changes as time passes.
     var usage: Double
     var name: [UInt8]
     var id: ContactID
-    /// The address's place among the contact's rows: −1 for the preferred
-    /// address, else its index.
+    /// The row's place in ``emailOrder(_:halfLife:)`` (0 for a list
+    /// without an address).
     var email: Int32
 
     static func precedes(_ a: RowKey, _ b: RowKey) -> Bool {
@@ -45,22 +51,48 @@ struct RowKey: Sendable {
         return a.email < b.email
     }
 
-    /// The indices of a contact's addresses in row order: the preferred
-    /// one first, then the others as the contact lists them.
-    static func emailOrder(_ contact: Contact) -> [Int] {
-        guard let preferred = contact.preferredEmailIndex, preferred > 0 else { return Array(contact.emails.indices) }
-        return [preferred] + contact.emails.indices.filter { $0 != preferred }
+    /// The ranking key of a contact's address `e`: its own uses and the
+    /// contact's together.
+    static func usage(_ contact: Contact, email e: Int, halfLife: Double) -> Double {
+        ContactUsage.combinedKey(
+            contact.usage.rankingKey(halfLife: halfLife), contact.emails[e].usage.rankingKey(halfLife: halfLife))
     }
 
-    init(_ contact: Contact, email: Int32, halfLife: Double) {
-        if let last = contact.usage.last, contact.usage.weight > 0 {
-            usage = log2Approximation(contact.usage.weight) + last / halfLife
+    /// The indices of a contact's addresses in row order: more use of the
+    /// address first, then the preferred one, then the others as the
+    /// contact lists them. Without uses of single addresses, the preferred
+    /// address first and the others in order.
+    static func emailOrder(_ contact: Contact, halfLife: Double) -> [Int] {
+        let preferred = contact.preferredEmailIndex ?? 0
+        guard contact.emails.contains(where: { $0.usage.last != nil && $0.usage.weight > 0 }) else {
+            guard preferred > 0 else { return Array(contact.emails.indices) }
+            return [preferred] + contact.emails.indices.filter { $0 != preferred }
+        }
+        let keys = contact.emails.indices.map { usage(contact, email: $0, halfLife: halfLife) }
+        return contact.emails.indices.sorted { a, b in
+            if keys[a] != keys[b] { return keys[a] > keys[b] }
+            if (a == preferred) != (b == preferred) { return a == preferred }
+            return a < b
+        }
+    }
+
+    /// The key of a contact's rows given their order: the first row's use.
+    init(_ contact: Contact, order: [Int], place: Int32, halfLife: Double) {
+        if let first = order.first {
+            usage = RowKey.usage(contact, email: first, halfLife: halfLife)
         } else {
-            usage = -.infinity
+            usage = contact.usage.rankingKey(halfLife: halfLife)
         }
         name = SearchFold.fold(contact.displayName ?? "")
         id = contact.id
-        self.email = contact.preferredEmailIndex.map { Int32($0) } == email ? -1 : email
+        email = place
+    }
+
+    /// The key of the row of address `email` (−1: none) of `contact`.
+    init(_ contact: Contact, email: Int32, halfLife: Double) {
+        let order = RowKey.emailOrder(contact, halfLife: halfLife)
+        let place = email < 0 ? 0 : Int32(order.firstIndex(of: Int(email)) ?? 0)
+        self.init(contact, order: order, place: place, halfLife: halfLife)
     }
 }
 
@@ -137,6 +169,8 @@ final class SearchIndex: Sendable {
     /// sorted, and what each names (see invariant 4).
     let exactKeys: [UInt32]
     let exactTargets: [UInt32]
+    /// The trigrams inside the tokens, for matches inside a word.
+    let trigrams: TokenTrigrams
 
     /// - Complexity: O(*n* log *n*) to order *n* contacts, plus O(*w*) for
     ///   their *w* word starts and O(*v* log *v*) to sort the *v* distinct
@@ -150,7 +184,8 @@ final class SearchIndex: Sendable {
         idPositions = ids.map { Int32(truncatingIfNeeded: $0) }
 
         // Rows in rank order: contacts by key, each one's rows by address.
-        let keys = contacts.map { RowKey($0, email: 0, halfLife: halfLife) }
+        let orders = contacts.map { RowKey.emailOrder($0, halfLife: halfLife) }
+        let keys = contacts.indices.map { RowKey(contacts[$0], order: orders[$0], place: 0, halfLife: halfLife) }
         let order = contacts.indices.sorted { RowKey.precedes(keys[$0], keys[$1]) }
 
         var rows: [Row] = []
@@ -183,7 +218,9 @@ final class SearchIndex: Sendable {
             }
         }
 
-        for c in order {
+        // A contact that cannot become a chip (no address, and not a list
+        // with members) has no rows: choosing a row must make a chip.
+        for c in order where contacts[c].canBecomeChip {
             let contact = contacts[c]
             let first = UInt32(rows.count)
             t.removeAll()
@@ -200,7 +237,7 @@ final class SearchIndex: Sendable {
                 }
                 exact.append(UInt64(SearchIndex.fingerprint(key)) << 32 | UInt64(first) << 1 | 1)
             }
-            for e in contact.emails.isEmpty ? [-1] : RowKey.emailOrder(contact) {
+            for e in contact.emails.isEmpty ? [-1] : orders[c] {
                 let rank = UInt32(rows.count)
                 rows.append(Row(contact: Int32(c), email: Int32(e)))
                 guard e >= 0 else { continue }
@@ -248,6 +285,7 @@ final class SearchIndex: Sendable {
         self.words = words
         self.wordStarts = wordStarts
         wordPrefixes = sorted.map { vocabulary.prefix($0) }
+        trigrams = TokenTrigrams(words: words, wordStarts: wordStarts)
         self.postingStarts = postingStarts
         ranked = RankedEntries(keys: placed)
         self.rows = SearchIndex.shrunk(rows)
@@ -587,6 +625,31 @@ struct RowText {
         return true
     }
 
+    /// Whether some field's normalized text holds `word` (which has no
+    /// space, so never across two fields' words).
+    func contains(_ word: [UInt8]) -> Bool {
+        guard let first = word.first, text.count >= word.count else { return false }
+        var i = 0
+        let last = text.count - word.count
+        while i <= last {
+            if text[i] == first {
+                var k = 1
+                while k < word.count && text[i + k] == word[k] { k += 1 }
+                // Within one field: fields meet without a space between.
+                if k == word.count && fieldOf(i) == fieldOf(i + word.count - 1) { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// The field holding byte `i` of the text.
+    func fieldOf(_ i: Int) -> Int {
+        var f = 0
+        while f + 1 < fieldStarts.count && Int(fieldStarts[f + 1]) <= i { f += 1 }
+        return f
+    }
+
     /// The class of a single word's match at word start `k`.
     func matchClass(_ k: Int) -> MatchClass {
         let f = Int(startFields[k])
@@ -634,7 +697,7 @@ extension SearchIndex {
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: room) { origins in
                     let m = folded.isEmpty ? 0 : normalizeScalars(
                         folded, from.baseAddress!, kind, text.baseAddress!, origins.baseAddress!, base: base,
-                        starts: &starts)
+                        starts: &starts, original: bytes)
                     body(UnsafeBufferPointer(rebasing: text[..<m]), UnsafeBufferPointer(rebasing: origins[..<m]))
                 }
             }
@@ -666,17 +729,28 @@ extension SearchIndex {
     /// The walk of ``normalize(_:_:_:into:_:starts:)`` over folded UTF-8,
     /// writing to `out` and `outOrigins`; `base` is the text's length
     /// before, for the word starts. Returns the bytes written.
+    ///
+    /// A run of separators with white space or a control in it (a *gap*)
+    /// becomes one space; a run of punctuation or symbols alone between
+    /// two words (`O'Brien`, `Jean-Luc`, `john.smith`) is left out, so the
+    /// words join (`obrien`), and the word after it still starts a word.
+    /// With the `original` text (whose offsets `from` holds), a lower-case
+    /// letter followed by an upper-case one starts a word there too
+    /// (`PrimaryEmail1`: `primary`, `email1`, and `1` in a local part).
     static func normalizeScalars(
         _ folded: UnsafeBufferPointer<UInt8>, _ from: UnsafePointer<Int32>, _ kind: FieldKind,
         _ out: UnsafeMutablePointer<UInt8>, _ outOrigins: UnsafeMutablePointer<Int32>, base: Int,
-        starts: inout [Int32]
+        starts: inout [Int32], original: UnsafeBufferPointer<UInt8>? = nil
     ) -> Int {
         let tables = foldingTables
         let separators = asciiSeparators
         var i = 0
         var n = 0
         var pendingSpace = false
+        var pendingJoin = false
         var previousDigit: Bool?
+        var previousLower = false
+        var previousOrigin: Int32 = -1
         while i < folded.count {
             let (scalar, length) = decodeScalar(folded, i)
             let wordClass: FoldingTables.WordClass = scalar < 0x80
@@ -685,20 +759,28 @@ extension SearchIndex {
                 : FoldingTables.wordClass(of: tables.entry(scalar))
             if wordClass == .separator
                 || (kind == .localPart && (scalar == 0x2B || scalar == 0x5F || scalar == 0x2E || scalar == 0x2D)) {
-                pendingSpace = n > 0
+                if isGap(scalar) { pendingSpace = n > 0 } else if n > 0 { pendingJoin = true }
                 previousDigit = nil
+                previousLower = false
                 i += length
                 continue
             }
             let digit = scalar >= 0x30 && scalar <= 0x39
-            var begins = n == 0 || pendingSpace || wordClass == .spaceless
+            var begins = n == 0 || pendingSpace || pendingJoin || wordClass == .spaceless
             if kind == .localPart, let previousDigit, previousDigit != digit { begins = true }
+            if let original, from[i] != previousOrigin {
+                let c = letterCase(original, Int(from[i]))
+                if previousLower && c > 0 { begins = true }
+                previousLower = c < 0
+                previousOrigin = from[i]
+            }
             if pendingSpace {
                 out[n] = 0x20
                 outOrigins[n] = from[i]
                 n += 1
-                pendingSpace = false
             }
+            pendingSpace = false
+            pendingJoin = false
             if begins { starts.append(Int32(base + n)) }
             for k in 0..<length {
                 out[n] = folded[i + k]
@@ -709,6 +791,34 @@ extension SearchIndex {
             i += length
         }
         return n
+    }
+
+    /// Whether a separator is a gap between words (white space, a control,
+    /// a format character) rather than punctuation or a symbol, which
+    /// joins the words on either side when nothing else stands between.
+    @inline(__always)
+    static func isGap(_ scalar: UInt32) -> Bool {
+        if scalar < 0x80 { return scalar <= 0x20 || scalar == 0x7F }
+        guard let s = Unicode.Scalar(scalar) else { return true }
+        switch s.properties.generalCategory {
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format: return true
+        default: return false
+        }
+    }
+
+    /// The case of the scalar starting at byte `i` of UTF-8 text: −1 a
+    /// lower-case letter, 1 an upper-case one, 0 neither. Only the Latin
+    /// letters (to U+024F, two bytes at most) are asked: camel case is
+    /// written in them, and a name in Cyrillic or Greek would otherwise
+    /// pay a look-up of its properties per letter at every keystroke.
+    @inline(__always)
+    static func letterCase(_ text: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        let b = text[i]
+        if b < 0x80 { return b &- 0x61 < 26 ? -1 : (b &- 0x41 < 26 ? 1 : 0) }
+        guard b >= 0xC3 && b <= 0xC9, i + 1 < text.count else { return 0 }
+        let v = UInt32(b & 0x1F) << 6 | UInt32(text[i + 1] & 0x3F)
+        guard v >= 0xC0, let s = Unicode.Scalar(v) else { return 0 }
+        return s.properties.isLowercase ? -1 : (s.properties.isUppercase ? 1 : 0)
     }
 
     /// The scalar at `i` of UTF-8 bytes and its length (U+FFFD and 1 for a
@@ -911,13 +1021,19 @@ struct SearchQuery: Sendable, Hashable {
             }
             folded.reserveCapacity(text.utf8.distance(from: lo, to: hi))
             var word: [UInt8] = []
+            var gap = false
             for b in text.utf8[lo..<hi] {
                 let lower = b &- 0x41 < 26 ? b | 0x20 : b
                 folded.append(lower)
                 if (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1 {
-                    if !word.isEmpty { words.append(word) }
-                    word.removeAll()
+                    // White space ends a word; punctuation joins its two sides.
+                    if b <= 0x20 || b == 0x7F { gap = true }
                 } else {
+                    if gap && !word.isEmpty {
+                        words.append(word)
+                        word.removeAll()
+                    }
+                    gap = false
                     word.append(lower)
                 }
             }
@@ -965,6 +1081,20 @@ struct SearchQuery: Sendable, Hashable {
         self.init(words: words, folded: folded)
     }
 
+    /// The word a match inside a word is looked for: the query's one
+    /// word, when it has no space and three letters or more (scalars
+    /// other than the ASCII digits: `281` is looked for at word starts
+    /// only, as it would match inside thousands of numbered addresses).
+    var inWordQuery: [UInt8]? {
+        guard words.count == 1, !words[0].contains(0x20) else { return nil }
+        var letters = 0
+        for b in words[0] where b & 0xC0 != 0x80 && !(b >= 0x30 && b <= 0x39) {
+            letters += 1
+            if letters >= 3 { return words[0] }
+        }
+        return nil
+    }
+
     init(words: [[UInt8]], folded: [UInt8]) {
         self.folded = folded
         self.words = words
@@ -990,6 +1120,14 @@ extension SearchIndex {
     func classify(_ row: Int32, _ q: SearchQuery, _ t: inout RowText) -> MatchClass? {
         t.load(self, row: row)
         return SearchIndex.classify(t, q)
+    }
+
+    /// The class of a row's text's match with the query, inside words
+    /// too: what the scan finds.
+    static func classifyAnywhere(_ t: RowText, _ q: SearchQuery) -> MatchClass? {
+        if let c = classify(t, q) { return c }
+        guard let word = q.inWordQuery else { return nil }
+        return t.contains(word) ? .inWord : nil
     }
 
     /// The class of a row's text's match with every word of the query.
@@ -1053,7 +1191,8 @@ extension SearchIndex {
         var pendingSpace = false
         for b in name.utf8 {
             if (b < 64 ? separators.low >> UInt64(b) : separators.high >> UInt64(b - 64)) & 1 == 1 {
-                pendingSpace = j > 0
+                // Punctuation between words joins them: only a gap is a space.
+                if j > 0 && (b <= 0x20 || b == 0x7F) { pendingSpace = true }
                 continue
             }
             if pendingSpace {
@@ -1085,6 +1224,7 @@ extension SearchIndex {
     ///   rarest word, of *b* bytes each.
     func allHits(_ q: SearchQuery, ranges: [Range<Int>]) -> [Hit] {
         guard !q.words.isEmpty, let rarest = ranges.min(by: { postings($0).count < postings($1).count }) else { return [] }
+        // (A query word that starts no token may still stand inside one.)
         // An exact address or nickname may match where no word starts (a
         // nickname with punctuation need not start one).
         var hits = allExactHits(q)
@@ -1095,7 +1235,10 @@ extension SearchIndex {
                 if let c = classify(row, q, &t) { hits.append(Hit(row: row, matchClass: c)) }
             }
         }
-        return hits
+        // Rows of the rarest word's postings that no word start matched
+        // may still hold the word inside one.
+        seen = Set(hits.map(\.row))
+        return hits + allInWordHits(q, seen: &seen)
     }
 
     /// Orders hits: class, then row rank.
@@ -1119,6 +1262,7 @@ extension SearchIndex {
             ("postings", array(postingStarts) + array(ranked.keys)),
             ("trees", array(ranked.trees)),
             ("exact", array(exactKeys) + array(exactTargets)),
+            ("trigrams", array(trigrams.keys) + array(trigrams.starts) + array(trigrams.tokens)),
         ]
     }
 }

@@ -83,7 +83,10 @@ extension Composer {
 
     /// Replaces the focused field's pending text with the suggestion's
     /// chip, as one step (one change list, one undo step). A list without
-    /// an address becomes its members' chips.
+    /// an address becomes its members' chips. A choice that makes no chip
+    /// (a list whose members have no address, or are all chips already)
+    /// is refused with ``Refusal/Reason/nothingToChoose``: the pending
+    /// text stays.
     ///
     /// - Complexity: O(*p*) in the pending text (O(*m*) members for a list).
     @discardableResult
@@ -94,10 +97,17 @@ extension Composer {
         if suggestion.address == nil {
             let chipped = chippedTest()
             let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
+            // Never the pending text taken away for no chip.
+            guard !members.isEmpty else {
+                return [ComposerChange(field: fields[focusedIndex].name, change: .refused(Refusal(.nothingToChoose)))]
+            }
             let text = members.map { MailboxText.format(name: $0.name, address: $0.address) }.joined(separator: ", ")
             return performTagged(members.map(\.contact)) { $0.replacePendingAndCommit(Array(text.utf8)) }
         }
-        let text = MailboxText.format(name: suggestion.name, address: suggestion.address!)
+        guard let address = suggestion.address, !address.isEmpty else {
+            return [ComposerChange(field: fields[focusedIndex].name, change: .refused(Refusal(.nothingToChoose)))]
+        }
+        let text = MailboxText.format(name: suggestion.name, address: address)
         return performTagged([contact.id]) { $0.replacePendingAndCommit(Array(text.utf8)) }
     }
 

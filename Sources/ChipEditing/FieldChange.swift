@@ -43,6 +43,9 @@ public struct Refusal: Sendable, Hashable, CustomStringConvertible {
         case noSuchContact = "no-such-contact"
         /// Only a list's chip expands into members.
         case notAList = "not-a-list"
+        /// Choosing the suggestion would make no chip (a list whose members
+        /// have no address or are all chips already): the text stays.
+        case nothingToChoose = "nothing-to-choose"
     }
 
     public var reason: Reason

@@ -316,11 +316,20 @@ public enum Replay {
                 suggestions = c.suggestions(limit: k)
                 return Result(changes: [], suggestions: suggestions)
             case "choose":
+                // Among the suggestions for the pending text as it stands,
+                // as a person chooses from the list the field shows: no
+                // "suggest" needed first. The list is a prefix of one order,
+                // so the first n + 1 hold the n-th whatever the list's length.
+                guard c.directory != nil else { throw LineError(message: "\"choose\" needs --contacts") }
                 let n = try int("suggestion", suggestion)
-                guard suggestions.indices.contains(n) else {
-                    throw LineError(message: "no suggestion \(n) (the last \"suggest\" gave \(suggestions.count))")
+                guard n >= 0 && n < OptionValue.maxSuggestionLimit else {
+                    throw LineError(message: "\"suggestion\" must be 0 to \(OptionValue.maxSuggestionLimit - 1), not \(n)")
                 }
-                let changes = c.choose(suggestions[n])
+                let shown = c.suggestions(limit: n + 1)
+                guard shown.indices.contains(n) else {
+                    throw LineError(message: "no suggestion \(n) (the pending text has \(shown.count))")
+                }
+                let changes = c.choose(shown[n])
                 suggestions = []
                 return Result(changes: changes)
             case "expand":

@@ -18,7 +18,9 @@ public enum Suggest {
           {"rank":1,"contact":ID,"name":…,"address":…,"matched":[[start,end],…],"class":…,"matched_address":[[start,end],…]}
         `matched` are byte ranges of `name`, `matched_address` of `address`,
         that the query's words matched. `class` is exact, full-name-prefix,
-        first-word or other-word.
+        first-word, other-word or in-word (a query of one word, three letters
+        or more, inside a word of the name or address: `smith` in
+        johnsmith@x.org).
 
           --contacts FILE   an address book (vCard 2.1/3.0/4.0, or the CSV of Google,
                             Outlook or Thunderbird); repeatable
@@ -26,7 +28,10 @@ public enum Suggest {
           --usage FILE      uses to rank by, JSON Lines: {"contact":ID,"time":SECONDS}
                             records one use; {"contact":ID,"count":N,"last":SECONDS}
                             sets a contact's record (N a whole number to 10^9,
-                            SECONDS 0 to 10^11; a bad line is named, exit 1)
+                            SECONDS 0 to 10^11; a bad line is named, exit 1).
+                            With "address":ADDR the line is a use of that one
+                            mailbox of the contact, which ranks its row first
+                            (an address the contact does not have: ignored)
           --charset NAME    the charset of address books that name none and are not UTF-8
           -h, --help        this help
 
@@ -215,13 +220,25 @@ enum AddressBooks {
             case (.success(let t), .success(let c), .success(let l)): (time, count, last) = (t, c, l)
             case (.failure(let e), _, _), (_, .failure(let e), _), (_, _, .failure(let e)): return .failure(e)
             }
+            // A use of one mailbox, or of the contact (all its rows).
+            var email: Int?
+            switch object["address"] {
+            case nil, .null?: break
+            case .string(let address)?:
+                let folded = SearchFold.fold(address)
+                email = contact.emails.firstIndex { SearchFold.fold($0.address) == folded }
+                guard email != nil else { continue }  // not the contact's: ignored
+            default: return .failure(UsageFileError(message: "line \(n + 1): \"address\" must be a string"))
+            }
+            var usage = email.map { contact.emails[$0].usage } ?? contact.usage
             if let time {
-                contact.usage = contact.usage.recordingUse(at: time, halfLife: directory.halfLife)
+                usage = usage.recordingUse(at: time, halfLife: directory.halfLife)
             } else if let count {
-                contact.usage = ContactUsage(count: Int(count), weight: count, last: last)
+                usage = ContactUsage(count: Int(count), weight: count, last: last)
             } else {
                 return .failure(UsageFileError(message: "line \(n + 1): needs \"time\" or \"count\""))
             }
+            if let email { contact.emails[email].usage = usage } else { contact.usage = usage }
             if changed[id] == nil { order.append(id) }
             changed[id] = contact
         }
@@ -244,6 +261,7 @@ enum AddressBooks {
         case .fullNamePrefix: "full-name-prefix"
         case .firstWord: "first-word"
         case .otherWord: "other-word"
+        case .inWord: "in-word"
         }
     }
 }

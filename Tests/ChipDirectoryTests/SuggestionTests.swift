@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ChipDirectory
 import ChipTestSupport
@@ -240,8 +241,135 @@ struct SuggestionTests {
         #expect(book.suggestionsByScanning(for: "sam").map(\.contact.rawValue) == ["a", "c", "m", "x"])
     }
 
-    static let first = ["Ann", "Anna", "Bob", "José", "Jo", "Mary", "Jon", "Zoë", "Li", "Jörg", "Anne-Marie"]
-    static let last = ["Lee", "Jones", "Ortiz", "Smith", "Stone", "Jonas", "Berg", "Li", "O'Neil"]
+    /// Only a row that makes a chip is offered: an address, or a list with
+    /// members. Phone-only and company-only contacts, and lists without
+    /// members, are in the directory but never suggested.
+    @Test func onlyContactsThatCanBecomeAChipAreSuggested() {
+        let book = ContactDirectory([
+            person("1", "Jo Mail", ["jo@mail.example"]),
+            Contact(id: ContactID("2"), displayName: "Jo Phone", phones: ["+33 1 23 45 67 89"]),
+            Contact(id: ContactID("3"), kind: .org, displayName: "Jo Company", organization: "Jo Company"),
+            Contact(id: ContactID("4"), kind: .group, displayName: "Jo List", members: ["jo@mail.example"]),
+            Contact(id: ContactID("5"), kind: .group, displayName: "Jo Empty List"),
+        ])
+        for query in ["jo", "j", "jo c", "jo phone", "\"jo p\""] {
+            let ids = book.suggestions(for: query, limit: 10).map(\.contact.rawValue)
+            #expect(ids.allSatisfy { ["1", "4"].contains($0) }, "\(query)")
+            #expect(book.suggestionsByScanning(for: query, limit: 10).map(\.contact.rawValue) == ids, "\(query)")
+        }
+        #expect(Set(book.suggestions(for: "jo").map(\.contact.rawValue)) == ["1", "4"])
+        // Still contacts of the directory.
+        #expect(book.contact(ContactID("2"))?.phones == ["+33 1 23 45 67 89"])
+        #expect(book.updating([]).suggestions(for: "jo phone").isEmpty)
+        #expect(ContactDirectory([]).updating(book.contacts).suggestions(for: "jo phone").isEmpty)
+    }
+
+    /// Uses are per mailbox: a person who always writes to a contact's
+    /// second address sees it first; the contact ranks by its most used
+    /// row; a contact's own record applies to all its rows.
+    @Test func usesOfOneAddressRankItsRowFirst() {
+        var ann = person("ann", "Ann Lee", ["ann@home.example", "ann@work.example"])
+        let bob = person("bob", "Anna Bell", ["anna@bell.example"], uses: 2, last: 100)
+        var book = ContactDirectory([ann, bob])
+        #expect(book.suggestions(for: "ann").map(\.address) == ["anna@bell.example", "ann@home.example", "ann@work.example"])
+        for t in [10.0, 20, 30] { book = book.recordingUse(of: ContactID("ann"), address: "Ann@Work.example", at: t) }
+        #expect(book.contact(ContactID("ann"))?.emails[1].usage.count == 3)
+        #expect(book.contact(ContactID("ann"))?.usage.count == 0)
+        // Three uses at 10-30 outweigh two at 100 (a 30-day half-life).
+        #expect(book.suggestions(for: "ann").map(\.address) == ["ann@work.example", "ann@home.example", "anna@bell.example"])
+        #expect(book.suggestions(for: "ann") == book.suggestionsByScanning(for: "ann"))
+        #expect(book.suggestions(for: "ann") == ContactDirectory(book.contacts).suggestions(for: "ann"))
+        // An address the contact does not have is a use of the contact.
+        let other = book.recordingUse(of: ContactID("bob"), address: "nobody@x.example", at: 200)
+        #expect(other.contact(ContactID("bob"))?.usage.count == 3)
+        // A contact's record and an address's add up.
+        ann.usage = ContactUsage(count: 1, weight: 1, last: 0)
+        ann.emails[1].usage = ContactUsage(count: 1, weight: 1, last: 0)
+        var same = ann
+        same.id = ContactID("same")
+        same.usage = ContactUsage(count: 2, weight: 2, last: 0)
+        same.emails = [ContactEmail(address: "same@x.example")]
+        let tie = ContactDirectory([same, ann])
+        #expect(RowKey(ann, email: 1, halfLife: tie.halfLife).usage == RowKey(same, email: 0, halfLife: tie.halfLife).usage)
+        // Equal uses: the id breaks the tie; Ann's used address first.
+        #expect(tie.suggestions(for: "ann lee", limit: 4).map(\.address)
+                == ["ann@work.example", "ann@home.example", "same@x.example"])
+    }
+
+    /// An address's usage costs an unused address one reference, keeps
+    /// the JSON of an address as it was, and round-trips.
+    @Test func anAddressUsageIsCompactAndCodable() throws {
+        #expect(MemoryLayout<ContactEmail>.stride <= 48)
+        var e = ContactEmail(address: "a@x.org", types: ["work"])
+        let plain = try JSONEncoder().encode(e)
+        #expect(!String(decoding: plain, as: UTF8.self).contains("usage"))
+        e.usage = ContactUsage(count: 2, weight: 1.5, last: 7)
+        let back = try JSONDecoder().decode(ContactEmail.self, from: try JSONEncoder().encode(e))
+        #expect(back == e && back.usage.count == 2)
+        #expect(try JSONDecoder().decode(ContactEmail.self, from: plain) == ContactEmail(address: "a@x.org", types: ["work"]))
+        #expect(e != ContactEmail(address: "a@x.org", types: ["work"]))
+    }
+
+    /// Matches inside a word, for a one-word query of three letters or
+    /// more, come after every match at a word start; a lower-to-upper case
+    /// change starts a word; punctuation inside a name joins its words.
+    @Test(arguments: [
+        ("smith", ["a", "j"], [MatchClass.firstWord, .inWord]),  // `johnsmith@x.org`
+        ("email", ["p"], [.otherWord]),  // `PrimaryEmail1@`: a case change starts a word
+        ("mary", ["p"], [.inWord]),  // `priMary`: no case change there
+        ("rimary", ["p"], [.inWord]),
+        ("obrien", ["c", "c2"], [.otherWord, .otherWord]),  // ' and ’ fold away inside a name
+        ("brien", ["c", "c2"], [.otherWord, .otherWord]),  // and a word still starts after them
+        ("o'brien", ["c", "c2"], [.otherWord, .otherWord]),
+        ("o\u{2019}brien", ["c", "c2"], [.otherWord, .otherWord]),
+        ("jeanluc", ["l"], [.fullNamePrefix]),
+        ("jean-luc", ["l"], [.fullNamePrefix]),
+        ("luc", ["l"], [.otherWord]),
+        ("jean luc", ["l"], [.firstWord]),
+        ("annemarie", ["m"], [.fullNamePrefix]),
+        ("mi", [], []),  // two letters: never inside a word
+        ("mit", ["a", "j"], [.inWord, .inWord]),
+        ("donald", ["r"], [.otherWord]),  // `McDonald`
+        ("onald", ["r"], [.inWord]),
+        ("zed", [], []),  // no address: no row
+    ] as [(String, [String], [MatchClass])])
+    func wordStartsInsideWordsAndPunctuation(_ query: String, _ expected: [String], _ classes: [MatchClass]) {
+        let book = ContactDirectory([
+            person("a", "Ann Smith", ["smith@a.example"], uses: 1, last: 0),
+            person("j", nil, ["johnsmith@x.org"]),
+            person("p", nil, ["PrimaryEmail1@corp.example"]),
+            person("c", "Conor O'Brien", ["conor@x.org"]),
+            person("c2", "Conor O\u{2019}Brien", ["c2@x.org"]),
+            person("l", "Jean-Luc Picard", ["jl@x.org"]),
+            person("m", "Anne-Marie Duval", ["am@x.org"]),
+            person("r", "Ronald McDonald", ["rm@x.org"]),
+            person("z", "Zed", []),
+        ])
+        let s = book.suggestions(for: query, limit: 10)
+        #expect(s.map(\.contact.rawValue) == expected, "\(query)")
+        #expect(s.map(\.matchClass) == classes, "\(query)")
+        #expect(s == book.suggestionsByScanning(for: query, limit: 10), "\(query)")
+        #expect(s == ContactDirectory([]).updating(book.contacts).suggestions(for: query, limit: 10), "\(query)")
+    }
+
+    /// An in-word match is highlighted where it stands; a match across
+    /// punctuation covers the punctuation.
+    @Test func inWordAndJoinedMatchesAreHighlighted() {
+        let book = ContactDirectory([
+            person("j", "Jo Doe", ["johnsmith@x.org"]),
+            person("c", "Conor O\u{2019}Brien", ["conor@x.org"]),
+        ])
+        let smith = book.suggestions(for: "smith")
+        #expect(smith.count == 1 && smith[0].matchClass == .inWord)
+        #expect(smith[0].addressMatches == [4..<9])
+        let obrien = book.suggestions(for: "obrien")
+        #expect(obrien[0].nameMatches == [6..<15])  // "O’Brien": the ’ is three bytes
+        let brien = book.suggestions(for: "brien")
+        #expect(brien[0].nameMatches == [10..<15])
+    }
+
+    static let first = ["Ann", "Anna", "Bob", "José", "Jo", "Mary", "Jon", "Zoë", "Li", "Jörg", "Anne-Marie", "Jean-Luc"]
+    static let last = ["Lee", "Jones", "Ortiz", "Smith", "Stone", "Jonas", "Berg", "Li", "O'Neil", "O\u{2019}Brien", "McBride"]
 
     static func pick(_ a: [String], _ rng: inout SplitMix64) -> String { a[Int(rng.next() % UInt64(a.count))] }
 
@@ -253,15 +381,27 @@ struct SuggestionTests {
             "\(f.lowercased()).\(l.lowercased())\(k)@\(pick(last, &rng).lowercased()).org"
         }
         let uses = Int(rng.next() % 4)
-        return person("id\(i)", rng.next() % 10 == 0 ? nil : "\(f) \(l)", emails,
-                      nick: rng.next() % 5 == 0 ? [String(f.prefix(2)).lowercased()] : [],
-                      uses: uses, last: Double(rng.next() % 1000) * 3600)
+        var c = person("id\(i)", rng.next() % 10 == 0 ? nil : "\(f) \(l)", emails,
+                       nick: rng.next() % 5 == 0 ? [String(f.prefix(2)).lowercased()] : [],
+                       uses: uses, last: Double(rng.next() % 1000) * 3600)
+        // Some addresses used on their own, some written in camel case.
+        for k in c.emails.indices where rng.next() % 4 == 0 {
+            c.emails[k].usage = ContactUsage(count: 1, weight: Double(rng.next() % 3 + 1), last: Double(rng.next() % 1000) * 3600)
+        }
+        if let e = c.emails.first, rng.next() % 4 == 0 {
+            c.emails[0].address = f + l + e.address
+        }
+        return c
     }
 
     /// A query as people type them: a prefix, two words, or a phrase.
     static func randomQuery(_ rng: inout SplitMix64) -> String {
         let word = pick(first + last, &rng).lowercased()
         var query = String(word.prefix(Int(rng.next() % UInt64(word.count)) + 1))
+        if rng.next() % 3 == 0 && word.count > 2 {
+            // Inside a word: `ones`, `mith`, `neil`, `rien`.
+            query = String(word.dropFirst(Int(rng.next() % 2) + 1).prefix(Int(rng.next() % 4) + 2))
+        }
         switch rng.next() % 4 {
         case 0: query += " " + String(pick(last, &rng).lowercased().prefix(2))
         case 1: query = "\"\(pick(first, &rng).lowercased()) \(String(pick(last, &rng).lowercased().prefix(1)))\""
@@ -282,6 +422,7 @@ struct SuggestionTests {
             let limit = Int(rng.next() % 10) + 1
             #expect(book.suggestions(for: query, limit: limit) == book.suggestionsByScanning(for: query, limit: limit),
                     "\(query)")
+            #expect(book.suggestions(for: query, limit: limit).allSatisfy { book.contact($0.contact)!.canBecomeChip })
         }
     }
 
@@ -573,20 +714,32 @@ struct ASCIIFieldTests {
                 if !normalized.isEmpty { words.append(normalized) }
             }
             var fast: [Range<Int>] = [], general: [Range<Int>] = []
+            var fastAnywhere: [Range<Int>] = [], generalAnywhere: [Range<Int>] = []
             bytes.withUnsafeBufferPointer { field in
                 SearchIndex.matches(of: words, in: field, kind, base: 3, into: &fast)
+                SearchIndex.matches(of: words, in: field, kind, base: 3, anywhere: true, into: &fastAnywhere)
                 t.removeAll()
                 t.add(field, kind)
+                func range(_ s: Int, _ word: [UInt8]) -> Range<Int> {
+                    let last = Int(t.origins[s + word.count - 1])
+                    let b = field[last]
+                    let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
+                    return (Int(t.origins[s]) + 3)..<(min(end, field.count) + 3)
+                }
                 for k in t.starts.indices {
-                    for word in words where t.start(k, startsWith: word) {
-                        let s = Int(t.starts[k])
-                        let last = Int(t.origins[s + word.count - 1])
-                        let b = field[last]
-                        let end = last + (b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1)
-                        general.append((Int(t.origins[s]) + 3)..<(min(end, field.count) + 3))
+                    for word in words where t.start(k, startsWith: word) { general.append(range(Int(t.starts[k]), word)) }
+                }
+                // Anywhere: every scalar start of the normalized text (not
+                // a space) where the word stands.
+                for s in t.text.indices where t.text[s] & 0xC0 != 0x80 && t.text[s] != 0x20 {
+                    for word in words where t.text.count - s >= word.count && t.text[s..<(s + word.count)].elementsEqual(word) {
+                        generalAnywhere.append(range(s, word))
                     }
                 }
             }
+            func sortedRanges(_ r: [Range<Int>]) -> [Range<Int>] { r.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) } }
+            #expect(sortedRanges(fastAnywhere) == sortedRanges(generalAnywhere),
+                    "anywhere, seed \(seed): \(text.debugDescription) \(kind) \(words.map { String(decoding: $0, as: UTF8.self) })")
             // The fast walk reports word by word, the general one place by
             // place: the same ranges, each as often.
             func order(_ a: Range<Int>, _ b: Range<Int>) -> Bool {

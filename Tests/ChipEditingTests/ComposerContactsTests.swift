@@ -143,6 +143,59 @@ struct ComposerContactsTests {
         #expect(c.focusedField.count == 1)
     }
 
+    /// Uses are per mailbox: after José's work address was used, his
+    /// name resolves to it and its row comes first.
+    @Test func aNameResolvesToTheMostUsedAddress() {
+        var c = Composer()
+        c.directory = book.recordingUse(of: ContactID("jose"), address: "j.ortiz@work.example", at: 1000)
+        #expect(c.directory!.suggestions(for: "jos").map(\.address) == ["j.ortiz@work.example", "jose@ortiz.example"])
+        c.type("José")
+        c.commit()
+        #expect(c.focusedField[0].contact?.rawValue == "jose")
+        #expect(c.focusedField[0].content.address == "j.ortiz@work.example")
+    }
+
+    /// Address books hold phone-only and company-only contacts: they are
+    /// never offered, never make a typed name ambiguous, and choosing
+    /// never takes the pending text away without a chip.
+    @Test func contactsThatCannotBecomeAChipAreNeitherOfferedNorChosen() {
+        let withPhones = book.updating([
+            Contact(id: ContactID("phone"), displayName: "John Smith", phones: ["+1 555 0100"]),
+            Contact(id: ContactID("company"), kind: .org, displayName: "Jonas Shipping", organization: "Jonas Shipping"),
+            Contact(id: ContactID("empty-list"), kind: .group, displayName: "Joint List"),
+            Contact(id: ContactID("gone-list"), kind: .group, displayName: "Jolly List", members: ["urn:uuid:nobody"]),
+        ])
+        var c = Composer()
+        c.directory = withPhones
+        c.type("jo")
+        let offered = Set(c.suggestions(limit: 20).map(\.contact.rawValue))
+        #expect(!offered.contains("phone") && !offered.contains("company") && !offered.contains("empty-list"))
+        // A typed name with an addressless namesake still resolves.
+        var d = Composer()
+        d.directory = withPhones
+        d.type("John Smith")
+        d.commit()
+        #expect(d.focusedField[0].contact?.rawValue == "john")
+        #expect(d.focusedField[0].content.error == nil)
+        // A list whose members make no chip: refused, the text stays.
+        var e = Composer()
+        e.directory = withPhones
+        e.type("joll")
+        let list = e.suggestions().first { $0.contact.rawValue == "gone-list" }
+        #expect(list != nil)
+        let changes = e.choose(list!)
+        #expect(changes.contains { if case .refused(let r) = $0.change { r.reason == .nothingToChoose } else { false } })
+        #expect(e.focusedField.pendingText == "joll")
+        #expect(e.focusedField.count == 0)
+        // A list whose members are all chips already: the same.
+        var f = composer()
+        f.type("mary@jones.example, john.smith@x.org, ann@x.org, Team")
+        let team = f.suggestions().first { $0.contact.rawValue == "team" }!
+        _ = f.choose(team)
+        #expect(f.focusedField.pendingText == "Team")
+        #expect(f.focusedField.count == 3)
+    }
+
     /// A list chip (a list with an address of its own, typed and resolved)
     /// expands into its members' chips in its place, leaving out members
     /// chipped in any field, in one undoable step; a person's chip is not a

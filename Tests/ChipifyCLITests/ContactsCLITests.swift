@@ -326,6 +326,37 @@ struct SuggestCLITests {
         }
     }
 
+    /// A line with an address is a use of that mailbox: José's second
+    /// address, always written to, comes first; a contact's line still
+    /// ranks all its rows; an address the contact lacks is ignored.
+    @Test func usesOfOneAddressRankItsRowFirst() throws {
+        try withBook { path in
+            let usage = temporaryFile(Array("""
+                {"contact":"jose","address":"J.Ortiz@work.example","time":1000}
+                {"contact":"jose","address":"J.Ortiz@work.example","count":3,"last":2000}
+                {"contact":"jose","address":"nobody@else.example","time":5}
+                {"contact":"john","time":10}
+
+                """.utf8))
+            defer { unlink(usage) }
+            let r = runProcess(chipifyPath, ["suggest", "--contacts", path, "--usage", usage, "jos"])
+            #expect(r.status == 0, "\(r.stderrText)")
+            let lines = r.stdoutText.split(separator: "\n")
+            #expect(lines.count == 2)
+            #expect(lines.first?.contains(#""address":"j.ortiz@work.example""#) == true)
+            let j = runProcess(chipifyPath, ["suggest", "--contacts", path, "--usage", usage, "j"])
+            let order = j.stdoutText.split(separator: "\n").map { $0.contains("j.ortiz@") ? "jw" : $0.contains("jose@") ? "jo" : "x" }
+            // José's rows stay together, his most used first, and his
+            // contact ranks by that row (3 uses at 2000 over one at 10).
+            #expect(order.prefix(2) == ["jw", "jo"])
+            let wrong = temporaryFile(Array("{\"contact\":\"jose\",\"address\":5,\"time\":1}\n".utf8))
+            defer { unlink(wrong) }
+            let bad = runProcess(chipifyPath, ["suggest", "--contacts", path, "--usage", wrong, "jo"])
+            #expect(bad.status == 1)
+            #expect(bad.stderrText.contains("line 1: \"address\" must be a string"))
+        }
+    }
+
     @Test(arguments: [
         (["suggest", "jo"], "suggest needs --contacts FILE"),
         (["suggest", "--contacts", "x.vcf"], "suggest needs a QUERY"),
@@ -404,7 +435,7 @@ struct ReplayContactsTests {
         defer { unlink(script) }
         let r = runProcess(chipifyPath, ["replay", "--trace", "--keep-going", "--contacts", book, script])
         #expect(r.status == 1)  // the last line chooses what was never suggested
-        #expect(r.stderrText == "chipify replay: line 6: no suggestion 5 (the last \"suggest\" gave 0)\n")
+        #expect(r.stderrText == "chipify replay: line 6: no suggestion 5 (the pending text has 0)\n")
         let lines = r.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines[1].contains(#""suggestions":[{"contact":"jose","name":"José Ortiz","address":"jose@ortiz.example","matched":[[0,3]],"class":"full-name-prefix","matched_address":[[0,3]]}"#))
         let to = lines.first { $0.hasPrefix(#"{"field":"to""#) }!
@@ -416,5 +447,32 @@ struct ReplayContactsTests {
         // Without contacts, suggest is an error of the line.
         let none = runProcess(chipifyPath, ["replay", script])
         #expect(none.stderrText.hasPrefix("chipify replay: line 2: \"suggest\" needs --contacts"))
+    }
+
+    /// `choose` picks from the list the field shows for the pending text
+    /// as it stands, as a person does: no `suggest` line first, and the
+    /// list follows the text typed since.
+    @Test func chooseNeedsNoSuggestFirst() {
+        let book = temporaryFile(Array(SuggestCLITests.book.utf8))
+        defer { unlink(book) }
+        let script = temporaryFile(Array("""
+            {"op":"type","text":"j"}
+            {"op":"suggest"}
+            {"op":"type","text":"ohn"}
+            {"op":"choose","suggestion":0}
+            {"op":"type","text":"ortiz"}
+            {"op":"choose","suggestion":1}
+            {"op":"type","text":"zzz"}
+            {"op":"choose","suggestion":0}
+
+            """.utf8))
+        defer { unlink(script) }
+        let r = runProcess(chipifyPath, ["replay", "--keep-going", "--contacts", book, script])
+        #expect(r.status == 1)
+        #expect(r.stderrText == "chipify replay: line 8: no suggestion 0 (the pending text has 0)\n")
+        // John from "john" (not the first of "j"), then José's second row.
+        #expect(r.stdoutText.contains(#""address":"john.smith@x.org""#))
+        #expect(r.stdoutText.contains(#""address":"j.ortiz@work.example""#))
+        #expect(!r.stdoutText.contains(#""address":"jose@ortiz.example""#))
     }
 }

@@ -331,6 +331,7 @@ struct ComposeController: Sendable {
         case .mergedDuplicate: return "Already a recipient: merged" + text
         case .noSuchContact: return "That contact is gone"
         case .notAList: return "Not a list"
+        case .nothingToChoose: return "Nothing to add from that contact"
         }
     }
 }
