@@ -2,6 +2,7 @@
 // Thunderbird, a list pasted from a spreadsheet), read by its header row
 // (see `CSVHeaders.swift`) or, without one, by what its columns hold.
 
+import ChipRecognition
 import ChipSyntax
 
 /// Reads RFC 4180 records: fields separated by one delimiter, quoted
@@ -488,6 +489,14 @@ enum ContactCSVReader {
     /// (as Google shows a company-only contact), the nickname, the first
     /// phone number.
     static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns, notes: inout [String]) -> Contact? {
+        var parser = EmailValue.makeParser()
+        return contact(records, columns, notes: &notes, parser: &parser)
+    }
+
+    /// The contact of one row, reading e-mail cells with a parser kept
+    /// from row to row (see ``contact(_:_:notes:)``).
+    static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns, notes: inout [String],
+                        parser: inout AddressList.ReusableParser) -> Contact? {
         func bytes(_ k: Int?) -> UnsafeBufferPointer<UInt8> {
             guard let k else { return UnsafeBufferPointer(start: nil, count: 0) }
             return trimmingSpaces(records.field(k))
@@ -531,7 +540,7 @@ enum ContactCSVReader {
                     primary = false
                     return
                 }
-                let read = EmailValue(piece)
+                let read = EmailValue(piece, parser: &parser)
                 var addresses = read.addresses
                 if addresses.isEmpty, isExchange, let first = read.rejected.first, EmailValue.isX500PathString(first),
                    let shown, let address = addressInParentheses(shown)

@@ -2,6 +2,7 @@
 // whole, nor its decoded copy. What a piece holds is read as soon as the
 // records in it are complete.
 
+import ChipRecognition
 import ChipSyntax
 
 /// Reads an address book fed in pieces of any size (as `read(2)` returns
@@ -427,6 +428,8 @@ struct CSVImportState {
     private var headerCount: Int?
     private var groupOrder: [String] = []
     private var groups: [String: (line: Int, members: [String])] = [:]
+    /// Reads e-mail cells that are not a plain address.
+    private var emailParser = EmailValue.makeParser()
 
     init(options: ContactImportOptions, encoding: String) {
         self.options = options
@@ -482,7 +485,7 @@ struct CSVImportState {
             if let openLine = records.repairedQuoteLine {
                 notes.append("the quoted field opened on line \(openLine) is never closed; its quote was read as text up to the end of the field")
             }
-            guard var contact = ContactCSVReader.contact(records, layout, notes: &notes) else {
+            guard var contact = ContactCSVReader.contact(records, layout, notes: &notes, parser: &emailParser) else {
                 // Nothing to keep: an empty row says nothing; a row with some
                 // other text is reported, as a warning.
                 if !records.isEmpty || !notes.isEmpty {

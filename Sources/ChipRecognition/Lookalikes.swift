@@ -127,8 +127,14 @@ package struct Lookalikes: Sendable {
         // domains': one array, so a copy of this value (an editor's
         // history holds many) retains no more than before.
         cache = checks ? [Verdict](repeating: Verdict(), count: verdictSlots + Lookalikes.labelSlots) : []
-        tables = Tables(commonDomains: commonDomains)
+        // Without checks or domains, the tables are the same every time:
+        // made once (making them sorts the typo suffixes, which cost more
+        // than reading an address book's e-mail value).
+        tables = checks || !commonDomains.isEmpty ? Tables(commonDomains: commonDomains) : Lookalikes.uncheckedTables
     }
+
+    /// The tables of a value that checks nothing.
+    static let uncheckedTables = Tables(commonDomains: [])
 
     /// Which letters occur, as bits: two strings within two edits differ
     /// in at most four bits, so most candidates are ruled out by a popcount.
