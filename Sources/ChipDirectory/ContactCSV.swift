@@ -464,21 +464,6 @@ enum ContactCSVReader {
         (0..<records.count).map { makeString(records.field($0)) }
     }
 
-    /// Reads every row.
-    ///
-    /// - Complexity: O(*n*) in the text's size.
-    static func read(_ text: UnsafeBufferPointer<UInt8>, options: ContactImportOptions, encoding: String)
-        -> ContactImportResult
-    {
-        var state = CSVImportState(options: options, encoding: encoding)
-        var ids = ContactIDAllocator(expectedCount: text.count / 200)
-        _ = state.read(text, firstLine: 1, isLast: true, ids: &ids)
-        var contacts = state.takeContacts()
-        contacts += state.groups(ids: &ids)
-        return ContactImportResult(contacts: contacts, problems: state.takeProblems(), format: state.format,
-                                   textEncoding: encoding)
-    }
-
     /// The contact of one row, or `nil` when it holds no name, address,
     /// phone, organization or nickname. What was repaired or dropped on
     /// the way is added to `notes` (warnings of the row).
