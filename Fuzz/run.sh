@@ -15,7 +15,7 @@ rm -rf "$WORK/corpus" "$WORK/artifacts"
 mkdir -p "$WORK/corpus" "$WORK/artifacts"
 # Each layer is compiled as its own module, in the package's order, with
 # the fuzzer's coverage and AddressSanitizer; then the target links them.
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -package-name chipify -I "$WORK" -L "$WORK")
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -j"$(nproc)" -package-name chipify -I "$WORK" -L "$WORK")
 LIBS=()
 for module in ChipSyntax ChipRecognition ChipDirectory ChipEditing ChipGroups ChipOutput ChipKit ChipTestSupport; do
     swiftc "${FLAGS[@]}" -module-name "$module" -emit-module -emit-module-path "$WORK/$module.swiftmodule" \
