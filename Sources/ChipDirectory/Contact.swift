@@ -45,9 +45,13 @@ public struct StructuredName: Hashable, Sendable, Codable {
         [family, given, additional, prefixes, suffixes].allSatisfy { $0.allSatisfy(\.isEmpty) }
     }
 
-    /// The name as it is usually shown: prefixes, given, additional,
-    /// family, suffixes, separated by spaces (what a card without `FN`
-    /// displays).
+    /// The name as it is usually shown, separated by spaces (what a card
+    /// without `FN` displays): prefixes, given, additional, family,
+    /// suffixes; or, when the given and family names are both written in
+    /// Han, kana or Hangul, family first as Japanese, Chinese and Korean
+    /// write them (`山田 太郎`, as Japanese Outlook's display name shows).
+    ///
+    /// - Complexity: O(*n*) in the length of the parts.
     public var formatted: String {
         // Appended in place: the concatenated arrays this replaces were a
         // tenth of the time of reading a CSV row.
@@ -59,11 +63,38 @@ public struct StructuredName: Hashable, Sendable, Codable {
             }
         }
         add(prefixes)
-        add(given)
-        add(additional)
-        add(family)
+        if Self.isEastAsian(given) && Self.isEastAsian(family) {
+            add(family)
+            add(given)
+            add(additional)
+        } else {
+            add(given)
+            add(additional)
+            add(family)
+        }
         add(suffixes)
         return out
+    }
+
+    /// Whether `parts` hold a letter and every letter is Han, kana or
+    /// Hangul (spaces, the middle dot and the iteration mark allowed).
+    /// A Latin first letter answers at once.
+    static func isEastAsian(_ parts: [String]) -> Bool {
+        var sawLetter = false
+        for part in parts {
+            for scalar in part.unicodeScalars {
+                switch scalar.value {
+                case 0x20, 0x3000, 0x30FB, 0xFF65: continue  // spaces, middle dots
+                case 0x1100...0x11FF, 0x3005, 0x3040...0x30FF, 0x3130...0x318F, 0x31F0...0x31FF,
+                     0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA960...0xA97F, 0xAC00...0xD7AF,
+                     0xF900...0xFAFF, 0xFF66...0xFF9F, 0x20000...0x3FFFF:
+                    sawLetter = true
+                default:
+                    return false
+                }
+            }
+        }
+        return sawLetter
     }
 }
 

@@ -11,7 +11,8 @@ import ChipSyntax
 ///
 /// A quote that never closes must not swallow the rest of the file. A
 /// quoted field is taken as *unclosed* when no quote closes it before the
-/// end of the text, or when it holds a line break and its closing quote is
+/// end of the text or within ``maxQuotedBytes`` of its opening quote
+/// (so a stream never holds more than that waiting for it), or when it holds a line break and its closing quote is
 /// followed by something other than white space, the delimiter, a line
 /// break or the end (the quote that "closed" it was the opening quote of a
 /// later field). The record is then read again from its start with that
@@ -53,6 +54,11 @@ struct CSVRecords: ~Copyable {
         self.isFinal = isFinal
         line = firstLine
     }
+
+    /// The longest quoted field: 1 MiB, far beyond any note an address
+    /// book exports (Outlook's notes field, the longest, holds a few
+    /// kilobytes in practice).
+    static let maxQuotedBytes = 1 << 20
 
     var count: Int { ends.count }
 
@@ -126,7 +132,8 @@ struct CSVRecords: ~Copyable {
                 i += 1
                 var closed = false
                 var run = i
-                while i < n {
+                let limit = min(n, i + Self.maxQuotedBytes)
+                while i < limit {
                     let b = text[i]
                     if b == ASCII.quote {
                         fields.append(UnsafeBufferPointer(rebasing: text[run..<i]))
@@ -146,7 +153,8 @@ struct CSVRecords: ~Copyable {
                     i += 1
                 }
                 guard closed else {
-                    quoteRanToEnd = true
+                    // Past the limit the quote is unclosed, whatever follows.
+                    if i - (open + 1) < Self.maxQuotedBytes { quoteRanToEnd = true }
                     return (open, openLine)
                 }
                 if line != openLine {

@@ -80,6 +80,9 @@ public struct ContactImportStream: ~Copyable {
         self.detectionBytes = detectionBytes
     }
 
+    /// The bytes held, not yet read (tests bound them).
+    var heldBytes: Int { raw.count + text.count - textStart }
+
     /// Adds the next bytes of the file and reads every record they complete.
     ///
     /// - Complexity: O(*m*) amortized in the bytes fed.
@@ -130,6 +133,7 @@ public struct ContactImportStream: ~Copyable {
             textStart = 0
         case .vCard:
             readCards()
+            if finished { flushGroups() }
         case .csv:
             readRows()
         }
@@ -236,16 +240,16 @@ public struct ContactImportStream: ~Copyable {
                 text: piece, options: options, isUnicode: vCardIsUnicode, fallback: vCardFallback, firstLine: line,
                 ids: takeIDs())
             reader.read()
-            // Apple groups name members by the X-ABUIDs of cards the reader
-            // may have read in an earlier piece.
+            // Apple groups name members by the X-ABUIDs of cards that may
+            // come in any piece, before or after the group.
             for (key, id) in reader.appleIdentities where appleIDs[key] == nil { appleIDs[key] = id }
             ids = reader.takeIDs()
             // Moved, not copied: a copy retains and releases every string
             // and array of every contact.
             var read = reader.takeContacts()
-            if !appleIDs.isEmpty {
-                let known = ids
-                VCardReader.resolveAppleMembers(&read, byAppleID: appleIDs, isKnown: { known.contains($0) })
+            if read.contains(where: { $0.kind == .group }) {
+                groups.append(contentsOf: read.lazy.filter { $0.kind == .group })
+                read.removeAll { $0.kind == .group }
             }
             if contacts.isEmpty { contacts = read } else { contacts.append(contentsOf: read) }
             problems.append(contentsOf: reader.problems)
@@ -253,6 +257,23 @@ public struct ContactImportStream: ~Copyable {
         }
         textStart = end
     }
+
+    /// Resolves the held groups' Apple members and hands the groups over.
+    private mutating func flushGroups() {
+        guard !groups.isEmpty else { return }
+        if !appleIDs.isEmpty {
+            let known = ids
+            VCardReader.resolveAppleMembers(&groups, byAppleID: appleIDs, isKnown: { known.contains($0) })
+        }
+        contacts.append(contentsOf: groups)
+        groups = []
+    }
+
+    /// A vCard file's groups, held until the file ends: a member named by
+    /// an Apple `X-ABUID` may be a card further on. Then they follow the
+    /// other cards, in file order, whatever the pieces (as CSV's category
+    /// groups follow the rows).
+    private var groups: [Contact] = []
 
     /// The start of the last line `BEGIN:VCARD` of `text` whose previous
     /// line that is not blank is `END:VCARD`, after `textStart`: searched

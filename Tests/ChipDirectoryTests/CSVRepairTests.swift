@@ -181,6 +181,35 @@ struct CSVUnclosedQuoteTests {
         #expect(result.problems.allSatisfy { $0.isWarning && !$0.skipsRecord })
     }
 
+    /// A quote open for more than 1 MiB is unclosed: a stream never holds
+    /// the rest of the file waiting for it, and the rows after it are read
+    /// as they come. A long note that closes within the limit is one field.
+    @Test func aQuoteClosesWithinOneMebibyteOrNever() {
+        let note = String(repeating: "a long note, line after line\n", count: (CSVRecords.maxQuotedBytes - 64) / 29)
+        let closed = importCSV("Name,Email,Notes\nAnn,ann@x.org,\"\(note)\"\nBob,b@x.org,\n")
+        #expect(closed.contacts.map(\.displayName) == ["Ann", "Bob"])
+        #expect(closed.problems.isEmpty, "\(described(closed.problems))")
+
+        var text = Array("Name,Email,Notes\nAnn,ann@x.org,\"oops\n".utf8)
+        let filler = String(repeating: "x", count: 180)
+        for k in 0..<25_000 { text += Array("P\(k),p\(k)@x.org,\(filler)\n".utf8) }
+        var stream = ContactImportStream()
+        var count = 0, held = 0
+        var i = 0
+        while i < text.count {
+            let n = min(65_536, text.count - i)
+            stream.feed(Array(text[i..<(i + n)]))
+            count += stream.takeContacts().count
+            held = max(held, stream.heldBytes)
+            i += n
+        }
+        stream.finish()
+        count += stream.takeContacts().count
+        #expect(count == 25_001)
+        #expect(held < ContactImportStream.pieceBytes + CSVRecords.maxQuotedBytes + 3 * 65_536, "held \(held) of \(text.count)")
+        #expect(stream.takeProblems().map(\.line) == [2])
+    }
+
     /// Seeded random damage: a quote put at the start of a random field of
     /// a clean list never loses a row after the damaged one.
     @Test func randomDamageNeverLosesTheRowsAfterIt() {

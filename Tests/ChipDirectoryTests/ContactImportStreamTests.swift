@@ -92,6 +92,35 @@ import Testing
         }
     }
 
+    /// An Apple group naming members by `X-ABUID` resolves them wherever
+    /// the cards are, before or after the group, in any piece; the groups
+    /// follow the other cards in file order.
+    @Test(arguments: 0..<12)
+    func appleMembersResolveAcrossPieces(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        func person(_ n: Int) -> String {
+            "BEGIN:VCARD\nVERSION:3.0\nFN:P\(n)\nEMAIL:p\(n)@x.org\nX-ABUID:ABUID-\(n):ABPerson\nEND:VCARD\n"
+        }
+        let group = "BEGIN:VCARD\nVERSION:3.0\nFN:Team\nX-ADDRESSBOOKSERVER-KIND:group\n"
+            + "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:abuid-2\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:ABUID-150\n"
+            + "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:ABUID-299:ABPerson\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:nobody\nEND:VCARD\n"
+        var text = ""
+        let groupAt = Int(rng.next() % 300)
+        for n in 0..<300 {
+            if n == groupAt { text += group }
+            text += person(n)
+        }
+        let bytes = Array(text.utf8)
+        for result in [ContactImporter.import(bytes), Self.streamed(bytes, rng: &rng)] {
+            #expect(result.contacts.count == 301)
+            #expect(result.contacts.last?.displayName == "Team", "group at \(groupAt)")
+            let idOf = { (n: Int) in "urn:uuid:" + (result.contacts.first { $0.displayName == "P\(n)" }?.id.rawValue ?? "?") }
+            #expect(result.contacts.last?.members == [idOf(2), idOf(150), idOf(299), "urn:uuid:nobody"], "group at \(groupAt)")
+            #expect(result.contacts.dropLast().map(\.displayName) == (0..<300).map { "P\($0)" })
+        }
+        Self.expectSame(bytes, "group at \(groupAt)", rng: &rng)
+    }
+
     /// A long file is read as it comes: after most of it was fed, most of
     /// its contacts are out, and the text held is about one piece.
     @Test func readsAsItGoes() {

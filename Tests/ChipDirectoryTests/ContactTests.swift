@@ -39,6 +39,27 @@ import ChipTestSupport
         #expect(!name.isEmpty)
         #expect(StructuredName(family: [""]).isEmpty)
     }
+
+    /// Family first only when both the given and the family name are
+    /// written in Han, kana or Hangul; any Latin letter keeps reading order.
+    @Test(arguments: [
+        (["山田"], ["太郎"], [String](), "山田 太郎"),
+        (["やまだ"], ["たろう"], [], "やまだ たろう"),
+        (["ヤマダ"], ["ﾀﾛｳ"], [], "ヤマダ ﾀﾛｳ"),
+        (["王"], ["小明"], [], "王 小明"),
+        (["김"], ["민준"], [], "김 민준"),
+        (["佐々木"], ["𠮷男"], [], "佐々木 𠮷男"),
+        (["山田"], ["Taro"], [], "Taro 山田"),
+        (["Yamada"], ["太郎"], [], "太郎 Yamada"),
+        (["山田"], [], [], "山田"),
+        ([], ["太郎"], [], "太郎"),
+        (["Lee"], ["Ann"], ["May"], "Ann May Lee"),
+        (["山田"], ["太郎"], ["一"], "山田 太郎 一"),
+        (["Ortiz"], ["José"], [], "José Ortiz"),
+    ])
+    func eastAsianNamesPutTheFamilyFirst(_ family: [String], _ given: [String], _ additional: [String], _ want: String) {
+        #expect(StructuredName(family: family, given: given, additional: additional).formatted == want)
+    }
 }
 
 @Suite struct HalvingTests {

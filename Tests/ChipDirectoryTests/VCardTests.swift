@@ -108,13 +108,14 @@ struct VCardRFCExampleTests {
 
             """, strict: true)
         #expect(result.problems.isEmpty, "\(described(result.problems))")
-        #expect(result.contacts.map(\.displayName) == ["The Doe family", "John Doe", "Jane Doe"])
-        #expect(result.contacts.map(\.kind) == [.group, .individual, .individual])
-        #expect(result.contacts[0].members == [
+        // The group follows the cards.
+        #expect(result.contacts.map(\.displayName) == ["John Doe", "Jane Doe", "The Doe family"])
+        #expect(result.contacts.map(\.kind) == [.individual, .individual, .group])
+        #expect(result.contacts[2].members == [
             "urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af", "urn:uuid:b8767877-b4a1-4c70-9acc-505d3819e519",
         ])
-        #expect(result.contacts[1].id == ContactID("urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af"))
-        #expect(result.contacts.map(\.line) == [1, 8, 13])
+        #expect(result.contacts[0].id == ContactID("urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af"))
+        #expect(result.contacts.map(\.line) == [8, 13, 1])
     }
 
     /// RFC 6350 §6.6.5: a list of URIs of any scheme, kept as written.
