@@ -526,11 +526,22 @@ enum ContactCSVReader {
                 isExchange = asciiCaseInsensitiveIs(label, "EX")
             }
             let shown = value(column.displayName)
+            func add(_ address: String) {
+                // An Exchange entry and an SMTP one of the same address are one
+                // address, an SMTP one.
+                if let k = emails.firstIndex(where: { $0.address == address }), fromExchange[k] || isExchange {
+                    fromExchange[k] = fromExchange[k] && isExchange
+                    return
+                }
+                emails.append(ContactEmail(address: address, types: types, pref: primary ? 1 : nil))
+                fromExchange.append(isExchange)
+                primary = false
+            }
             func take(_ piece: UnsafeBufferPointer<UInt8>) {
-                if ContactCSVReader.isLoneInternationalAddress(piece) {
-                    emails.append(ContactEmail(address: makeString(piece), types: types, pref: primary ? 1 : nil))
-                    fromExchange.append(isExchange)
-                    primary = false
+                // Most cells are one address: ASCII (what the list reading
+                // gives unchanged), or with UTF-8 in it.
+                if EmailValue.isPlainAddress(piece) || ContactCSVReader.isLoneInternationalAddress(piece) {
+                    add(makeString(piece))
                     return
                 }
                 let read = EmailValue(piece, parser: &parser)
@@ -543,17 +554,7 @@ enum ContactCSVReader {
                 } else if let reason = read.rejectionReason {
                     notes.append(reason)
                 }
-                for address in addresses {
-                    // An Exchange entry and an SMTP one of the same address are one
-                    // address, an SMTP one.
-                    if let k = emails.firstIndex(where: { $0.address == address }), fromExchange[k] || isExchange {
-                        fromExchange[k] = fromExchange[k] && isExchange
-                        continue
-                    }
-                    emails.append(ContactEmail(address: address, types: types, pref: primary ? 1 : nil))
-                    fromExchange.append(isExchange)
-                    primary = false
-                }
+                for address in addresses { add(address) }
                 if emailDisplayName == nil, let found = read.displayName { emailDisplayName = found }
             }
             if isGoogle {
@@ -637,7 +638,14 @@ enum ContactCSVReader {
 
     /// A label lower-cased: ASCII byte by byte, other text by Unicode's rules.
     static func lowercased(_ p: UnsafeBufferPointer<UInt8>) -> String {
-        if p.allSatisfy({ $0 < 0x80 }) { return String(decoding: p.lazy.map(ByteClass.lowercased), as: UTF8.self) }
+        if p.allSatisfy({ $0 < 0x80 }) {
+            // Labels are short and mostly lower-case already (`home`, `work`).
+            if !p.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) { return makeString(p) }
+            return String(unsafeUninitializedCapacity: p.count) { out in
+                for i in 0..<p.count { out[i] = ByteClass.lowercased(p[i]) }
+                return p.count
+            }
+        }
         return makeString(p).lowercased()
     }
 

@@ -332,11 +332,11 @@ public struct ContactImportStream: ~Copyable {
         guard var state = csv.take() else { return }
         text.withUnsafeBufferPointer { p in
             let piece = UnsafeBufferPointer(rebasing: p[textStart...])
-            let consumed = state.read(piece, firstLine: line, isLast: finished, ids: &ids)
-            line += lineBreaks(UnsafeBufferPointer(rebasing: piece[..<consumed]))
-            textStart += consumed
+            textStart += state.read(piece, firstLine: line, isLast: finished, ids: &ids)
+            line = state.nextLine
         }
-        contacts.append(contentsOf: state.takeContacts())
+        // Moved when nothing is waiting, not copied (see `readCards`).
+        if contacts.isEmpty { contacts = state.takeContacts() } else { contacts.append(contentsOf: state.takeContacts()) }
         problems.append(contentsOf: state.takeProblems())
         if finished {
             format = state.format
@@ -479,7 +479,10 @@ struct CSVImportState {
                     line: line, reason: "the CSV header names no name or e-mail column, and no column holds addresses"))
             }
         }
-        guard let layout else { return piece.count }
+        guard let layout else {
+            nextLine = firstLine + lineBreaks(piece)
+            return piece.count
+        }
         format = layout.format
         var records = CSVRecords(text: piece, delimiter: delimiter, strict: options.strict, firstLine: firstLine,
                                  isFinal: isLast)
@@ -532,8 +535,13 @@ struct CSVImportState {
             }
             contacts.append(contact)
         }
+        nextLine = records.line
         return records.position
     }
+
+    /// The line after the bytes the last ``read(_:firstLine:isLast:ids:)``
+    /// read, as the records counted them.
+    private(set) var nextLine = 1
 
     mutating func takeContacts() -> [Contact] {
         defer { contacts = [] }
