@@ -69,7 +69,11 @@ public enum AddressList {
         let array = Array(bytes)
         return array.withUnsafeBufferPointer { p in
             var scanner = ListScanner()
-            var list = ListRecognizer(policy: policy)
+            // A verdict slot for every 16 bytes or so: a short list does
+            // not zero the 128 KiB a corpus run keeps.
+            var slots = 64
+            while slots < Lookalikes.cacheSize && slots * 16 < array.count { slots *= 2 }
+            var list = ListRecognizer(policy: policy, checksLookalikes: policy.checksLookalikes, cacheSlots: slots)
             var names = Recognizer(policy: policy)  // decodes names for chips
             var chips: [ParsedChip] = []
             var segments: [Segment] = []

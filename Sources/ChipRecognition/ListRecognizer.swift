@@ -62,11 +62,15 @@ public struct ListRecognizer: Sendable {
         self.init(policy: policy, checksLookalikes: policy.checksLookalikes)
     }
 
-    package init(policy: ValidationPolicy, checksLookalikes: Bool) {
+    /// `cacheSlots`: the look-alike verdicts kept (see ``Lookalikes``); a
+    /// recognizer for one short list needs far fewer than one for a corpus.
+    package init(policy: ValidationPolicy, checksLookalikes: Bool, cacheSlots: Int = Lookalikes.cacheSize) {
         recognizer = Recognizer(policy: policy)
         self.checksLookalikes = checksLookalikes && policy.checksLookalikes
         self.exactLocalPart = policy.comparesLocalPartsExactly
-        lookalikes = Lookalikes(commonDomains: self.checksLookalikes ? policy.commonDomains : [], checks: self.checksLookalikes)
+        lookalikes = Lookalikes(
+            commonDomains: self.checksLookalikes ? policy.commonDomains : [], checks: self.checksLookalikes,
+            cacheSlots: cacheSlots)
     }
 
     /// The rules recognition follows, fixed at creation.

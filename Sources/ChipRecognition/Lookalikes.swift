@@ -130,11 +130,21 @@ package struct Lookalikes: Sendable {
         // Without checks or domains, the tables are the same every time:
         // made once (making them sorts the typo suffixes, which cost more
         // than reading an address book's e-mail value).
-        tables = checks || !commonDomains.isEmpty ? Tables(commonDomains: commonDomains) : Lookalikes.uncheckedTables
+        tables = checks || !commonDomains.isEmpty ? Lookalikes.tables(commonDomains) : Lookalikes.uncheckedTables
     }
 
     /// The tables of a value that checks nothing.
     static let uncheckedTables = Tables(commonDomains: [])
+    /// The tables of ``ValidationPolicy/defaultCommonDomains``, made once:
+    /// every field, recognizer and `AddressList.parse` of a standard policy
+    /// shares them (making them cost more than parsing a short list).
+    static let standardTables = Tables(commonDomains: ValidationPolicy.defaultCommonDomains)
+
+    /// The shared tables when `domains` are the default ones (an array
+    /// compare that is O(1) when it is the default array itself), else new.
+    static func tables(_ domains: [String]) -> Tables {
+        domains == ValidationPolicy.defaultCommonDomains ? standardTables : Tables(commonDomains: domains)
+    }
 
     /// Which letters occur, as bits: two strings within two edits differ
     /// in at most four bits, so most candidates are ruled out by a popcount.
