@@ -7,7 +7,8 @@ import ChipTestSupport
 /// format can carry.
 @Suite("Contact corpus: write, import, compare")
 struct ContactCorpusTests {
-    static let seeds = Array(UInt64(1)...20)
+    /// Seeds 1 to 20; a seeded two of them by default (see ``TestScale``).
+    static let seeds = TestScale.sample(UInt64(1)...20, 2, "address-book formats, seeds")
 
     /// The identities an import must give: the written UID, or the FNV-1a of
     /// display name, first address and source; repeats take `-2`, `-3`, ….
@@ -118,12 +119,14 @@ struct ContactCorpusTests {
 
     /// Broken files: generated ones with bytes flipped, cut, doubled and
     /// interesting tokens inserted keep the import's invariants.
+    static let mutationSeeds = TestScale.sample(UInt64(1)...12, 4, "mutated address books, seeds")
+
     @Test(arguments: ContactCorpus.Format.allCases)
     func mutatedFilesKeepTheImportInvariants(_ format: ContactCorpus.Format) {
         let tokens: [[UInt8]] = ["\r\n", "\n", "=", ":", ";", ",", "\"", "\\", " ", "BEGIN:VCARD\r\n", "END:VCARD\r\n",
                                  "VERSION:2.1\r\n", ";ENCODING=QUOTED-PRINTABLE", ";CHARSET=x-bogus", "=\r\n", "item1.",
                                  "\u{FEFF}", "PREF=0", " ::: ", "\"\""].map { Array($0.utf8) } + [[0xFF], [0x00], [0xC3]]
-        for seed in UInt64(1)...12 {
+        for seed in Self.mutationSeeds {
             let clean = ContactCorpus.write(ContactCorpus.contacts(count: 12, seed: seed), as: format, seed: seed).bytes
             var rng = SplitMix64(seed: seed &* 7919)
             for round in 0..<40 {

@@ -417,7 +417,7 @@ struct SuggestionTests {
         var rng = SplitMix64(seed: seed)
         let contacts = (0..<Int(rng.next() % 300 + 50)).map { SuggestionTests.randomContact($0, &rng) }
         let book = ContactDirectory(contacts)
-        for _ in 0..<200 {
+        for _ in 0..<TestScale.count(200, 60, "index against a scan, queries") {
             let query = SuggestionTests.randomQuery(&rng)
             let limit = Int(rng.next() % 10) + 1
             #expect(book.suggestions(for: query, limit: limit) == book.suggestionsByScanning(for: query, limit: limit),
@@ -448,7 +448,7 @@ struct SuggestionTests {
             book = book.updating(changed).removing([contacts[7].id, contacts[99].id])
         }
         let letters = Array("abcdefghijklmnoprstuvwyz")
-        for _ in 0..<80 {
+        for _ in 0..<TestScale.count(80, 12, "large books, queries") {
             var query: String
             switch rng.next() % 4 {
             case 0: query = String(letters[Int(rng.next() % UInt64(letters.count))])
@@ -491,7 +491,7 @@ struct SuggestionTests {
     /// A directory changed by updates, removals and uses suggests exactly
     /// what one built afresh from the same contacts suggests, and holds
     /// the same contacts.
-    @Test(arguments: [21, 22, 23] as [UInt64])
+    @Test(arguments: TestScale.sample([21, 22, 23] as [UInt64], 1, "new versions of a directory, seeds"))
     func newVersionsEqualAFreshBuild(_ seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         var contacts = (0..<400).map { SuggestionTests.randomContact($0, &rng) }
@@ -803,7 +803,7 @@ struct ExactRowTests {
         #expect(book.contact(forAddress: "Bob")?.addressIndex == bob)
     }
 
-    @Test(arguments: [51, 52] as [UInt64])
+    @Test(arguments: TestScale.sample([51, 52] as [UInt64], 1, "exact rows, seeds"))
     func exactRowsAreTheAddressesAndNicknamesTheQueryIs(_ seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         let contacts = (0..<300).map { SuggestionTests.randomContact($0, &rng) }

@@ -258,7 +258,7 @@ struct VCardDamageTests {
         }
         let original = ContactImporter.import(clean)
         var rng = SplitMix64(seed: 0xC0FFEE &+ UInt64(name.utf8.count))
-        for round in 0..<60 {
+        for round in 0..<TestScale.count(60, 15, "damaged vCard samples, rounds") {
             var lines = Self.lines(of: clean)
             var done: [String] = []
             for _ in 0..<(1 + rng.below(3)) { done.append(Self.damage(&lines, &rng)) }

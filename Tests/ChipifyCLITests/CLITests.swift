@@ -199,12 +199,14 @@ struct ProcessTests {
     }
 
     @Test func manyRecordsAndAddressesStreamInBoundedMemory() {
-        // 20 MB: 400,000 records, and one record of 200,000 chips.
+        // 20 MB: 200,000 records of two chips, and one record of 200,000
+        // chips. Not sampled: a smaller input would fit under the bound.
+        let n = 200_000
         var big = [UInt8]()
         let line = Array("Ann Lee <ann@example.com>, \"Lee, B\" <b@x.org>\n".utf8)
-        for _ in 0..<200_000 { big += line }
+        for _ in 0..<n { big += line }
         let long = Array("c@y.org, ".utf8)
-        for _ in 0..<200_000 { big += long }
+        for _ in 0..<n { big += long }
         let path = temporaryFile(big)
         defer { unlink(path) }
         for (jobs, limitKiB) in [("1", 20_000), ("2", 50_000)] {
@@ -212,7 +214,7 @@ struct ProcessTests {
             #expect(r.status == 0)
             var count = 0
             for b in r.stdout where b == 0x0A { count += 1 }
-            #expect(count == 600_000)
+            #expect(count == 3 * n)
             #expect(r.maxRSSKiB < limitKiB, "-j \(jobs): peak RSS \(r.maxRSSKiB) KiB")
         }
     }
@@ -518,7 +520,8 @@ struct ParallelTests {
         // Larger than one batch of 2 × 1 MiB, so several batches run.
         var input: [UInt8] = []
         let block = Self.mixedInput(seed: 3)
-        while input.count < 10_000_000 { input += block }
+        let size = TestScale.count(10_000_000, 2_500_000, "-j 2 equals -j 1, bytes")
+        while input.count < size { input += block }
         let path = temporaryFile(input)
         defer { unlink(path) }
         let one = runProcess(chipifyPath, ["--format", "tsv", "-j", "1", path])
@@ -596,7 +599,7 @@ struct ReplayTests {
     /// 1,248-byte edits a chip and the op every key's changes: about 4.9 KB
     /// a chip.)
     @Test func typingKeyByKeyInOneOpStaysUnderAKilobyteAChip() {
-        let count = 20_000
+        let count = TestScale.count(20_000, 5_000, "typed in one replay op, addresses")
         var text = ""
         for k in 0..<count { text += "u\(k)@x.org, " }
         let path = temporaryFile(Array("{\"op\":\"type\",\"text\":\"\(text)\"}\n".utf8))
@@ -605,7 +608,7 @@ struct ReplayTests {
         let base = runProcess(chipifyPath, ["replay", "--width", "40", empty], measureMemory: true)
         let r = runProcess(chipifyPath, ["replay", "--width", "40", path], measureMemory: true)
         #expect(r.status == 0 && base.status == 0)
-        #expect(r.stdoutText.hasPrefix("to: u0@x.org, u1@x.org and 19998 more\n"))
+        #expect(r.stdoutText.hasPrefix("to: u0@x.org, u1@x.org and \(count - 2) more\n"))
         let perChip = (r.maxRSSKiB - base.maxRSSKiB) * 1024 / count
         #expect(perChip < 1_024, "\(perChip) bytes per chip (\(r.maxRSSKiB) KiB, empty \(base.maxRSSKiB) KiB)")
     }
@@ -728,25 +731,28 @@ struct HostileProcessTests {
         }
     }
 
-    @Test func aFiveHundredMegabyteRecordWithoutNewline() {
+    @Test func aRecordOfHundredsOfMegabytesWithoutANewline() {
+        // By default 100 MB: twice the memory bound, still.
+        let size = TestScale.count(500_000_000, 100_000_000, "a record without a newline, bytes")
         let path = Self.bigFile(head: Array("a@x.org, \"".utf8), unit: Array("xxxxxxxxxxxxxxxx".utf8),
-                                count: 500_000_000 / 16)
+                                count: size / 16)
         defer { unlink(path) }
         let r = runProcess(chipifyPath, ["--summary", "--format", "jsonl", path], measureMemory: true)
         #expect(r.status == 0)
         let summary = MiniJSON.object(Array(r.stdout.dropLast()))
         #expect(summary?["records"]?.int == 1)
         #expect(summary?["chips"]?.int == 2)
-        #expect(summary?["bytes"]?.int == 500_000_010)
+        #expect(summary?["bytes"]?.int == size + 10)
         #expect(r.maxRSSKiB < Self.memoryLimitKiB, "\(r.maxRSSKiB) KiB")
     }
 
     @Test func tenMillionEmptyRecords() {
-        let path = Self.bigFile(unit: [0x0A], count: 10_000_000)
+        let n = TestScale.count(10_000_000, 2_000_000, "empty records")
+        let path = Self.bigFile(unit: [0x0A], count: n)
         defer { unlink(path) }
         let r = runProcess(chipifyPath, ["--summary", path], measureMemory: true)
         #expect(r.status == 0)
-        #expect(r.stdoutText.hasPrefix("records: 10000000\nchips: 0\n"))
+        #expect(r.stdoutText.hasPrefix("records: \(n)\nchips: 0\n"))
         #expect(r.maxRSSKiB < Self.memoryLimitKiB, "\(r.maxRSSKiB) KiB")
     }
 
@@ -755,7 +761,7 @@ struct HostileProcessTests {
         // of a size that does not grow with the program.
         let binary = readFile(chipifyPath) ?? []
         #expect(binary.count > 1 << 20, "cannot read \(chipifyPath)")
-        let prefix = temporaryFile(Array(binary.prefix(8 << 20)))
+        let prefix = temporaryFile(Array(binary.prefix(TestScale.count(8 << 20, 2 << 20, "the binary as input, bytes"))))
         defer { unlink(prefix) }
         let r = runProcess(chipifyPath, ["--format", "jsonl", prefix], measureMemory: true)
         #expect(r.status == 0)

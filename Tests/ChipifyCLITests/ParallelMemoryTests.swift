@@ -61,7 +61,7 @@ struct ParallelMemoryTests {
 
     /// In JSON Lines, whose output is the largest.
     @Test(.enabled(if: hasGNUTime, "needs GNU time (/usr/bin/time -f %M) to read a child's peak memory"),
-          arguments: 0..<3)
+          arguments: TestScale.sample(0..<3, 1, "-j memory bound, layouts"))
     func thePeakIsThatOfOneThreadPlusABoundPerThread(_ layout: Int) {
         let (name, longRecordBytes, totalBytes) = Self.layouts[layout]
         let format = ["--format", "jsonl"]
