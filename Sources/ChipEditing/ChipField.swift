@@ -1284,7 +1284,7 @@ extension ChipField {
     /// - Complexity: O(*n*) in the number of chips.
     public var snapshot: FieldSnapshot {
         FieldSnapshot(
-            name: name, policy: policy, limits: limits, chips: chips, pending: text.pending, caret: text.caret,
+            name: FieldID(checked: name), policy: policy, limits: limits, chips: chips, pending: text.pending, caret: text.caret,
             insertionIndex: text.insertionIndex, selection: selectedIDs, nextSerial: nextSerial)
     }
 
@@ -1335,7 +1335,7 @@ extension ChipField {
         guard saved.selection.allSatisfy(ids.contains) else {
             throw SnapshotError(message: "\(place): selection names a chip it does not hold")
         }
-        self.init(name: saved.name, policy: policy, limits: limits, idPrefix: idPrefix)
+        self.init(name: saved.name.name, policy: policy, limits: limits, idPrefix: idPrefix)
         for (k, chip) in saved.chips.enumerated() {
             let content = chip.content
             var typed = content.raw

@@ -92,20 +92,20 @@ extension Composer {
     @discardableResult
     public mutating func choose(_ suggestion: Suggestion) -> [ComposerChange] {
         guard let contact = directory?.contact(suggestion.contact) else {
-            return [ComposerChange(field: fields[focusedIndex].name, change: .refused(Refusal(.noSuchContact)))]
+            return [ComposerChange(field: fieldIDs[focusedIndex], change: .refused(Refusal(.noSuchContact)))]
         }
         if suggestion.address == nil {
             let chipped = chippedTest()
             let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
             // Never the pending text taken away for no chip.
             guard !members.isEmpty else {
-                return [ComposerChange(field: fields[focusedIndex].name, change: .refused(Refusal(.nothingToChoose)))]
+                return [ComposerChange(field: fieldIDs[focusedIndex], change: .refused(Refusal(.nothingToChoose)))]
             }
             let text = members.map { MailboxText.format(name: $0.name, address: $0.address) }.joined(separator: ", ")
             return performTagged(members.map(\.contact)) { $0.replacePendingAndCommit(Array(text.utf8)) }
         }
         guard let address = suggestion.address, !address.isEmpty else {
-            return [ComposerChange(field: fields[focusedIndex].name, change: .refused(Refusal(.nothingToChoose)))]
+            return [ComposerChange(field: fieldIDs[focusedIndex], change: .refused(Refusal(.nothingToChoose)))]
         }
         let text = MailboxText.format(name: suggestion.name, address: address)
         return performTagged([contact.id]) { $0.replacePendingAndCommit(Array(text.utf8)) }
@@ -125,75 +125,196 @@ extension Composer {
     /// Runs an operation that inserts chips standing for these contacts,
     /// in order (nil: resolve as usual), as one undo step.
     mutating func performTagged(_ contacts: [ContactID?], _ body: (inout ChipField) -> [FieldChange]) -> [ComposerChange] {
+        performTagged(on: focusedIndex, contacts, body)
+    }
+
+    /// The same on field `k`, which need not have the focus.
+    mutating func performTagged(
+        on k: Int, _ contacts: [ContactID?], _ body: (inout ChipField) -> [FieldChange]
+    ) -> [ComposerChange] {
         pendingTags = contacts
         defer { pendingTags = nil }
         coalescing = nil
-        let changes = perform(nil, body)
+        let changes = perform(on: k, nil, body)
         coalescing = nil
         return changes
     }
 
     // MARK: - Alternates and lists
 
-    /// The chip's contact's other addresses (not the one it has), in the
-    /// contact's order.
+    /// The other addresses of the contact of the focused field's chip at
+    /// `index` (see ``alternates(of:)``).
     ///
     /// - Complexity: O(*e*) in the contact's addresses.
     public func alternates(at index: Int) -> [ContactEmail] {
-        let field = fields[focusedIndex]
-        guard (0..<field.count).contains(index), let id = field[index].contact,
-              let contact = directory?.contact(id) else { return [] }
-        let current = field[index].content.address.map { SearchFold.fold($0) }
+        guard (0..<fields[focusedIndex].count).contains(index) else { return [] }
+        return alternates(of: fields[focusedIndex][index])
+    }
+
+    /// The chip's contact's other addresses (not the one it has), in the
+    /// contact's order, in whichever field the chip is.
+    ///
+    /// - Complexity: O(*f* + *n*) to find the chip, then O(*e*) in the contact's addresses.
+    public func alternates(of id: ChipID) -> [ContactEmail] {
+        guard let (k, _) = locate(id), let chip = fields[k].chip(id) else { return [] }
+        return alternates(of: chip)
+    }
+
+    func alternates(of chip: Chip) -> [ContactEmail] {
+        guard let id = chip.contact, let contact = directory?.contact(id) else { return [] }
+        let current = chip.content.address.map { SearchFold.fold($0) }
         return contact.emails.filter { SearchFold.fold($0.address) != current }
     }
 
-    /// Replaces the chip's address by its `choice`-th alternate; the chip
-    /// keeps its identity, name and contact.
+    /// Replaces the address of the focused field's chip at `index` by its
+    /// `choice`-th alternate (see ``chooseAlternate(of:_:)``).
     ///
     /// - Complexity: O(*n*) in the mailbox's length.
     @discardableResult
     public mutating func chooseAlternate(at index: Int, _ choice: Int) -> [ComposerChange] {
-        let options = alternates(at: index)
-        let name = fields[focusedIndex].name
+        guard (0..<fields[focusedIndex].count).contains(index) else {
+            return [ComposerChange(field: fieldIDs[focusedIndex], change: .refused(Refusal(.noSuchChip)))]
+        }
+        return chooseAlternate(inField: focusedIndex, at: index, choice)
+    }
+
+    /// Replaces the chip's address by its `choice`-th alternate, in
+    /// whichever field it is, without moving the focus; the chip keeps its
+    /// identity, name and contact.
+    ///
+    /// - Complexity: O(*f* + *n*) to find the chip among *n*, then O(*m*) in the mailbox's length.
+    @discardableResult
+    public mutating func chooseAlternate(of id: ChipID, _ choice: Int) -> [ComposerChange] {
+        guard let (k, i) = locate(id) else { return noSuchChip() }
+        return chooseAlternate(inField: k, at: i, choice)
+    }
+
+    mutating func chooseAlternate(inField k: Int, at index: Int, _ choice: Int) -> [ComposerChange] {
+        let options = alternates(of: fields[k][index])
+        let name = fieldIDs[k]
         guard options.indices.contains(choice) else {
             return [ComposerChange(field: name, change: .refused(Refusal(.noSuchChip)))]
         }
-        var chip = fields[focusedIndex][index]
+        var chip = fields[k][index]
         guard chip.isEditable else { return [ComposerChange(field: name, change: .refused(Refusal(.chipCommitted)))] }
         let displayName = chip.content.displayName ?? directory?.contact(chip.contact!)?.displayName
         let text = MailboxText.format(name: displayName, address: options[choice].address)
-        guard let content = parseOne(text, policy: fields[focusedIndex].policy) else { return [] }
+        guard let content = parseOne(text, policy: fields[k].policy) else { return [] }
         chip.content = content
-        return perform(nil) { field in
+        return perform(on: k, nil) { field in
             var changes: [FieldChange] = []
             field.replaceChip(chip, at: index, &changes)
             return changes
         }
     }
 
-    /// Replaces a list's chip by its members' chips, in one undoable step,
-    /// leaving out members already chipped in any field.
+    /// Replaces the focused field's list chip at `index` by its members'
+    /// chips (see ``expand(_:)``).
     ///
     /// - Complexity: O(*m*) for *m* members.
     @discardableResult
     public mutating func expand(at index: Int) -> [ComposerChange] {
-        let name = fields[focusedIndex].name
-        guard (0..<fields[focusedIndex].count).contains(index), let id = fields[focusedIndex][index].contact,
-              let contact = directory?.contact(id), contact.kind == .group else {
+        guard (0..<fields[focusedIndex].count).contains(index) else {
+            return [ComposerChange(field: fieldIDs[focusedIndex], change: .refused(Refusal(.notAList)))]
+        }
+        return expand(inField: focusedIndex, at: index)
+    }
+
+    /// Replaces a list's chip by its members' chips, in whichever field it
+    /// is, in one undoable step, leaving out members already chipped in
+    /// any field.
+    ///
+    /// - Complexity: O(*f* + *n*) to find the chip among *n*, then O(*m*) for *m* members.
+    @discardableResult
+    public mutating func expand(_ id: ChipID) -> [ComposerChange] {
+        guard let (k, i) = locate(id) else { return noSuchChip() }
+        return expand(inField: k, at: i)
+    }
+
+    mutating func expand(inField k: Int, at index: Int) -> [ComposerChange] {
+        let name = fieldIDs[k]
+        guard let id = fields[k][index].contact, let contact = directory?.contact(id), contact.kind == .group else {
             return [ComposerChange(field: name, change: .refused(Refusal(.notAList)))]
         }
-        guard fields[focusedIndex][index].isEditable else {
+        guard fields[k][index].isEditable else {
             return [ComposerChange(field: name, change: .refused(Refusal(.chipCommitted)))]
         }
         let chipped = chippedTest()
         let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
         let texts = members.map { Array(MailboxText.format(name: $0.name, address: $0.address).utf8) }
-        return performTagged(members.map(\.contact)) { field in
+        return performTagged(on: k, members.map(\.contact)) { field in
             var changes: [FieldChange] = []
             _ = field.removeChip(at: index, &changes)
             changes += field.insertChips(texts, at: index)
             return changes
         }
+    }
+
+    /// Resolves an `ambiguous` chip to one of its ``Chip/candidates``, in
+    /// whichever field it is, without moving the focus: the chip keeps its
+    /// identity and becomes the candidate's mailbox, standing for its
+    /// contact (a list without an address becomes its members' chips, as
+    /// choosing it would). One undo step; the duplicate policy applies to
+    /// the address it now holds. Refused with `no-such-chip` when the chip
+    /// is gone or `suggestion` is not one of its candidates.
+    ///
+    /// - Complexity: O(*f* + *n*) to find the chip among *n*, then O(*m*) in the mailbox (or members).
+    @discardableResult
+    public mutating func resolve(_ id: ChipID, to suggestion: Suggestion) -> [ComposerChange] {
+        guard let (k, i) = locate(id), let chip = fields[k].chip(id),
+              chip.candidates.contains(suggestion) else { return noSuchChip() }
+        guard chip.isEditable else {
+            return [ComposerChange(field: fieldIDs[k], change: .refused(Refusal(.chipCommitted)))]
+        }
+        if let address = suggestion.address {
+            let text = MailboxText.format(name: suggestion.name, address: address)
+            guard let content = parseOne(text, policy: fields[k].policy) else {
+                return [ComposerChange(field: fieldIDs[k], change: .refused(Refusal(.nothingToChoose)))]
+            }
+            return replaceResolved(chip, in: k, at: i, content, contact: suggestion.contact)
+        }
+        guard let contact = directory?.contact(suggestion.contact), contact.kind == .group else {
+            return [ComposerChange(field: fieldIDs[k], change: .refused(Refusal(.noSuchContact)))]
+        }
+        let chipped = chippedTest()
+        let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
+        guard !members.isEmpty else {
+            return [ComposerChange(field: fieldIDs[k], change: .refused(Refusal(.nothingToChoose)))]
+        }
+        let texts = members.map { Array(MailboxText.format(name: $0.name, address: $0.address).utf8) }
+        return performTagged(on: k, members.map(\.contact)) { field in
+            var changes: [FieldChange] = []
+            _ = field.removeChip(at: i, &changes)
+            changes += field.insertChips(texts, at: i)
+            return changes
+        }
+    }
+
+    /// The chip, keeping its identity, with new content standing for
+    /// `contact`: one undo step, then the duplicate policy on its address.
+    mutating func replaceResolved(
+        _ chip: Chip, in k: Int, at i: Int, _ content: ParsedChip, contact: ContactID
+    ) -> [ComposerChange] {
+        var chip = chip
+        chip.content = content
+        chip.contact = contact
+        chip.candidates = []
+        chip.isResolving = false
+        coalescing = nil
+        redoStack.removeAll()
+        var fc: [FieldChange] = []
+        fields[k].replaceChip(chip, at: i, &fc)
+        var changes = fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
+        // Now an address: new to the duplicate policy, in the same step.
+        changes += applyDuplicatePolicy(after: [ComposerChange(field: fieldIDs[k], change: .inserted(chip.id, at: i))])
+        recordTransaction(focusBefore: focusedIndex)
+        search = nil
+        return ComposerChange.coalesced(changes)
+    }
+
+    /// A refusal for a chip that is in no field.
+    func noSuchChip() -> [ComposerChange] {
+        [ComposerChange(field: fieldIDs[focusedIndex], change: .refused(Refusal(.noSuchChip)))]
     }
 
     /// A list's members as mailboxes: `mailto:` members by address (named
@@ -252,12 +373,14 @@ extension Composer {
         }
         var fc: [FieldChange] = []
         fields[k].replaceChip(chip, at: i, &fc)
-        // Applied as its own undo step: undoing it brings the name back.
-        recordTransaction(focusBefore: focusedIndex)
-        var changes = fc.map { ComposerChange(field: fields[k].name, change: $0) }
+        var changes = fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
         // Resolved, it is a new address for the duplicate policy.
-        changes += applyDuplicatePolicy(after: [ComposerChange(field: fields[k].name, change: .inserted(chip.id, at: i))])
-        return changes
+        changes += applyDuplicatePolicy(after: [ComposerChange(field: fieldIDs[k], change: .inserted(chip.id, at: i))])
+        // Applied as its own undo step, with what the duplicate policy did:
+        // undoing it brings the name back.
+        coalescing = nil
+        recordTransaction(focusBefore: focusedIndex)
+        return ComposerChange.coalesced(changes)
     }
 
     /// Asks the remote directory about a chip's text.
@@ -287,12 +410,15 @@ extension Composer {
                     lookups.cancelled.append(open)
                 }
             case .inserted(let id, let at):
-                guard let k = fieldIndex(named: c.field), let original = fields[k].chip(id), original.isEditable else {
+                guard let k = fieldIndex(of: c.field), let original = fields[k].chip(id), original.isEditable else {
                     continue
                 }
                 var chip = original
-                if pendingTags != nil {
-                    chip.contact = tags.isEmpty ? nil : tags.removeFirst()
+                // A chosen contact tags its chip; a chip without one (an
+                // inserted mailbox) is resolved as a typed one is.
+                let tag = pendingTags == nil || tags.isEmpty ? nil : tags.removeFirst()
+                if let tag {
+                    chip.contact = tag
                 } else if chip.contact == nil {
                     chip = resolved(chip, policy: fields[k].policy)
                 }
@@ -304,7 +430,7 @@ extension Composer {
                 guard chip != original, let i = locate(id, hint: (k, at))?.index else { continue }
                 var fc: [FieldChange] = []
                 fields[k].replaceChip(chip, at: i, &fc)
-                extra += fc.map { ComposerChange(field: fields[k].name, change: $0) }
+                extra += fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
             default:
                 continue
             }

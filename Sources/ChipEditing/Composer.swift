@@ -19,17 +19,51 @@ public enum DuplicatePolicy: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A change in one of a composer's fields.
 public struct ComposerChange: Sendable, Hashable, CustomStringConvertible {
-    public var field: String
+    public var field: FieldID
     public var change: FieldChange
+
+    public init(field: FieldID, change: FieldChange) {
+        self.field = field
+        self.change = change
+    }
+
     public var description: String { "\(field): \(change)" }
+
+    /// The changes with one report per chip: an `updated` of a chip the
+    /// list already inserted or updated (and did not remove since) is
+    /// dropped. A UI reads a chip's content when it handles its change,
+    /// after the operation, so the first report shows the final chip, and
+    /// dropping an update moves no index.
+    ///
+    /// - Complexity: O(*c*) in the changes.
+    static func coalesced(_ changes: [ComposerChange]) -> [ComposerChange] {
+        guard changes.count > 1 else { return changes }
+        var reported = Set<ChipID>()
+        var out: [ComposerChange] = []
+        out.reserveCapacity(changes.count)
+        for c in changes {
+            switch c.change {
+            case .inserted(let id, _):
+                reported.insert(id)
+            case .updated(let id, _):
+                if !reported.insert(id).inserted { continue }
+            case .removed(let id, _):
+                reported.remove(id)
+            default:
+                break
+            }
+            out.append(c)
+        }
+        return out
+    }
 }
 
-/// Why ``Composer/send(smtpUTF8:)`` refused, or that it sent, and what to
-/// send.
+/// What blocks a send, or that it went, and what to send: the answer of
+/// `Composer.send(options:)` and of `Composer.sendability(options:)`.
 public struct SendReport: Sendable, Hashable {
     /// A chip that is valid but cannot go out with this transport.
     public struct UnsendableChip: Sendable, Hashable {
-        public var field: String
+        public var field: FieldID
         public var id: ChipID
         /// Why the header writer left it out (its code): `needs-smtputf8`
         /// (a UTF-8 local part without SMTPUTF8), `invalid-idn` (a domain
@@ -38,41 +72,53 @@ public struct SendReport: Sendable, Hashable {
         /// RFC 5322 addr-spec, so it would not read back the same).
         public var reason: String
 
-        public init(field: String, id: ChipID, reason: String) {
+        public init(field: FieldID, id: ChipID, reason: String) {
             self.field = field
             self.id = id
             self.reason = reason
         }
     }
 
-    /// One header to send: the field's name and its value as the header
-    /// writer renders it (folded, encoded words, no raw CR/LF).
+    /// One header to send: the field and its value as the header writer
+    /// renders it (folded for a line that starts with the field's name,
+    /// encoded words, no raw CR/LF).
     public struct Header: Sendable, Hashable {
-        public var field: String
+        public var field: FieldID
         public var value: String
 
-        public init(field: String, value: String) {
+        public init(field: FieldID, value: String) {
             self.field = field
             self.value = value
         }
+
+        /// The header's line as a message holds it: `To: ` and the value
+        /// (without the final line break).
+        public var line: String { field.headerName + ": " + value }
     }
 
     /// True when every chip is now committed.
     public var sent: Bool
-    /// Chips in error, by field name.
-    public var errorChips: [String: [ChipID]]
+    /// Chips in error, by field.
+    public var errorChips: [FieldID: [ChipID]]
     /// Fields whose pending (or marked) text is not empty.
-    public var fieldsWithPendingText: [String]
+    public var fieldsWithPendingText: [FieldID]
     /// True when no field holds a mailbox: nobody to send to.
     public var hasNoRecipient: Bool
     /// Valid chips the transport cannot carry, in field order.
     public var unsendableChips: [UnsendableChip]
-    /// On success, the non-empty fields' header values, in field order.
+    /// When nothing blocks (``canSend``), the non-empty fields' header
+    /// values, in field order; empty otherwise.
     public var headers: [Header]
     public var changes: [ComposerChange]
 
+    /// Whether nothing blocks a send: no chip in error, no pending text, a
+    /// recipient, and every valid chip carried by the transport.
+    public var canSend: Bool {
+        errorChips.isEmpty && fieldsWithPendingText.isEmpty && !hasNoRecipient && unsendableChips.isEmpty
+    }
+
     public init(
-        sent: Bool, errorChips: [String: [ChipID]] = [:], fieldsWithPendingText: [String] = [],
+        sent: Bool, errorChips: [FieldID: [ChipID]] = [:], fieldsWithPendingText: [FieldID] = [],
         hasNoRecipient: Bool = false, unsendableChips: [UnsendableChip] = [], headers: [Header] = [],
         changes: [ComposerChange] = []
     ) {
@@ -99,6 +145,8 @@ public struct SendReport: Sendable, Hashable {
 ///    the fields, except operations on all chips (send, select all).
 public struct Composer: Sendable {
     public internal(set) var fields: [ChipField]
+    /// The fields' identities, in field order (`fieldIDs[k]` is `fields[k]`).
+    public let fieldIDs: [FieldID]
     public internal(set) var focusedIndex = 0
     public var duplicatePolicy: DuplicatePolicy
     /// Undo steps kept; older ones are forgotten.
@@ -186,17 +234,18 @@ public struct Composer: Sendable {
     var keyIndex: [UInt64: [ChipID]] = [:]
     var chipKeys: [ChipID: UInt64] = [:]
 
-    /// A composer with these fields (names must differ), focused on the first.
+    /// A composer with these fields (they must differ), focused on the first.
     ///
     /// - Complexity: O(*f*) in the number of fields.
     public init(
-        fieldNames: [String] = ["to", "cc", "bcc"], policy: ValidationPolicy = .standard,
+        fields ids: [FieldID] = [.to, .cc, .bcc], policy: ValidationPolicy = .standard,
         limits: FieldLimits = FieldLimits(), duplicatePolicy: DuplicatePolicy = .warn
     ) {
-        precondition(!fieldNames.isEmpty, "a composer needs a field")
-        precondition(Set(fieldNames).count == fieldNames.count, "field names must differ")
-        fields = fieldNames.enumerated().map {
-            var field = ChipField(name: $1, policy: policy, limits: limits, idPrefix: UInt64($0 + 1))
+        precondition(!ids.isEmpty, "a composer needs a field")
+        precondition(Set(ids).count == ids.count, "fields must differ")
+        fieldIDs = ids
+        fields = ids.enumerated().map {
+            var field = ChipField(name: $1.name, policy: policy, limits: limits, idPrefix: UInt64($0 + 1))
             field.startJournal()
             return field
         }
@@ -205,12 +254,18 @@ public struct Composer: Sendable {
 
     /// The field with the focus, where typing goes.
     public var focusedField: ChipField { fields[focusedIndex] }
+    /// Which field has the focus.
+    public var focusedFieldID: FieldID { fieldIDs[focusedIndex] }
 
-    /// The field with this name. - Complexity: O(fields).
-    public func field(named name: String) -> ChipField? { fields.first { $0.name == name } }
+    /// The field `id`, or nil when the composer has none.
+    ///
+    /// - Complexity: O(*f*) in the number of fields.
+    public func field(_ id: FieldID) -> ChipField? { fieldIndex(of: id).map { fields[$0] } }
 
-    /// The index of the field with this name. - Complexity: O(fields).
-    public func fieldIndex(named name: String) -> Int? { fields.firstIndex { $0.name == name } }
+    /// The index of field `id` in ``fields``.
+    ///
+    /// - Complexity: O(*f*) in the number of fields.
+    public func fieldIndex(of id: FieldID) -> Int? { fieldIDs.firstIndex(of: id) }
 
     /// Whether there is a step to undo.
     public var canUndo: Bool { !undoStack.isEmpty }
@@ -241,9 +296,9 @@ public struct Composer: Sendable {
     ///
     /// - Complexity: O(*f* + *p*) for *f* fields and *p* pending bytes committed.
     @discardableResult
-    public mutating func focus(_ name: String) -> [ComposerChange] {
-        guard let target = fieldIndex(named: name) else {
-            return [ComposerChange(field: name, change: .refused(Refusal(.noSuchField)))]
+    public mutating func focus(_ id: FieldID) -> [ComposerChange] {
+        guard let target = fieldIndex(of: id) else {
+            return [ComposerChange(field: id, change: .refused(Refusal(.noSuchField)))]
         }
         guard target != focusedIndex else { return [] }
         committingBy = .blur
@@ -256,7 +311,7 @@ public struct Composer: Sendable {
             if last.focusAfter == before && !changes.isEmpty { last.focusAfter = target }
             undoStack.append(last)
         }
-        changes.append(ComposerChange(field: name, change: .caretMoved))
+        changes.append(ComposerChange(field: fieldIDs[target], change: .caretMoved))
         return changes
     }
 
@@ -425,27 +480,93 @@ public struct Composer: Sendable {
     }
 
     /// Moves the chip at `index` of the focused field (or, when it is
-    /// selected, every selected chip) to field `name` at `destination`,
+    /// selected, every selected chip) to field `target` at `destination`,
     /// keeping identities and content.
     ///
     /// - Complexity: O(*s* · *n*) for *s* chips moved and *n* chips in the two fields.
     @discardableResult
-    public mutating func move(from index: Int, toField name: String, at destination: Int) -> [ComposerChange] {
-        guard let target = fieldIndex(named: name) else {
-            return [ComposerChange(field: name, change: .refused(Refusal(.noSuchField)))]
+    public mutating func move(from index: Int, toField target: FieldID, at destination: Int) -> [ComposerChange] {
+        moveChips(inField: focusedIndex, from: index, to: target, at: destination)
+    }
+
+    // MARK: - Operations on a chip, in any field
+
+    /// Where chip `id` is: its field and its index there, or nil when no
+    /// field holds it.
+    ///
+    /// - Complexity: O(*f* + *n*): a lookup in each of *f* fields, then a
+    ///   scan of the *n* identities of the one that holds it (8 bytes each).
+    public func location(of id: ChipID) -> (field: FieldID, index: Int)? {
+        locate(id).map { (fieldIDs[$0.field], $0.index) }
+    }
+
+    /// Deletes chip `id` (not a committed one) from whichever field holds
+    /// it, without moving the focus: the ⓧ of a Cc chip while the person
+    /// types in To. One undo step.
+    ///
+    /// - Complexity: O(*f* + *n*) to find it, and the array move.
+    @discardableResult
+    public mutating func remove(_ id: ChipID) -> [ComposerChange] {
+        guard let (k, i) = locate(id) else { return noSuchChip() }
+        return perform(on: k, nil) { $0.remove(at: i) }
+    }
+
+    /// Turns chip `id` back into text where it is. Typing goes where the
+    /// caret is, so when the chip is in another field the focus moves
+    /// there first (committing the pending text it leaves, as ``focus(_:)``
+    /// does); the edit, the typing and the commit that follow are one undo
+    /// step.
+    ///
+    /// - Complexity: O(*f* + *n* + *c*) for *n* chips and the chip's *c* bytes.
+    @discardableResult
+    public mutating func edit(_ id: ChipID) -> [ComposerChange] {
+        guard let (k, _) = locate(id) else { return noSuchChip() }
+        var changes = k == focusedIndex ? [] : focus(fieldIDs[k])
+        // The commit of the field left may have changed indexes.
+        guard let (now, i) = locate(id), now == focusedIndex else { return changes + noSuchChip() }
+        changes += edit(at: i)
+        return changes
+    }
+
+    /// Selects chip `id` in its field, without moving the focus: alone, as
+    /// a range from the last chip selected alone (`extend`), or toggled.
+    ///
+    /// - Complexity: O(*f* + *n*) to find it.
+    @discardableResult
+    public mutating func select(_ id: ChipID, extend: Bool = false, toggle: Bool = false) -> [ComposerChange] {
+        guard let (k, i) = locate(id) else { return noSuchChip() }
+        return perform(on: k, nil) { $0.select(i, extend: extend, toggle: toggle) }
+    }
+
+    /// Moves chip `id` (or, when it is selected, every selected chip of its
+    /// field, in their order) to field `target` at `destination` (an index
+    /// there before the move), keeping identities and content, without
+    /// moving the focus. One undo step.
+    ///
+    /// - Complexity: O(*f* + *n*) to find it, then O(*s* · *n*) for *s* chips moved.
+    @discardableResult
+    public mutating func move(_ id: ChipID, to target: FieldID, at destination: Int) -> [ComposerChange] {
+        guard let (k, i) = locate(id) else { return noSuchChip() }
+        return moveChips(inField: k, from: i, to: target, at: destination)
+    }
+
+    /// Moves chips from field `source` to field `target`: the chip at
+    /// `index`, or every selected chip when it is selected.
+    mutating func moveChips(inField source: Int, from index: Int, to targetID: FieldID, at destination: Int) -> [ComposerChange] {
+        guard let target = fieldIndex(of: targetID) else {
+            return [ComposerChange(field: targetID, change: .refused(Refusal(.noSuchField)))]
         }
-        let source = focusedIndex
         guard (0..<fields[source].count).contains(index) else {
-            return [ComposerChange(field: fields[source].name, change: .refused(Refusal(.noSuchChip)))]
+            return [ComposerChange(field: fieldIDs[source], change: .refused(Refusal(.noSuchChip)))]
         }
-        if target == source { return move(from: index, to: destination) }
+        if target == source { return perform(on: source, nil) { $0.move(from: index, to: destination) } }
         coalescing = nil
         redoStack.removeAll()
         let picked = fields[source][index].id
         let ids = fields[source].isSelected(picked) ? fields[source].selectedIDs : [picked]
         var changes: [ComposerChange] = []
         var fieldChanges: [FieldChange] = []
-        let sourceName = fields[source].name, targetName = fields[target].name
+        let sourceName = fieldIDs[source], targetName = fieldIDs[target]
         if !fields[source].selection.isEmpty {
             fieldChanges += fields[source].clearSelection()
         }
@@ -468,7 +589,7 @@ public struct Composer: Sendable {
             at += 1
         }
         changes += fieldChanges.map { ComposerChange(field: sourceName, change: $0) }
-        recordTransaction(focusBefore: source)
+        recordTransaction(focusBefore: focusedIndex)
         return changes
     }
 
@@ -484,12 +605,12 @@ public struct Composer: Sendable {
         var changes: [ComposerChange] = []
         for step in t.steps.reversed() {
             let inverse = step.edits.reversed().map(\.inverse)
-            changes += fields[step.field].apply(inverse).map { ComposerChange(field: fields[step.field].name, change: $0) }
+            changes += fields[step.field].apply(inverse).map { ComposerChange(field: fieldIDs[step.field], change: $0) }
         }
         focusedIndex = t.focusBefore
         reindex(changes)
         redoStack.append(t)
-        return changes
+        return ComposerChange.coalesced(changes)
     }
 
     /// Redoes the last undone step.
@@ -501,12 +622,12 @@ public struct Composer: Sendable {
         guard let t = redoStack.popLast() else { return [] }
         var changes: [ComposerChange] = []
         for step in t.steps {
-            changes += fields[step.field].apply(step.edits).map { ComposerChange(field: fields[step.field].name, change: $0) }
+            changes += fields[step.field].apply(step.edits).map { ComposerChange(field: fieldIDs[step.field], change: $0) }
         }
         focusedIndex = t.focusAfter
         reindex(changes)
         undoStack.append(t)
-        return changes
+        return ComposerChange.coalesced(changes)
     }
 
     // MARK: - Sending
@@ -515,13 +636,13 @@ public struct Composer: Sendable {
     /// the transport is asked about. Used by `send(smtpUTF8:)`.
     ///
     /// - Complexity: O(*n*) in the number of chips.
-    package func unsentWork() -> (errors: [String: [ChipID]], pending: [String]) {
-        var errors: [String: [ChipID]] = [:]
-        var pendingFields: [String] = []
-        for f in fields {
+    package func unsentWork() -> (errors: [FieldID: [ChipID]], pending: [FieldID]) {
+        var errors: [FieldID: [ChipID]] = [:]
+        var pendingFields: [FieldID] = []
+        for (k, f) in fields.enumerated() {
             let bad = f.chips.filter { $0.state == .error }.map(\.id)
-            if !bad.isEmpty { errors[f.name] = bad }
-            if f.hasUncommittedText { pendingFields.append(f.name) }
+            if !bad.isEmpty { errors[fieldIDs[k]] = bad }
+            if f.hasUncommittedText { pendingFields.append(fieldIDs[k]) }
         }
         return (errors, pendingFields)
     }
@@ -535,7 +656,7 @@ public struct Composer: Sendable {
     package mutating func commitForSending() -> [ComposerChange] {
         var changes: [ComposerChange] = []
         for k in fields.indices {
-            changes += fields[k].commitAllChips().map { ComposerChange(field: fields[k].name, change: $0) }
+            changes += fields[k].commitAllChips().map { ComposerChange(field: fieldIDs[k], change: $0) }
         }
         undoStack.removeAll()
         redoStack.removeAll()
@@ -549,9 +670,15 @@ public struct Composer: Sendable {
     /// policy to what it added or removed, and records the undo step
     /// (merged into the open one when `coalesce` continues it).
     mutating func perform(_ coalesce: Coalescing?, _ body: (inout ChipField) -> [FieldChange]) -> [ComposerChange] {
-        let f = focusedIndex
+        perform(on: focusedIndex, coalesce, body)
+    }
+
+    /// The same on field `f`, which need not have the focus.
+    mutating func perform(
+        on f: Int, _ coalesce: Coalescing?, _ body: (inout ChipField) -> [FieldChange]
+    ) -> [ComposerChange] {
         let fieldChanges = body(&fields[f])
-        var changes = fieldChanges.map { ComposerChange(field: fields[f].name, change: $0) }
+        var changes = fieldChanges.map { ComposerChange(field: fieldIDs[f], change: $0) }
         changes += resolveContacts(after: changes)
         changes += applyDuplicatePolicy(after: changes)
         let touched = fields.indices.filter { fields[$0].hasJournal }
@@ -575,12 +702,12 @@ public struct Composer: Sendable {
                 last.focusAfter = focusedIndex
                 undoStack.append(last)
             } else {
-                recordTransaction(focusBefore: f)
+                recordTransaction(focusBefore: focusedIndex)
             }
         }
         coalescing = effective
         if inSession && fields[f].pending.isEmpty && !fields[f].isEditingChip { coalescing = nil }
-        return changes
+        return ComposerChange.coalesced(changes)
     }
 
     mutating func recordTransaction(focusBefore: Int) {
@@ -607,7 +734,7 @@ public struct Composer: Sendable {
     mutating func applyDuplicatePolicy(after changes: [ComposerChange]) -> [ComposerChange] {
         var extra: [ComposerChange] = []
         for c in changes {
-            guard let k = fieldIndex(named: c.field) else { continue }
+            guard let k = fieldIndex(of: c.field) else { continue }
             switch c.change {
             case .removed(let id, _):
                 extra += forget(id)
@@ -631,7 +758,7 @@ public struct Composer: Sendable {
                     _ = fields[k].removeChip(at: at, &fc)
                     let reason: Refusal.Reason = duplicatePolicy == .reject ? .duplicate : .mergedDuplicate
                     fc.append(.refused(Refusal(reason, text: chip.content.rawText)))
-                    extra += fc.map { ComposerChange(field: fields[k].name, change: $0) }
+                    extra += fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
                 }
             default:
                 continue
@@ -675,7 +802,7 @@ public struct Composer: Sendable {
         if on { chip.content.warnings.insert(.duplicate) } else { chip.content.warnings.remove(.duplicate) }
         var fc: [FieldChange] = []
         fields[k].replaceChip(chip, at: i, &fc)
-        return fc.map { ComposerChange(field: fields[k].name, change: $0) }
+        return fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
     }
 
     mutating func mergeName(from newer: Chip, into firstID: ChipID) -> [ComposerChange] {
@@ -684,7 +811,7 @@ public struct Composer: Sendable {
         first.content.displayName = name
         var fc: [FieldChange] = []
         fields[k].replaceChip(first, at: i, &fc)
-        return fc.map { ComposerChange(field: fields[k].name, change: $0) }
+        return fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
     }
 
     /// After undo or redo: the index follows the chips that came and went.
@@ -697,7 +824,7 @@ public struct Composer: Sendable {
                     if keyIndex[key]?.isEmpty == true { keyIndex[key] = nil }
                 }
             case .inserted(let id, _):
-                if let k = fieldIndex(named: c.field), let chip = fields[k].chip(id),
+                if let k = fieldIndex(of: c.field), let chip = fields[k].chip(id),
                    let key = key(of: chip), chipKeys[id] == nil {
                     remember(id, key)
                 }

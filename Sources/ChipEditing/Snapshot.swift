@@ -4,7 +4,7 @@ import ChipRecognition
 /// A field as saved: its rules and limits, its chips with identities and
 /// states, the pending text, caret and selection.
 public struct FieldSnapshot: Sendable, Hashable {
-    public var name: String
+    public var name: FieldID
     /// The field's rules, every one of them (nil only in a version 1
     /// snapshot, which kept one policy name for all fields).
     public var policy: ValidationPolicy?
@@ -19,7 +19,7 @@ public struct FieldSnapshot: Sendable, Hashable {
     public var nextSerial: UInt64
 
     public init(
-        name: String, policy: ValidationPolicy?, limits: FieldLimits?, chips: [Chip], pending: [UInt8],
+        name: FieldID, policy: ValidationPolicy?, limits: FieldLimits?, chips: [Chip], pending: [UInt8],
         caret: Int, insertionIndex: Int, selection: [ChipID], nextSerial: UInt64
     ) {
         self.name = name
@@ -42,7 +42,7 @@ extension FieldSnapshot: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            name: try c.decode(String.self, forKey: .name),
+            name: try c.decode(FieldID.self, forKey: .name),
             policy: try c.decodeIfPresent(ValidationPolicy.self, forKey: .policy),
             limits: try c.decodeIfPresent(FieldLimits.self, forKey: .limits),
             chips: try c.decode([Chip].self, forKey: .chips),
@@ -79,7 +79,7 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
     /// The format's version (``currentVersion`` when made here).
     public var version: Int
     public var fields: [FieldSnapshot]
-    public var focus: String
+    public var focus: FieldID
     public var duplicatePolicy: DuplicatePolicy
     /// Version 1 only: the policy's name, for every field.
     public var policy: String?
@@ -91,7 +91,7 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
     public var remoteLookups: Bool?
 
     public init(
-        version: Int = ComposerSnapshot.currentVersion, fields: [FieldSnapshot], focus: String,
+        version: Int = ComposerSnapshot.currentVersion, fields: [FieldSnapshot], focus: FieldID,
         duplicatePolicy: DuplicatePolicy, policy: String? = nil, limits: FieldLimits? = nil
     ) {
         self.version = version
@@ -119,24 +119,15 @@ extension Composer {
     /// - Complexity: O(*n*) in the number of chips.
     public var snapshot: ComposerSnapshot {
         var s = ComposerSnapshot(
-            fields: fields.map(\.snapshot), focus: fields[focusedIndex].name, duplicatePolicy: duplicatePolicy)
+            fields: fields.indices.map { k in
+                var field = fields[k].snapshot
+                field.name = fieldIDs[k]
+                return field
+            },
+            focus: fieldIDs[focusedIndex], duplicatePolicy: duplicatePolicy)
         s.resolution = resolution
         s.remoteLookups = remoteLookups
         return s
-    }
-
-    /// Whether `name` can name a field: it becomes a header's name, so it
-    /// is one or more visible ASCII characters (U+0021 to U+007E) other
-    /// than `:` (which ends a header's name) and `,` (which separates the
-    /// names of `--fields`). So no white space, line break, control
-    /// character or escape sequence can reach a header or a terminal
-    /// through a field's name. `--fields` and a restored snapshot apply
-    /// this one rule.
-    ///
-    /// - Complexity: O(*n*) in the name's UTF-8 length.
-    public static func isValidFieldName(_ name: String) -> Bool {
-        !name.utf8.isEmpty
-            && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: ",") }
     }
 
     /// The largest limits and chip length a snapshot may ask for: ten
@@ -167,9 +158,11 @@ extension Composer {
             throw SnapshotError(message: "snapshot version \(s.version) is not one of \(ComposerSnapshot.readableVersions)")
         }
         guard !s.fields.isEmpty else { throw SnapshotError(message: "a snapshot needs a field") }
+        // A decoded name was checked then; a snapshot made in memory is
+        // checked again here.
         let names = s.fields.map(\.name)
-        for name in names where !Composer.isValidFieldName(name) {
-            throw SnapshotError(message: "field name \(name.debugDescription) is not a header name (visible ASCII but ':' and ',')")
+        for name in names where !FieldID.isValidName(name.name) {
+            throw SnapshotError(message: "field name \(name.name.debugDescription) is not a header name (visible ASCII but ':' and ',')")
         }
         guard Set(names).count == names.count else { throw SnapshotError(message: "field names repeat") }
         guard names.count < 1 << 20 else { throw SnapshotError(message: "\(names.count) fields are too many") }
@@ -202,15 +195,15 @@ extension Composer {
             }
             settings.append((policy, limits))
         }
-        self.init(fieldNames: names, policy: settings[0].0, limits: settings[0].1, duplicatePolicy: s.duplicatePolicy)
+        self.init(fields: names, policy: settings[0].0, limits: settings[0].1, duplicatePolicy: s.duplicatePolicy)
         var used = Set<ChipID>()
         for (k, saved) in s.fields.enumerated() {
             fields[k] = try ChipField(
                 restoring: saved, policy: settings[k].0, limits: settings[k].1, idPrefix: UInt64(k + 1),
                 fieldCount: names.count, used: &used)
         }
-        guard let focus = fieldIndex(named: s.focus) else {
-            throw SnapshotError(message: "focus names no field (\(s.focus.debugDescription))")
+        guard let focus = fieldIndex(of: s.focus) else {
+            throw SnapshotError(message: "focus names no field (\(s.focus.name.debugDescription))")
         }
         focusedIndex = focus
         resolution = s.resolution ?? .uniqueMatch

@@ -252,7 +252,7 @@ public struct InvariantVerifier: Sendable {
 
     func makeComposer() -> Composer {
         Composer(
-            fieldNames: ["to"], policy: policy,
+            fields: [.to], policy: policy,
             limits: FieldLimits(maxChips: 10_000_000, maxPendingBytes: 1 << 24), duplicatePolicy: .warn)
     }
 

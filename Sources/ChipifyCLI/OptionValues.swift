@@ -31,11 +31,10 @@ enum OptionValue {
 
     /// `--fields`: distinct names, none empty, of printable ASCII without
     /// `:` (each becomes a header name).
-    static func fieldNames(_ v: String) throws(UsageError) -> [String] {
-        let names = v.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count,
-              names.allSatisfy(Composer.isValidFieldName)
+    static func fieldNames(_ v: String) throws(UsageError) -> [FieldID] {
+        let names = v.split(separator: ",", omittingEmptySubsequences: false).map { FieldID(String($0)) }
+        guard !names.isEmpty, names.allSatisfy({ $0 != nil }), Set(names).count == names.count
         else { throw UsageError(message: "bad field list '\(v)' (expected distinct names such as to,cc,bcc)") }
-        return names
+        return names.map { $0! }
     }
 }

@@ -18,7 +18,7 @@ public enum Replay {
     public struct Options: Sendable, Equatable {
         public var trace = false
         public var keepGoing = false
-        public var fields = ["to", "cc", "bcc"]
+        public var fields: [FieldID] = [.to, .cc, .bcc]
         public var policy = ValidationPolicy.standard
         public var duplicates = DuplicatePolicy.warn
         /// Address books for suggestions and resolution (`--contacts`).
@@ -123,7 +123,7 @@ public enum Replay {
 
     /// Replays `script`, writing results to `out` and line errors to `errors`.
     static func run(script: [UInt8], options: Options, out: inout OutputBuffer, errors: inout OutputBuffer) -> Int32 {
-        var composer = Composer(fieldNames: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
+        var composer = Composer(fields: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
         var failed = false
         if !options.contacts.isEmpty {
             let (directory, status) = AddressBooks.load(
@@ -254,8 +254,8 @@ public enum Replay {
             switch op {
             case "focus":
                 let f = try string("field", field)
-                guard c.fieldIndex(named: f) != nil else { throw LineError(message: "no field \"\(f)\"") }
-                return Result(changes: c.focus(f))
+                guard let id = FieldID(f), c.fieldIndex(of: id) != nil else { throw LineError(message: "no field \"\(f)\"") }
+                return Result(changes: c.focus(id))
             case "type":
                 var changes: [ComposerChange] = []
                 for ch in try string("text", text) {
@@ -287,11 +287,13 @@ public enum Replay {
                 let i = try chipIndex()
                 let at = try int("at", self.at)
                 if let field = to {
-                    guard let k = c.fieldIndex(named: field) else { throw LineError(message: "no field \"\(field)\"") }
+                    guard let id = FieldID(field), let k = c.fieldIndex(of: id) else {
+                        throw LineError(message: "no field \"\(field)\"")
+                    }
                     guard (0...c.fields[k].count).contains(at) else {
                         throw LineError(message: "no place \(at) in field \"\(field)\" (it has \(c.fields[k].count) chips)")
                     }
-                    return Result(changes: c.move(from: i, toField: field, at: at))
+                    return Result(changes: c.move(from: i, toField: id, at: at))
                 }
                 guard (0..<c.focusedField.count).contains(at) else {
                     throw LineError(message: "no place \(at) in field \"\(c.focusedField.name)\" (it has \(c.focusedField.count) chips)")
@@ -371,9 +373,9 @@ public enum Replay {
         if let report = result.send {
             out.buffer.append(report.sent ? ",\"sent\":true" : ",\"sent\":false")
             out.buffer.append(",\"errors\":{")
-            for (k, name) in report.errorChips.keys.sorted().enumerated() {
+            for (k, name) in report.errorChips.keys.sorted(by: { $0.name < $1.name }).enumerated() {
                 if k > 0 { out.buffer.append(UInt8(ascii: ",")) }
-                JSON.appendString(Array(name.utf8), to: &out.buffer)
+                JSON.appendString(Array(name.name.utf8), to: &out.buffer)
                 out.buffer.append(":[")
                 out.buffer.appendString(report.errorChips[name]!.map { "\($0.rawValue)" }.joined(separator: ","))
                 out.buffer.append("]")
@@ -386,7 +388,7 @@ public enum Replay {
                 out.buffer.append(",\"unsendable\":[")
                 for (k, u) in report.unsendableChips.enumerated() {
                     out.buffer.append(k > 0 ? ",{\"field\":" : "{\"field\":")
-                    JSON.appendString(Array(u.field.utf8), to: &out.buffer)
+                    JSON.appendString(Array(u.field.name.utf8), to: &out.buffer)
                     out.buffer.append(",\"id\":")
                     out.buffer.appendString("\(u.id.rawValue)")
                     out.buffer.append(",\"reason\":")
@@ -399,7 +401,7 @@ public enum Replay {
                 out.buffer.append(",\"headers\":{")
                 for (k, h) in report.headers.enumerated() {
                     if k > 0 { out.buffer.append(UInt8(ascii: ",")) }
-                    JSON.appendString(Array(h.field.utf8), to: &out.buffer)
+                    JSON.appendString(Array(h.field.name.utf8), to: &out.buffer)
                     out.buffer.append(":")
                     JSON.appendString(Array(h.value.utf8), to: &out.buffer)
                 }
@@ -411,7 +413,7 @@ public enum Replay {
 
     static func writeChange(_ c: ComposerChange, _ out: inout OutputBuffer) {
         out.buffer.append("{\"field\":")
-        JSON.appendString(Array(c.field.utf8), to: &out.buffer)
+        JSON.appendString(Array(c.field.name.utf8), to: &out.buffer)
         func idAt(_ kind: StaticString, _ id: ChipID, _ at: Int) {
             out.buffer.append(",\"change\":\"")
             out.buffer.append(kind)

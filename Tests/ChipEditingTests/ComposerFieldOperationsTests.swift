@@ -34,11 +34,11 @@ struct ComposerFieldOperationsTests {
         var c = Self.composer("a@x.org, b@x.org, c@x.org, d@x")
         let changes = c.moveCaret(toChipIndex: 1)
         // The pending `d@x` became a chip at the end, then the caret moved.
-        #expect(addresses(c, "to") == ["a@x.org", "b@x.org", "c@x.org", "d@x"])
+        #expect(addresses(c, .to) == ["a@x.org", "b@x.org", "c@x.org", "d@x"])
         #expect(c.focusedField.insertionIndex == 1)
         #expect(changes.contains { $0.change == .caretMoved })
         c.type("e@x.org, ")
-        #expect(addresses(c, "to") == ["a@x.org", "e@x.org", "b@x.org", "c@x.org", "d@x"])
+        #expect(addresses(c, .to) == ["a@x.org", "e@x.org", "b@x.org", "c@x.org", "d@x"])
         c.moveCaret(toChipIndex: 99)
         #expect(c.focusedField.insertionIndex == 5)
     }
@@ -49,7 +49,7 @@ struct ComposerFieldOperationsTests {
         c.select(0)
         c.select(2, toggle: true)
         c.moveSelection(to: 2)
-        #expect(addresses(c, "to") == ["b@x.org", "d@x.org", "a@x.org", "c@x.org"])
+        #expect(addresses(c, .to) == ["b@x.org", "d@x.org", "a@x.org", "c@x.org"])
         c.undo()
         #expect(c.focusedField.chips == before)
     }
@@ -59,16 +59,16 @@ struct ComposerFieldOperationsTests {
     @Test(arguments: [ValidationPolicy.strict, .standard, .lenient])
     func everyFieldRecognizesWithTheComposersPolicy(_ policy: ValidationPolicy) {
         var c = Composer(policy: policy)
-        for name in ["to", "cc", "bcc"] {
+        for name in [FieldID.to, .cc, .bcc] {
             c.focus(name)
             c.paste("ann@x.org (Ann), ")
-            let chip = c.field(named: name)![0].content
-            #expect(c.field(named: name)!.policy == policy)
+            let chip = c.field(name)![0].content
+            #expect(c.field(name)!.policy == policy)
             let parsed = AddressList.parse("ann@x.org (Ann)", policy: policy)[0]
             #expect(chip.error == parsed.error, "\(policy.name) in \(name)")
         }
         // Comments are errors under strict only.
-        #expect((c.field(named: "to")![0].content.error == nil) == (policy.name != "strict"))
+        #expect((c.field(.to)![0].content.error == nil) == (policy.name != "strict"))
     }
 
     /// A thousand pastes, each with domains never seen before: under the

@@ -4,8 +4,8 @@ import ChipKit
 @testable import ChipEditing
 import ChipTestSupport
 
-func addresses(_ c: Composer, _ field: String) -> [String?] {
-    c.field(named: field)!.chips.map(\.content.address)
+func addresses(_ c: Composer, _ field: FieldID) -> [String?] {
+    c.field(field)!.chips.map(\.content.address)
 }
 
 @Suite("Composer")
@@ -21,14 +21,14 @@ struct ComposerTests {
         var c = Composer()
         c.paste(paste)
         if how == "blur" {
-            c.focus("cc")
-            c.focus("to")
+            c.focus(.cc)
+            c.focus(.to)
         } else {
             c.commit()
         }
         c.type("c@z.org,")
         c.insertMailbox(name: "Dee", address: "d@z.org")
-        let to = c.field(named: "to")!
+        let to = c.field(.to)!
         #expect(to.chips.suffix(2).map(\.content.group) == [nil, nil], "\(paste.debugDescription) \(how)")
         #expect(to.chips.dropLast(2).allSatisfy { $0.content.group != nil })
         #expect(to.pendingText == "")
@@ -46,9 +46,9 @@ struct ComposerTests {
             if rng.next() % 2 == 0 { text.removeLast() }
             var c = Composer()
             c.paste(text)
-            if rng.next() % 2 == 0 { c.commit() } else { c.focus("cc"); c.focus("to") }
+            if rng.next() % 2 == 0 { c.commit() } else { c.focus(.cc); c.focus(.to) }
             c.type("z@z.org,")
-            let to = c.field(named: "to")!
+            let to = c.field(.to)!
             #expect(to.chips.last?.content.group == nil, "seed \(seed): \(text.debugDescription)")
             #expect(to.count == n + 1, "seed \(seed): \(text.debugDescription)")
         }
@@ -58,27 +58,27 @@ struct ComposerTests {
         var c = Composer()
         #expect(c.fields.map(\.name) == ["to", "cc", "bcc"])
         c.type("a@x.org")
-        let changes = c.focus("cc")
+        let changes = c.focus(.cc)
         // Leaving a field commits its text.
-        #expect(addresses(c, "to") == ["a@x.org"])
+        #expect(addresses(c, .to) == ["a@x.org"])
         #expect(c.focusedField.name == "cc")
-        #expect(changes.contains { $0.field == "to" && { if case .inserted = $0.change { true } else { false } }($0) })
-        #expect(c.focus("nope") == [ComposerChange(field: "nope", change: .refused(Refusal(.noSuchField)))])
-        var custom = Composer(fieldNames: ["invitees"])
+        #expect(changes.contains { $0.field == .to && { if case .inserted = $0.change { true } else { false } }($0) })
+        #expect(c.focus(FieldID("nope")!) == [ComposerChange(field: FieldID("nope")!, change: .refused(Refusal(.noSuchField)))])
+        var custom = Composer(fields: [FieldID("invitees")!])
         custom.paste("a@x.org, ")
-        #expect(addresses(custom, "invitees") == ["a@x.org"])
+        #expect(addresses(custom, FieldID("invitees")!) == ["a@x.org"])
     }
 
     @Test func moveToAnotherFieldKeepsIdentityAndContent() {
         var c = Composer()
         c.paste("Ann <a@x.org>, b@y.org, ")
         let chip = c.focusedField[0]
-        c.move(from: 0, toField: "bcc", at: 0)
-        #expect(addresses(c, "to") == ["b@y.org"])
-        #expect(c.field(named: "bcc")!.chips == [chip])
+        c.move(from: 0, toField: .bcc, at: 0)
+        #expect(addresses(c, .to) == ["b@y.org"])
+        #expect(c.field(.bcc)!.chips == [chip])
         c.undo()
-        #expect(addresses(c, "to") == ["a@x.org", "b@y.org"])
-        #expect(c.field(named: "bcc")!.count == 0)
+        #expect(addresses(c, .to) == ["a@x.org", "b@y.org"])
+        #expect(c.field(.bcc)!.count == 0)
     }
 
     @Test func movingTheSelectionMovesEverySelectedChip() {
@@ -86,19 +86,19 @@ struct ComposerTests {
         c.paste("a@x.org, b@x.org, c@x.org, ")
         c.select(0)
         c.select(2, toggle: true)
-        c.move(from: 0, toField: "cc", at: 0)
-        #expect(addresses(c, "to") == ["b@x.org"])
-        #expect(addresses(c, "cc") == ["a@x.org", "c@x.org"])
+        c.move(from: 0, toField: .cc, at: 0)
+        #expect(addresses(c, .to) == ["b@x.org"])
+        #expect(addresses(c, .cc) == ["a@x.org", "c@x.org"])
     }
 
     @Test(arguments: DuplicatePolicy.allCases)
     func duplicatePolicies(_ policy: DuplicatePolicy) {
         var c = Composer(duplicatePolicy: policy)
         c.paste("ann@example.com, ")
-        c.focus("cc")
+        c.focus(.cc)
         let changes = c.paste("Ann Lee <ann@EXAMPLE.com>, ")
-        let cc = c.field(named: "cc")!
-        let to = c.field(named: "to")!
+        let cc = c.field(.cc)!
+        let to = c.field(.to)!
         switch policy {
         case .allow:
             #expect(cc.count == 1)
@@ -109,7 +109,7 @@ struct ComposerTests {
             #expect(!to[0].content.warnings.contains(.duplicate))
         case .reject:
             #expect(cc.count == 0)
-            #expect(changes.contains(ComposerChange(field: "cc",
+            #expect(changes.contains(ComposerChange(field: .cc,
                 change: .refused(Refusal(.duplicate, text: "Ann Lee <ann@EXAMPLE.com>")))))
         case .merge:
             #expect(cc.count == 0)
@@ -117,8 +117,8 @@ struct ComposerTests {
         }
         // Another local part is another recipient.
         c.paste("anne@example.com, ")
-        #expect(c.field(named: "cc")!.chips.last?.content.address == "anne@example.com")
-        #expect(c.field(named: "cc")!.chips.last?.content.warnings.contains(.duplicate) == false)
+        #expect(c.field(.cc)!.chips.last?.content.address == "anne@example.com")
+        #expect(c.field(.cc)!.chips.last?.content.warnings.contains(.duplicate) == false)
     }
 
     @Test func warningLeavesTheCopyLeftAlone() {
@@ -141,7 +141,7 @@ struct ComposerTests {
         c.paste("c@z.org, d@w.org, ")
         c.paste("e@v.org, ")
         c.undo()
-        #expect(addresses(c, "to") == ["c@z.org", "d@w.org"])
+        #expect(addresses(c, .to) == ["c@z.org", "d@w.org"])
     }
 
     @Test func anEditSessionIsOneUndoStep() {
@@ -151,24 +151,24 @@ struct ComposerTests {
         c.edit(at: 1)
         for ch in ".org" { c.type(String(ch)) }
         c.commit()
-        #expect(addresses(c, "to") == ["a@x.org", "bob@y.org"])
+        #expect(addresses(c, .to) == ["a@x.org", "bob@y.org"])
         #expect(c.focusedField[1].id == id)
         c.undo()
-        #expect(addresses(c, "to") == ["a@x.org", "bob@y"])
+        #expect(addresses(c, .to) == ["a@x.org", "bob@y"])
         #expect(c.focusedField[1].id == id)
         c.redo()
-        #expect(addresses(c, "to") == ["a@x.org", "bob@y.org"])
+        #expect(addresses(c, .to) == ["a@x.org", "bob@y.org"])
     }
 
     @Test func undoReturnsTheFocusTheStepLeft() {
         var c = Composer()
         c.type("a@x.org")
-        c.focus("cc")
+        c.focus(.cc)
         c.type("b@y.org,")
         #expect(c.focusedField.name == "cc")
         c.undo()
         #expect(c.focusedField.name == "cc")
-        #expect(addresses(c, "cc") == [])
+        #expect(addresses(c, .cc) == [])
         c.undo()
         #expect(c.focusedField.name == "to")
         #expect(c.focusedField.pendingText == "a@x.org")
@@ -188,31 +188,31 @@ struct ComposerTests {
         c.paste("a@x.org, b@, ")
         var report = c.send()
         #expect(!report.sent)
-        #expect(report.errorChips["to"] == [c.focusedField[1].id])
+        #expect(report.errorChips[.to] == [c.focusedField[1].id])
         c.remove(at: 1)
-        c.focus("cc")
+        c.focus(.cc)
         c.type("pending")
         report = c.send()
         #expect(!report.sent)
-        #expect(report.fieldsWithPendingText == ["cc"])
+        #expect(report.fieldsWithPendingText == [.cc])
         c.backspace(); c.backspace(); c.backspace(); c.backspace(); c.backspace(); c.backspace(); c.backspace()
         report = c.send()
         #expect(report.sent)
-        #expect(c.field(named: "to")![0].state == .committed)
+        #expect(c.field(.to)![0].state == .committed)
         #expect(!c.canUndo)
         // Committed chips can no longer change.
-        c.focus("to")
-        #expect(c.remove(at: 0) == [ComposerChange(field: "to", change: .refused(Refusal(.chipCommitted)))])
-        #expect(c.edit(at: 0).contains(ComposerChange(field: "to", change: .refused(Refusal(.chipCommitted)))))
-        #expect(c.move(from: 0, toField: "cc", at: 0).contains { if case .refused = $0.change { true } else { false } })
-        #expect(addresses(c, "to") == ["a@x.org"])
+        c.focus(.to)
+        #expect(c.remove(at: 0) == [ComposerChange(field: .to, change: .refused(Refusal(.chipCommitted)))])
+        #expect(c.edit(at: 0).contains(ComposerChange(field: .to, change: .refused(Refusal(.chipCommitted)))))
+        #expect(c.move(from: 0, toField: .cc, at: 0).contains { if case .refused = $0.change { true } else { false } })
+        #expect(addresses(c, .to) == ["a@x.org"])
     }
 
     @Test func limitsAreValues() {
         var c = Composer(limits: FieldLimits(maxChips: 1, maxPendingBytes: 100))
         c.paste("a@x.org, ")
         let refused = c.paste("b@x.org, ")
-        #expect(refused == [ComposerChange(field: "to", change: .refused(Refusal(.tooManyChips)))])
+        #expect(refused == [ComposerChange(field: .to, change: .refused(Refusal(.tooManyChips)))])
     }
 }
 
@@ -222,7 +222,7 @@ struct ComposerTests {
 func visible(_ c: Composer) -> ComposerSnapshot {
     var s = c.snapshot
     for k in s.fields.indices { s.fields[k].nextSerial = 0 }
-    s.focus = ""
+    s.focus = .to
     return s
 }
 
@@ -245,8 +245,8 @@ struct ComposerUndoTests {
         case .edit: return n > 0 ? c.edit(at: rng.below(n)) : []
         case .remove: return n > 0 ? c.remove(at: rng.below(n)) : []
         case .move: return n > 1 ? c.move(from: rng.below(n), to: rng.below(n)) : []
-        case .moveField: return n > 0 ? c.move(from: rng.below(n), toField: ["to", "cc", "bcc"][rng.below(3)], at: rng.below(3)) : []
-        case .focus: return c.focus(["to", "cc", "bcc"][rng.below(3)])
+        case .moveField: return n > 0 ? c.move(from: rng.below(n), toField: [FieldID.to, .cc, .bcc][rng.below(3)], at: rng.below(3)) : []
+        case .focus: return c.focus([FieldID.to, .cc, .bcc][rng.below(3)])
         case .composition: return c.compositionUpdate("あ")
         }
     }
@@ -294,7 +294,7 @@ struct SnapshotTests {
     @Test func roundTripsThroughJSON() throws {
         var c = Composer(duplicatePolicy: .reject)
         c.paste("\"Lee, Ann\" <a@x.org>, b@, Team: t@z.org;, ")
-        c.focus("cc")
+        c.focus(.cc)
         c.type("half typed")
         c.select(0)
         let data = try JSONEncoder().encode(c.snapshot)
@@ -306,7 +306,7 @@ struct SnapshotTests {
         a.type(", x@y.org,")
         b.type(", x@y.org,")
         #expect(a.snapshot.fields.map { $0.chips.map(\.content) } == b.snapshot.fields.map { $0.chips.map(\.content) })
-        #expect(Set(b.field(named: "cc")!.chips.map(\.id)).count == b.field(named: "cc")!.count)
+        #expect(Set(b.field(.cc)!.chips.map(\.id)).count == b.field(.cc)!.count)
     }
 
     @Test(arguments: [
@@ -328,9 +328,9 @@ struct SnapshotTests {
         case "duplicate-id": s.fields[1].chips = [s.fields[0].chips[0]]
         case "caret": s.fields[0].caret = 999
         case "index": s.fields[0].insertionIndex = -1
-        case "focus": s.focus = "nowhere"
+        case "focus": s.focus = FieldID("nowhere")!
         case "selection": s.fields[1].selection = [s.fields[0].chips[0].id]
-        default: s.fields[1].name = "to"
+        default: s.fields[1].name = .to
         }
         #expect {
             _ = try Composer(snapshot: s)
@@ -367,7 +367,7 @@ struct ChangeEventTests {
                 changes = ComposerUndoTests.apply(ops[rng.below(ops.count)], &c, &rng)
             }
             for change in changes {
-                var list = mirror[change.field]!
+                var list = mirror[change.field.name]!
                 switch change.change {
                 case .inserted(let id, let at):
                     #expect(at >= 0 && at <= list.count, "seed \(seed) step \(step)")
@@ -386,7 +386,7 @@ struct ChangeEventTests {
                 default:
                     break
                 }
-                mirror[change.field] = list
+                mirror[change.field.name] = list
             }
             for f in c.fields {
                 #expect(mirror[f.name]! == f.chips.map(\.id), "seed \(seed) step \(step): field \(f.name)")

@@ -30,7 +30,7 @@ struct RecoveryTests {
         ("a@x.org, (call Bob first), ", ["a@x.org", "(call Bob first)"], "", ["a@x.org", "(call Bob first)"]),
     ])
     func pastingEndsTheList(_ input: String, _ afterPaste: [String], _ pending: String, _ afterCommit: [String]) {
-        var c = Composer(fieldNames: ["to"])
+        var c = Composer(fields: [.to])
         c.paste(input)
         #expect(c.focusedField.chips.map { String(decoding: $0.content.raw, as: UTF8.self) } == afterPaste)
         #expect(c.focusedField.pendingText == pending)
@@ -43,14 +43,14 @@ struct RecoveryTests {
     /// person can still close what they opened; a commit recovers as the
     /// end of a paste does.
     @Test func typingKeepsTheTextUntilTheListEnds() {
-        var c = Composer(fieldNames: ["to"])
+        var c = Composer(fields: [.to])
         for ch in "Ann <ann@x.org, b@x.org" { c.type(String(ch)) }
         #expect(c.focusedField.chips.isEmpty)
         #expect(c.focusedField.pendingText == "Ann <ann@x.org, b@x.org")
         c.type(">")
         c.commit()
         #expect(c.focusedField.chips.count == 1)
-        var d = Composer(fieldNames: ["to"])
+        var d = Composer(fields: [.to])
         for ch in "Ann <ann@x.org, b@x.org" { d.type(String(ch)) }
         d.commit()
         #expect(d.focusedField.chips.map { String(decoding: $0.content.raw, as: UTF8.self) } == ["Ann <ann@x.org", "b@x.org"])
@@ -68,7 +68,7 @@ struct RecoveryTests {
         ("Team: (a), b@y.org;", ["comment-only", nil]),
     ])
     func commentOnlyTextIsAChip(_ input: String, _ errors: [String?]) {
-        var c = Composer(fieldNames: ["to"])
+        var c = Composer(fields: [.to])
         for ch in input { c.type(String(ch)) }
         c.commit()
         #expect(c.focusedField.chips.map { $0.content.error?.code } == errors, "\(input)")

@@ -19,14 +19,14 @@ struct SnapshotRestoreTests {
 
     /// A composer with chips typed in every field, by paste and by typing.
     static func typed(_ rng: inout SplitMix64, fields: [String] = ["to", "cc", "bcc"]) -> Composer {
-        var c = Composer(fieldNames: fields)
+        var c = Composer(fields: fields.map { FieldID($0)! })
         for name in fields {
-            _ = c.focus(name)
+            _ = c.focus(FieldID(name)!)
             let n = rng.below(6)
             let text = (0..<n).map { _ in pieces[rng.below(pieces.count)] }.joined(separator: ", ")
             if rng.below(2) == 0 { c.paste(text + ", ") } else { c.type(text); c.commit() }
         }
-        _ = c.focus(fields[rng.below(fields.count)])
+        _ = c.focus(FieldID(fields[rng.below(fields.count)])!)
         if rng.below(2) == 0 { c.type(pieces[rng.below(pieces.count)]) }
         return c
     }
@@ -106,10 +106,10 @@ struct SnapshotRestoreTests {
     /// Typing marks every copy but the first typed, which may stand in a
     /// later field (Cc typed before To): a restored draft marks the same.
     @Test func theCopyTypedFirstStaysUnmarkedWhereverItStands() throws {
-        var c = Composer(fieldNames: ["to", "cc"], duplicatePolicy: .warn)
-        _ = c.focus("cc")
+        var c = Composer(fields: [.to, .cc], duplicatePolicy: .warn)
+        _ = c.focus(.cc)
         c.paste("ann@example.org, ")
-        _ = c.focus("to")
+        _ = c.focus(.to)
         c.paste("ann@example.org, ")
         #expect(c.fields[0][0].content.warnings.contains(.duplicate))
         let restored = try Composer(snapshot: c.snapshot)
@@ -153,8 +153,8 @@ struct SnapshotRestoreTests {
 
     @Test(arguments: badFieldNames)
     func aFieldNameOutOfHeaderSyntaxIsRefused(_ name: String) {
-        var s = Composer(fieldNames: ["to", "cc"]).snapshot
-        s.fields[1].name = name
+        var s = Composer(fields: [.to, .cc]).snapshot
+        s.fields[1].name = FieldID(checked: name)
         #expect(throws: SnapshotError.self, "\(name.debugDescription)") { try Composer(snapshot: s) }
     }
 
@@ -181,7 +181,7 @@ struct SnapshotRestoreTests {
 
     @Test(arguments: BadNumber.allCases)
     func aBadNumberIsRefused(_ bad: BadNumber) {
-        var c = Composer(fieldNames: ["to", "cc"])
+        var c = Composer(fields: [.to, .cc])
         c.paste("ann@example.org, bo")
         var s = c.snapshot
         let id = s.fields[0].chips[0].id

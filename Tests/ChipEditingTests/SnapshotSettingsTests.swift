@@ -36,7 +36,7 @@ struct SnapshotSettingsTests {
             policy = .strict
         }
         let limits = FieldLimits(maxChips: 77, maxPendingBytes: 999)
-        var c = Composer(fieldNames: ["to", "cc"], policy: policy, limits: limits)
+        var c = Composer(fields: [.to, .cc], policy: policy, limits: limits)
         c.paste("ann@corp.exampel, ")
         let (restored, _) = try Self.roundTrip(c)
         for field in restored.fields {
@@ -91,11 +91,11 @@ struct SnapshotSettingsTests {
         #expect(c.duplicatePolicy == .merge)
         #expect(c.focusedField.name == "cc")
         #expect(c.fields.allSatisfy { $0.policy == .strict })
-        #expect(c.field(named: "to")!.chips.map(\.content.rawText) == ["\"Lee, Ann\" <ann@x.org>", "bob@", "t@z.org"])
-        #expect(c.field(named: "to")![2].content.group == "Team")
-        #expect(c.field(named: "cc")!.chips.map(\.content.kind) == [.mailbox, .emptyGroup])
-        #expect(c.field(named: "cc")!.pendingText == "dave@")
-        #expect(c.field(named: "cc")!.selection == [c.field(named: "cc")![0].id])
+        #expect(c.field(.to)!.chips.map(\.content.rawText) == ["\"Lee, Ann\" <ann@x.org>", "bob@", "t@z.org"])
+        #expect(c.field(.to)![2].content.group == "Team")
+        #expect(c.field(.cc)!.chips.map(\.content.kind) == [.mailbox, .emptyGroup])
+        #expect(c.field(.cc)!.pendingText == "dave@")
+        #expect(c.field(.cc)!.selection == [c.field(.cc)![0].id])
         // Saved again, it is a version 2 draft with the same chips.
         let (again, json) = try Self.roundTrip(c)
         #expect(json.contains("\"version\":2"))

@@ -27,7 +27,7 @@ struct SpaceCommitTests {
         _ = Self.type("bob@y.org ", into: &c)
         let id = c.focusedField[0].id
         let reopening = c.type(String(rest.unicodeScalars.first!))
-        #expect(reopening.contains(ComposerChange(field: "to", change: .removed(id, at: 0))), "\(rest)")
+        #expect(reopening.contains(ComposerChange(field: .to, change: .removed(id, at: 0))), "\(rest)")
         #expect(reopening.contains { $0.change == .pendingChanged })
         #expect(c.focusedField.count == 0)
         #expect(c.focusedField.pendingText == "bob@y.org " + String(rest.unicodeScalars.first!))

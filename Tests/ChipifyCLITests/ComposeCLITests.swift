@@ -48,7 +48,7 @@ struct ComposeCLITests {
     @Test func aDraftRoundTripsThroughItsJSON() throws {
         var composer = Composer()
         composer.type("Ann Lee <ann@example.org>, bob@, Jiří <jiri@example.cz>, pend")
-        composer.focus("bcc")
+        composer.focus(.bcc)
         composer.type("cy@example.net, ")
         let directory = temporaryFile([])
         unlink(directory)

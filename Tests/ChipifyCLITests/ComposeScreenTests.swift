@@ -13,7 +13,7 @@ struct ComposeSession {
     }()
 
     init(contacts: Bool = false, fields: [String] = ["to", "cc", "bcc"]) {
-        var composer = Composer(fieldNames: fields)
+        var composer = Composer(fields: fields.map { FieldID($0)! })
         if contacts { composer.directory = ComposeSession.sampleContacts }
         controller = ComposeController(composer: composer)
     }

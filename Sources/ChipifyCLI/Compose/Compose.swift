@@ -75,7 +75,7 @@ public enum ComposeCommand {
 
     public struct Options: Sendable, Equatable {
         public var contacts: [String] = []
-        public var fields = ["to", "cc", "bcc"]
+        public var fields: [FieldID] = [.to, .cc, .bcc]
         public var policy = ValidationPolicy.standard
         public var duplicates = DuplicatePolicy.warn
         public var smtpUTF8 = false
@@ -131,7 +131,7 @@ public enum ComposeCommand {
             stdout: stdout, stderr: stderr)
         guard let options = parsed else { return exit }
 
-        var composer = Composer(fieldNames: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
+        var composer = Composer(fields: options.fields, policy: options.policy, duplicatePolicy: options.duplicates)
         let draftPath = options.noDraft
             ? nil : options.draft ?? ComposeDraft.defaultPath { getenv($0).map { String(cString: $0) } }
         if let path = draftPath {

@@ -174,7 +174,7 @@ struct ComposeController: Sendable {
         let n = composer.fields.count
         let target = (composer.focusedIndex + step + n) % n
         selectionHead = nil
-        return composer.focus(composer.fields[target].name)
+        return composer.focus(composer.fieldIDs[target])
     }
 
     /// The chip a chip command applies to: the first selected one, else
@@ -222,16 +222,16 @@ struct ComposeController: Sendable {
             return []
         }
         let n = composer.fields.count
-        let target = composer.fields[(composer.focusedIndex + 1) % n]
-        let start = target.count
-        var changes = composer.move(from: index, toField: target.name, at: start)
-        let moved = changes.filter { if case .inserted = $0.change { $0.field == target.name } else { false } }.count
-        changes += composer.focus(target.name)
+        let targetID = composer.fieldIDs[(composer.focusedIndex + 1) % n]
+        let start = composer.field(targetID)!.count
+        var changes = composer.move(from: index, toField: targetID, at: start)
+        let moved = changes.filter { if case .inserted = $0.change { $0.field == targetID } else { false } }.count
+        changes += composer.focus(targetID)
         if moved > 0 {
             changes += composer.select(start)
             if moved > 1 { changes += composer.select(start + moved - 1, extend: true) }
             selectionHead = start + moved - 1
-            ui.message = "Moved \(moved == 1 ? "1 chip" : "\(moved) chips") to \(ComposeScreen.fieldTitle(target.name))"
+            ui.message = "Moved \(moved == 1 ? "1 chip" : "\(moved) chips") to \(ComposeScreen.fieldTitle(targetID.name))"
         }
         return changes
     }
@@ -280,7 +280,7 @@ struct ComposeController: Sendable {
             let errors = report.errorChips.values.reduce(0) { $0 + $1.count }
             if errors > 0 { reasons.append(errors == 1 ? "1 chip in error" : "\(errors) chips in error") }
             if !report.fieldsWithPendingText.isEmpty {
-                reasons.append("text not made a chip in " + report.fieldsWithPendingText.map(ComposeScreen.fieldTitle).joined(separator: ", "))
+                reasons.append("text not made a chip in " + report.fieldsWithPendingText.map { ComposeScreen.fieldTitle($0.name) }.joined(separator: ", "))
             }
             if report.hasNoRecipient { reasons.append("no recipient") }
             if !report.unsendableChips.isEmpty {

@@ -38,7 +38,7 @@ struct DraftWriter {
             try self.field(field)
         }
         out.append("],\"focus\":")
-        string(s.focus)
+        string(s.focus.name)
         out.append(",\"duplicatePolicy\":")
         string(s.duplicatePolicy.rawValue)
         if let policy = s.policy {
@@ -61,7 +61,7 @@ struct DraftWriter {
 
     private mutating func field(_ f: FieldSnapshot) throws(JSONCodingError) {
         out.append("{\"name\":")
-        string(f.name)
+        string(f.name.name)
         if let policy = f.policy {
             out.append(",\"policy\":")
             try self.policy(policy)

@@ -71,7 +71,7 @@ var composer = Composer()
 composer.directory = book
 for key in "ann@x.org, " { _ = composer.type(String(key)) }
 _ = composer.paste("\"Doe, Jane\" <j@x.io>, Ann <a@y.org>, bo")
-let to = composer.field(named: "to")
+let to = composer.field(.to)
 check("compose: typed and pasted chips", to?.chips.count == 3, "\(to?.chips.count ?? -1)")
 check("compose: tail pending", to?.pendingText == "bo", "\(to?.pendingText ?? "")")
 _ = composer.type("b@z.org")
@@ -82,13 +82,25 @@ if let mary = composer.suggestions().first {
 }
 check(
     "compose: chose Mary",
-    composer.field(named: "to")?.chips.last?.content.address == "mary@example.net",
-    "\(String(describing: composer.field(named: "to")?.chips.last?.content.address))")
+    composer.field(.to)?.chips.last?.content.address == "mary@example.net",
+    "\(String(describing: composer.field(.to)?.chips.last?.content.address))")
+
+// Editing by identity: the ⓧ of a Cc chip while typing in To.
+_ = composer.focus(.cc)
+_ = composer.paste("extra@x.org, ")
+let extra = composer.field(.cc)?.chips.first?.id
+_ = composer.focus(.to)
+_ = composer.type("half")
+if let extra { _ = composer.remove(extra) }
+check("compose: a Cc chip removed by identity", composer.field(.cc)?.count == 0, "\(composer.field(.cc)?.count ?? -1)")
+check("compose: To's typing untouched", composer.focusedFieldID == .to && composer.focusedField.pendingText == "half",
+      composer.focusedField.pendingText)
+for _ in 0..<4 { _ = composer.backspace() }
 
 // Output: what goes in the To: header.
 let report = composer.send(smtpUTF8: false)
 check("send: sent", report.sent, "\(report)")
-let header = report.headers.first { $0.field == "to" }?.value ?? ""
+let header = report.headers.first { $0.field == .to }?.value ?? ""
 // Folded at 78 characters, at a space.
 check(
     "send: header value",
