@@ -17,7 +17,11 @@ let package = Package(
         .target(name: "ChipSyntax"),
         .target(name: "ChipRecognition", dependencies: ["ChipSyntax"]),
         .target(name: "ChipDirectory", dependencies: ["ChipSyntax", "ChipRecognition"]),
-        .target(name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory"]),
+        // Debug builds check the composer's invariants after every
+        // operation (`_checkInvariants()`, on drafts of up to 256 chips).
+        .target(
+            name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory"],
+            swiftSettings: [.define("CHIPIFY_INTERNAL_CHECKS", .when(configuration: .debug))]),
         // Standard library only: a selection model needs none of the mail layers.
         .target(name: "ChipGroups"),
         .target(

@@ -986,6 +986,9 @@ public struct ChipField: Sendable {
     private mutating func removePrimitive(at index: Int, _ changes: inout [FieldChange]) {
         let id = order.remove(at: index)
         let box = storage.removeValue(forKey: id)!
+        // A chip toggled off stays the anchor; gone, it anchors nothing
+        // (an extended selection from it selects alone, as it did).
+        if anchor == id { anchor = nil }
         if recordsEdits { journal.append(.remove(box, at: index)) }
         changes.append(.removed(id, at: index))
     }
@@ -1371,4 +1374,50 @@ extension ChipField {
         var changes: [FieldChange] = []
         feed(&changes)
     }
+}
+
+// MARK: - Invariants
+
+extension ChipField {
+    /// The invariants listed on the type that its state shows, with what
+    /// broke: empty when they hold. (Invariant 2, no complete chip left in
+    /// the pending text, and 4, bounded work, are held by the typing-equals-
+    /// parsing and work-per-keystroke tests.)
+    ///
+    /// - Complexity: O(*n* + *s*) in the chips and the selection.
+    package func invariantViolations() -> [String] {
+        var out: [String] = []
+        if !(0...order.count).contains(text.insertionIndex) {
+            out.append("insertion index \(text.insertionIndex) outside 0...\(order.count)")
+        }
+        if !(0...text.pending.count).contains(text.caret) {
+            out.append("caret \(text.caret) outside 0...\(text.pending.count)")
+        }
+        let ids = Set(order)
+        if ids.count != order.count { out.append("an identity repeats in the order") }
+        if storage.count != order.count || !order.allSatisfy({ storage[$0] != nil }) {
+            out.append("the order (\(order.count)) and the chips held (\(storage.count)) differ")
+        }
+        for (id, box) in storage where box.value.id != id { out.append("chip \(box.value.id) held as \(id)") }
+        if !selection.isSubset(of: ids) { out.append("the selection names chips the field does not hold") }
+        if let anchor, !ids.contains(anchor) { out.append("the selection's anchor \(anchor) is not a chip") }
+        if let editing = text.editing, ids.contains(editing) { out.append("chip \(editing) is edited and still a chip") }
+        return out
+    }
+
+    /// Traps when an invariant does not hold (as swift-collections'
+    /// `_checkInvariants()` does). Debug builds of the package run it after
+    /// every composer operation on drafts of up to ``invariantCheckLimit``
+    /// chips; tests and the invariant verifier call it directly.
+    ///
+    /// - Complexity: O(*n* + *s*) in the chips and the selection.
+    public func _checkInvariants() {
+        let broken = invariantViolations()
+        precondition(broken.isEmpty, "ChipField '\(name)': \(broken.joined(separator: "; "))")
+    }
+
+    /// The most chips a debug build checks after every operation: beyond
+    /// it the check (linear in the chips, hashing each address) would make
+    /// the tests that type thousands of chips key by key quadratic.
+    public static let invariantCheckLimit = 256
 }

@@ -309,6 +309,7 @@ extension Composer {
         changes += applyDuplicatePolicy(after: [ComposerChange(field: fieldIDs[k], change: .inserted(chip.id, at: i))])
         recordTransaction(focusBefore: focusedIndex)
         search = nil
+        checkInvariantsInDebug()
         return ComposerChange.coalesced(changes)
     }
 
@@ -380,6 +381,7 @@ extension Composer {
         // undoing it brings the name back.
         coalescing = nil
         recordTransaction(focusBefore: focusedIndex)
+        checkInvariantsInDebug()
         return ComposerChange.coalesced(changes)
     }
 

@@ -149,8 +149,13 @@ public struct Composer: Sendable {
     public let fieldIDs: [FieldID]
     public internal(set) var focusedIndex = 0
     public var duplicatePolicy: DuplicatePolicy
-    /// Undo steps kept; older ones are forgotten.
-    public var maxUndoSteps = 1_000
+    /// Undo steps kept; older ones are forgotten (at once when it is lowered).
+    public var maxUndoSteps = 1_000 {
+        didSet {
+            let keep = max(maxUndoSteps, 0)
+            if undoStack.count > keep { undoStack.removeFirst(undoStack.count - keep) }
+        }
+    }
 
     /// The edits of one field in one undo step.
     ///
@@ -312,6 +317,7 @@ public struct Composer: Sendable {
             undoStack.append(last)
         }
         changes.append(ComposerChange(field: fieldIDs[target], change: .caretMoved))
+        checkInvariantsInDebug()
         return changes
     }
 
@@ -590,6 +596,7 @@ public struct Composer: Sendable {
         }
         changes += fieldChanges.map { ComposerChange(field: sourceName, change: $0) }
         recordTransaction(focusBefore: focusedIndex)
+        checkInvariantsInDebug()
         return changes
     }
 
@@ -610,6 +617,7 @@ public struct Composer: Sendable {
         focusedIndex = t.focusBefore
         reindex(changes)
         redoStack.append(t)
+        checkInvariantsInDebug()
         return ComposerChange.coalesced(changes)
     }
 
@@ -627,6 +635,7 @@ public struct Composer: Sendable {
         focusedIndex = t.focusAfter
         reindex(changes)
         undoStack.append(t)
+        checkInvariantsInDebug()
         return ComposerChange.coalesced(changes)
     }
 
@@ -707,6 +716,7 @@ public struct Composer: Sendable {
         }
         coalescing = effective
         if inSession && fields[f].pending.isEmpty && !fields[f].isEditingChip { coalescing = nil }
+        checkInvariantsInDebug()
         return ComposerChange.coalesced(changes)
     }
 
@@ -719,7 +729,8 @@ public struct Composer: Sendable {
         }
         guard !t.steps.isEmpty else { return }
         undoStack.append(t)
-        if undoStack.count > maxUndoSteps { undoStack.removeFirst(undoStack.count - maxUndoSteps) }
+        let keep = max(maxUndoSteps, 0)
+        if undoStack.count > keep { undoStack.removeFirst(undoStack.count - keep) }
     }
 
     /// The duplicate key of a chip, under the fields' policy (whether local
@@ -739,32 +750,47 @@ public struct Composer: Sendable {
             case .removed(let id, _):
                 extra += forget(id)
             case .inserted(let id, let insertedAt):
-                guard let chip = fields[k].chip(id), let key = key(of: chip) else { continue }
-                let holders = keyIndex[key] ?? []
-                if holders.isEmpty || duplicatePolicy == .allow {
-                    remember(id, key)
-                    continue
-                }
-                switch duplicatePolicy {
-                case .allow:
-                    break
-                case .warn:
-                    remember(id, key)
-                    extra += setDuplicateWarning(id, true, hint: (k, insertedAt))
-                case .reject, .merge:
-                    if duplicatePolicy == .merge, let first = holders.first { extra += mergeName(from: chip, into: first) }
-                    guard let at = locate(id, hint: (k, insertedAt))?.index else { continue }
-                    var fc: [FieldChange] = []
-                    _ = fields[k].removeChip(at: at, &fc)
-                    let reason: Refusal.Reason = duplicatePolicy == .reject ? .duplicate : .mergedDuplicate
-                    fc.append(.refused(Refusal(reason, text: chip.content.rawText)))
-                    extra += fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
-                }
+                extra += admit(id, in: k, at: insertedAt)
+            case .updated(let id, let at):
+                // A chip whose address changed (an alternate chosen, a name
+                // resolved) leaves its old address and comes to the new one.
+                guard let chip = fields[k].chip(id), chipKeys[id] != key(of: chip) else { continue }
+                extra += forget(id)
+                extra += admit(id, in: k, at: at)
             default:
                 continue
             }
         }
         return extra
+    }
+
+    /// A chip with an address comes to the index, under the policy: kept,
+    /// marked, merged or refused.
+    mutating func admit(_ id: ChipID, in k: Int, at index: Int) -> [ComposerChange] {
+        guard let chip = fields[k].chip(id), let key = key(of: chip) else { return [] }
+        let holders = keyIndex[key] ?? []
+        if holders.isEmpty || duplicatePolicy == .allow {
+            remember(id, key)
+            // An address that changed may have left the one it repeated.
+            if chip.content.warnings.contains(.duplicate) { return setDuplicateWarning(id, false, hint: (k, index)) }
+            return []
+        }
+        switch duplicatePolicy {
+        case .allow:
+            return []
+        case .warn:
+            remember(id, key)
+            return setDuplicateWarning(id, true, hint: (k, index))
+        case .reject, .merge:
+            var extra: [ComposerChange] = []
+            if duplicatePolicy == .merge, let first = holders.first { extra += mergeName(from: chip, into: first) }
+            guard let at = locate(id, hint: (k, index))?.index else { return extra }
+            var fc: [FieldChange] = []
+            _ = fields[k].removeChip(at: at, &fc)
+            let reason: Refusal.Reason = duplicatePolicy == .reject ? .duplicate : .mergedDuplicate
+            fc.append(.refused(Refusal(reason, text: chip.content.rawText)))
+            return extra + fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
+        }
     }
 
     mutating func remember(_ id: ChipID, _ key: UInt64) {
@@ -814,23 +840,103 @@ public struct Composer: Sendable {
         return fc.map { ComposerChange(field: fieldIDs[k], change: $0) }
     }
 
-    /// After undo or redo: the index follows the chips that came and went.
+    /// After undo or redo: the index follows the chips that came and went,
+    /// by where each is at the end (a chip moved back between fields is
+    /// inserted in one and removed from the other, in either order).
     mutating func reindex(_ changes: [ComposerChange]) {
+        var touched: [ChipID] = []
         for c in changes {
             switch c.change {
-            case .removed(let id, _):
-                if let key = chipKeys.removeValue(forKey: id) {
-                    keyIndex[key]?.removeAll { $0 == id }
-                    if keyIndex[key]?.isEmpty == true { keyIndex[key] = nil }
-                }
-            case .inserted(let id, _):
-                if let k = fieldIndex(of: c.field), let chip = fields[k].chip(id),
-                   let key = key(of: chip), chipKeys[id] == nil {
-                    remember(id, key)
-                }
-            default:
-                continue
+            case .removed(let id, _), .inserted(let id, _), .updated(let id, _): touched.append(id)
+            default: continue
             }
         }
+        for id in touched {
+            // A lookup per field, not a scan: undoing a paste of k chips is O(k · f).
+            let now = fields.lazy.compactMap { $0.chip(id) }.first.flatMap { key(of: $0) }
+            if let old = chipKeys[id], old != now {
+                chipKeys[id] = nil
+                keyIndex[old]?.removeAll { $0 == id }
+                if keyIndex[old]?.isEmpty == true { keyIndex[old] = nil }
+            }
+            if let now, chipKeys[id] == nil { remember(id, now) }
+        }
+    }
+}
+
+// MARK: - Invariants
+
+extension Composer {
+    /// The composer's invariants and its fields', with what broke: empty
+    /// when they hold. Besides each field's: fields and their identities
+    /// agree and differ, the focus is a field, chip identities are unique
+    /// across fields (invariant 1), the index of addresses the duplicate
+    /// policy reads holds exactly the chips with an address, each open
+    /// lookup names a chip that is resolving, and the undo history keeps
+    /// at most ``maxUndoSteps`` steps.
+    ///
+    /// - Complexity: O(*n* + *f*) in the chips and fields.
+    package func invariantViolations() -> [String] {
+        var out: [String] = []
+        if fields.count != fieldIDs.count { out.append("\(fields.count) fields but \(fieldIDs.count) identities") }
+        if Set(fieldIDs).count != fieldIDs.count { out.append("field identities repeat") }
+        for (k, field) in fields.enumerated() where k < fieldIDs.count && field.name != fieldIDs[k].name {
+            out.append("field \(k) is named '\(field.name)' but is \(fieldIDs[k])")
+        }
+        if !fields.indices.contains(focusedIndex) { out.append("the focus \(focusedIndex) is not a field") }
+        var seen = Set<ChipID>()
+        var keyed = 0
+        for (k, field) in fields.enumerated() {
+            out += field.invariantViolations().map { "\(k < fieldIDs.count ? fieldIDs[k].name : "?"): \($0)" }
+            for id in field.chipIDs {
+                guard let chip = field.chip(id) else { continue }
+                if !seen.insert(chip.id).inserted { out.append("chip \(chip.id) is in two fields") }
+                let key = key(of: chip)
+                if let key {
+                    keyed += 1
+                    if chipKeys[chip.id] != key || keyIndex[key]?.contains(chip.id) != true {
+                        out.append("chip \(chip.id) is missing from the address index")
+                    }
+                } else if chipKeys[chip.id] != nil {
+                    out.append("chip \(chip.id) has no address but is in the address index")
+                }
+            }
+        }
+        if chipKeys.count != keyed { out.append("the address index holds \(chipKeys.count) chips, \(keyed) have an address") }
+        if keyIndex.values.contains(where: \.isEmpty) { out.append("an address in the index has no chip") }
+        if keyIndex.values.reduce(0, { $0 + $1.count }) != chipKeys.count { out.append("the two address indexes differ") }
+        for (chip, request) in lookups.byChip {
+            guard let open = lookups.open[request], open.request.chip == chip else {
+                out.append("lookup \(request) of chip \(chip) is not open")
+                continue
+            }
+            if let (k, _) = locate(chip), fields[k].chip(chip)?.isResolving != true {
+                out.append("chip \(chip) has a lookup open but is not resolving")
+            }
+        }
+        if undoStack.count > max(maxUndoSteps, 0) { out.append("\(undoStack.count) undo steps, more than \(maxUndoSteps)") }
+        return out
+    }
+
+    /// Traps when an invariant does not hold (as swift-collections'
+    /// `_checkInvariants()` does). Debug builds of the package run it after
+    /// every operation on drafts of up to ``ChipField/invariantCheckLimit``
+    /// chips.
+    ///
+    /// - Complexity: O(*n* + *f*) in the chips and fields.
+    public func _checkInvariants() {
+        let broken = invariantViolations()
+        precondition(broken.isEmpty, "Composer: \(broken.joined(separator: "; "))")
+    }
+
+    /// After an operation, in debug builds of the package: the invariants,
+    /// on drafts small enough that checking does not change the cost of
+    /// the tests that type tens of thousands of chips.
+    @inline(__always)
+    func checkInvariantsInDebug() {
+        #if CHIPIFY_INTERNAL_CHECKS
+        guard fields.reduce(0, { $0 + $1.count }) <= ChipField.invariantCheckLimit else { return }
+        _checkInvariants()
+        #endif
     }
 }

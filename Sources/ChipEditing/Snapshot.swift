@@ -89,6 +89,8 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
     /// is asked (absent in older snapshots: the defaults).
     public var resolution: ContactResolution?
     public var remoteLookups: Bool?
+    /// The undo steps kept (absent in older snapshots: the default, 1,000).
+    public var maxUndoSteps: Int?
 
     public init(
         version: Int = ComposerSnapshot.currentVersion, fields: [FieldSnapshot], focus: FieldID,
@@ -127,6 +129,7 @@ extension Composer {
             focus: fieldIDs[focusedIndex], duplicatePolicy: duplicatePolicy)
         s.resolution = resolution
         s.remoteLookups = remoteLookups
+        s.maxUndoSteps = maxUndoSteps
         return s
     }
 
@@ -135,6 +138,8 @@ extension Composer {
     public static let maxRestoredChips = 10_000_000
     public static let maxRestoredPendingBytes = 1 << 24
     public static let maxRestoredChipBytes = 1 << 24
+    /// The most undo steps a snapshot may ask to keep.
+    public static let maxRestoredUndoSteps = 1_000_000
 
     /// Restores a saved composer, as untrusted input: every rule that
     /// creating a composer and typing apply holds for what is restored.
@@ -208,6 +213,12 @@ extension Composer {
         focusedIndex = focus
         resolution = s.resolution ?? .uniqueMatch
         remoteLookups = s.remoteLookups ?? false
+        if let steps = s.maxUndoSteps {
+            guard (0...Composer.maxRestoredUndoSteps).contains(steps) else {
+                throw SnapshotError(message: "maxUndoSteps \(steps) out of range (0...\(Composer.maxRestoredUndoSteps))")
+            }
+            maxUndoSteps = steps
+        }
         // The copy of each repeated address that typing left unmarked: the
         // first saved without the `duplicate` warning, else the first in
         // field order. Typing marks every copy but the first typed, which
@@ -238,5 +249,6 @@ extension Composer {
             }
             fields[k].startJournal()
         }
+        checkInvariantsInDebug()
     }
 }

@@ -214,21 +214,32 @@ extension ValidationPolicy: Codable {
         self = p
     }
 
+    /// Written as the preset it names (``ValidationPolicy/init(named:)``,
+    /// else `standard`) and the rules that differ from it: the 275 common
+    /// domains are written only when they are not the preset's, so a
+    /// one-chip draft is a few hundred bytes, not 12 KB a field. The reader
+    /// above takes a missing rule from the same preset, so what is read is
+    /// what was written (and a full policy, as older versions wrote it,
+    /// still reads the same).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
+        let base = ValidationPolicy(named: name) ?? .standard
         try c.encode(name, forKey: .name)
-        try c.encode(allowsObsoleteSyntax, forKey: .allowsObsoleteSyntax)
-        try c.encode(allowsComments, forKey: .allowsComments)
-        try c.encode(allowsUnnecessaryQuotes, forKey: .allowsUnnecessaryQuotes)
-        try c.encode(allowsMissingAngleBrackets, forKey: .allowsMissingAngleBrackets)
-        try c.encode(checksGrammar, forKey: .checksGrammar)
-        try c.encode(requiresHostName, forKey: .requiresHostName)
-        try c.encode(requiresDottedDomain, forKey: .requiresDottedDomain)
-        try c.encode(enforcesLengthLimits, forKey: .enforcesLengthLimits)
-        try c.encode(maxChipBytes, forKey: .maxChipBytes)
-        try c.encode(checksLookalikes, forKey: .checksLookalikes)
-        try c.encode(commonDomains, forKey: .commonDomains)
-        try c.encode(comparesLocalPartsExactly, forKey: .comparesLocalPartsExactly)
-        try c.encode(allowsUnquotedCommaInName, forKey: .allowsUnquotedCommaInName)
+        func write(_ value: Bool, _ preset: Bool, _ key: CodingKeys) throws {
+            if value != preset { try c.encode(value, forKey: key) }
+        }
+        try write(allowsObsoleteSyntax, base.allowsObsoleteSyntax, .allowsObsoleteSyntax)
+        try write(allowsComments, base.allowsComments, .allowsComments)
+        try write(allowsUnnecessaryQuotes, base.allowsUnnecessaryQuotes, .allowsUnnecessaryQuotes)
+        try write(allowsMissingAngleBrackets, base.allowsMissingAngleBrackets, .allowsMissingAngleBrackets)
+        try write(checksGrammar, base.checksGrammar, .checksGrammar)
+        try write(requiresHostName, base.requiresHostName, .requiresHostName)
+        try write(requiresDottedDomain, base.requiresDottedDomain, .requiresDottedDomain)
+        try write(enforcesLengthLimits, base.enforcesLengthLimits, .enforcesLengthLimits)
+        if maxChipBytes != base.maxChipBytes { try c.encode(maxChipBytes, forKey: .maxChipBytes) }
+        try write(checksLookalikes, base.checksLookalikes, .checksLookalikes)
+        if commonDomains != base.commonDomains { try c.encode(commonDomains, forKey: .commonDomains) }
+        try write(comparesLocalPartsExactly, base.comparesLocalPartsExactly, .comparesLocalPartsExactly)
+        try write(allowsUnquotedCommaInName, base.allowsUnquotedCommaInName, .allowsUnquotedCommaInName)
     }
 }

@@ -257,6 +257,11 @@ public struct InvariantVerifier: Sendable {
     }
 
     func compare(_ composer: Composer, _ expected: [ParsedChip], _ how: String, _ problems: inout [String]) {
+        // The composer's and the field's own invariants (`_checkInvariants()`).
+        for broken in composer.invariantViolations() {
+            let message = "\(policy.name): \(how): \(broken)"
+            if !problems.contains(message) { problems.append(message) }
+        }
         let got = composer.focusedField.chips.map(\.content)
         guard got != expected else { return }
         var message = "\(policy.name): \(how) gave \(got.count) chips, parsing \(expected.count)"

@@ -273,6 +273,31 @@ struct ChipIdentityTests {
         #expect(c.focusedField.chips.last?.content.error == .ambiguous)
     }
 
+    /// A chip whose address changes leaves the old address and meets the
+    /// duplicate policy at the new one, and undo gives the old back.
+    @Test func anAlternateChosenIsANewAddressForTheDuplicatePolicy() throws {
+        var c = Composer(duplicatePolicy: .warn)
+        c.directory = book
+        c.paste("mary@jones.example, mj@home.example, ")
+        let first = c.focusedField[0].id, second = c.focusedField[1].id
+        #expect(c.focusedField.chips.allSatisfy { !$0.content.warnings.contains(.duplicate) })
+        c.chooseAlternate(of: first, 0)
+        #expect(c.focusedField[0].content.address == "mj@home.example")
+        #expect(c.focusedField.chip(first)!.content.warnings.contains(.duplicate))
+        #expect(c.invariantViolations().isEmpty)
+        // Its old address is free: typed again, it is no duplicate.
+        c.paste("mary@jones.example, ")
+        #expect(!c.focusedField[2].content.warnings.contains(.duplicate))
+        c.undo()
+        c.undo()
+        #expect(c.focusedField.chip(first)!.content.address == "mary@jones.example")
+        #expect(c.invariantViolations().isEmpty)
+        // Removing the other copy lifts the mark, as for typed copies.
+        c.redo()
+        c.remove(second)
+        #expect(!c.focusedField.chip(first)!.content.warnings.contains(.duplicate))
+    }
+
     /// Choosing a suggestion reports its chip once, not inserted and then
     /// updated; so does every operation, undo and redo (seeded).
     @Test func choosingReportsEachChipOnce() throws {

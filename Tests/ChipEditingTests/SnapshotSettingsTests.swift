@@ -113,3 +113,90 @@ struct SnapshotSettingsTests {
         }
     }
 }
+
+/// A snapshot writes a policy as its preset and what differs, keeps every
+/// setting, and reads what each earlier version wrote.
+@Suite("Snapshots: compact policies and every version")
+struct SnapshotVersionTests {
+    /// Seeded random policies: any rule changed, the domains changed or
+    /// not, named after a preset or not. What is written reads back equal,
+    /// and the full form older versions wrote reads the same.
+    @Test(arguments: 0..<TestScale.count(200, 80, "compact policies, seeds"))
+    func aPolicyReadsBackAsWritten(seed: Int) throws {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 0x9011C)
+        var p = [ValidationPolicy.strict, .standard, .lenient][rng.below(3)]
+        if rng.below(4) == 0 { p.name = ["strict", "standard", "lenient", "mine", ""][rng.below(5)] }
+        func flip(_ v: inout Bool) { if rng.below(4) == 0 { v.toggle() } }
+        flip(&p.allowsObsoleteSyntax); flip(&p.allowsComments); flip(&p.allowsUnnecessaryQuotes)
+        flip(&p.allowsMissingAngleBrackets); flip(&p.checksGrammar); flip(&p.requiresHostName)
+        flip(&p.requiresDottedDomain); flip(&p.enforcesLengthLimits); flip(&p.checksLookalikes)
+        flip(&p.comparesLocalPartsExactly); flip(&p.allowsUnquotedCommaInName)
+        if rng.below(4) == 0 { p.maxChipBytes = 1 + rng.below(5_000) }
+        if rng.below(4) == 0 { p.commonDomains = Array(p.commonDomains.prefix(rng.below(5))) + ["example.org"] }
+        let data = try JSONEncoder().encode(p)
+        #expect(try JSONDecoder().decode(ValidationPolicy.self, from: data) == p, "seed \(seed)")
+        let full = Self.fullForm(p)
+        #expect(try JSONDecoder().decode(ValidationPolicy.self, from: Data(full.utf8)) == p, "seed \(seed)")
+        if p == ValidationPolicy(named: p.name) {
+            #expect(String(decoding: data, as: UTF8.self) == "{\"name\":\"\(p.name)\"}")
+        }
+    }
+
+    /// Every rule written out, as versions before the compact form did.
+    static func fullForm(_ p: ValidationPolicy) -> String {
+        let domains = p.commonDomains.map { "\"\($0)\"" }.joined(separator: ",")
+        return "{\"name\":\"\(p.name)\",\"allowsObsoleteSyntax\":\(p.allowsObsoleteSyntax),\"allowsComments\":\(p.allowsComments),"
+            + "\"allowsUnnecessaryQuotes\":\(p.allowsUnnecessaryQuotes),\"allowsMissingAngleBrackets\":\(p.allowsMissingAngleBrackets),"
+            + "\"checksGrammar\":\(p.checksGrammar),\"requiresHostName\":\(p.requiresHostName),"
+            + "\"requiresDottedDomain\":\(p.requiresDottedDomain),\"enforcesLengthLimits\":\(p.enforcesLengthLimits),"
+            + "\"maxChipBytes\":\(p.maxChipBytes),\"checksLookalikes\":\(p.checksLookalikes),\"commonDomains\":[\(domains)],"
+            + "\"comparesLocalPartsExactly\":\(p.comparesLocalPartsExactly),\"allowsUnquotedCommaInName\":\(p.allowsUnquotedCommaInName)}"
+    }
+
+    @Test func aOneChipDraftIsSmall() throws {
+        var c = Composer()
+        c.paste("ann@example.org, ")
+        let data = try JSONEncoder().encode(c.snapshot)
+        #expect(data.count < 1_200, "\(data.count) bytes")
+    }
+
+    /// The undo steps kept are a setting a draft keeps.
+    @Test func theUndoLimitIsKept() throws {
+        var c = Composer()
+        c.maxUndoSteps = 7
+        let back = try Composer(snapshot: JSONDecoder().decode(
+            ComposerSnapshot.self, from: JSONEncoder().encode(c.snapshot)))
+        #expect(back.maxUndoSteps == 7)
+        var s = c.snapshot
+        s.maxUndoSteps = -1
+        #expect(throws: SnapshotError.self) { try Composer(snapshot: s) }
+        s.maxUndoSteps = nil
+        #expect(try Composer(snapshot: s).maxUndoSteps == 1_000)
+    }
+
+    /// `Corpus/snapshots/v2-draft.json`: a draft as version 2 wrote it
+    /// before policies were compact (every rule and the 275 domains in each
+    /// field, one field's policy and limits changed). It loads whole, and
+    /// saved again it is the same composer in a fraction of the bytes.
+    @Test func aVersionTwoDraftOfTheFullFormStillLoads() throws {
+        let data = try #require(readFile(packageRoot() + "/Corpus/snapshots/v2-draft.json"))
+        let s = try JSONDecoder().decode(ComposerSnapshot.self, from: Data(data))
+        #expect(s.version == 2)
+        let c = try Composer(snapshot: s)
+        #expect(c.duplicatePolicy == .merge && c.resolution == .topSuggestion && c.remoteLookups)
+        #expect(c.focusedFieldID == .cc)
+        #expect(c.field(.to)!.chips.map(\.content.rawText) == ["\"Lee, Ann\" <ann@x.org>", "bob@", "t@z.org"])
+        #expect(c.field(.cc)!.chips.map(\.content.rawText) == ["Jiří <jiri@example.cz>", "undisclosed-recipients:;"])
+        #expect(c.field(.cc)!.pendingText == "dave@")
+        #expect(c.field(.cc)!.selection == [c.field(.cc)![0].id])
+        #expect(c.field(.to)!.policy == .standard && c.field(.cc)!.policy == .standard)
+        var bcc = ValidationPolicy.standard
+        bcc.allowsComments = false
+        #expect(c.field(.bcc)!.policy == bcc)
+        #expect(c.field(.bcc)!.limits == FieldLimits(maxChips: 50, maxPendingBytes: 4096))
+        let again = try JSONEncoder().encode(c.snapshot)
+        #expect(again.count * 4 < data.count, "\(again.count) bytes against \(data.count)")
+        let reread = try Composer(snapshot: JSONDecoder().decode(ComposerSnapshot.self, from: again))
+        #expect(reread.snapshot == c.snapshot)
+    }
+}

@@ -56,6 +56,10 @@ struct DraftWriter {
         if let remote = s.remoteLookups {
             out.append(remote ? ",\"remoteLookups\":true" : ",\"remoteLookups\":false")
         }
+        if let steps = s.maxUndoSteps {
+            out.append(",\"maxUndoSteps\":")
+            out.appendString(String(steps))
+        }
         out.append("}")
     }
 
@@ -100,27 +104,37 @@ struct DraftWriter {
     }
 
     private mutating func policy(_ p: ValidationPolicy) throws(JSONCodingError) {
+        // The preset the policy names and what differs from it, as its
+        // `Codable` form writes it.
+        let base = ValidationPolicy(named: p.name) ?? .standard
         out.append("{\"name\":")
         string(p.name)
-        flag(",\"allowsObsoleteSyntax\":", p.allowsObsoleteSyntax)
-        flag(",\"allowsComments\":", p.allowsComments)
-        flag(",\"allowsUnnecessaryQuotes\":", p.allowsUnnecessaryQuotes)
-        flag(",\"allowsMissingAngleBrackets\":", p.allowsMissingAngleBrackets)
-        flag(",\"checksGrammar\":", p.checksGrammar)
-        flag(",\"requiresHostName\":", p.requiresHostName)
-        flag(",\"requiresDottedDomain\":", p.requiresDottedDomain)
-        flag(",\"enforcesLengthLimits\":", p.enforcesLengthLimits)
-        out.append(",\"maxChipBytes\":")
-        try integer(p.maxChipBytes)
-        flag(",\"checksLookalikes\":", p.checksLookalikes)
-        out.append(",\"commonDomains\":[")
-        for (k, domain) in p.commonDomains.enumerated() {
-            if k > 0 { out.append(",") }
-            string(domain)
+        func differing(_ key: StaticString, _ value: Bool, _ preset: Bool) {
+            if value != preset { flag(key, value) }
         }
-        out.append("]")
-        flag(",\"comparesLocalPartsExactly\":", p.comparesLocalPartsExactly)
-        flag(",\"allowsUnquotedCommaInName\":", p.allowsUnquotedCommaInName)
+        differing(",\"allowsObsoleteSyntax\":", p.allowsObsoleteSyntax, base.allowsObsoleteSyntax)
+        differing(",\"allowsComments\":", p.allowsComments, base.allowsComments)
+        differing(",\"allowsUnnecessaryQuotes\":", p.allowsUnnecessaryQuotes, base.allowsUnnecessaryQuotes)
+        differing(",\"allowsMissingAngleBrackets\":", p.allowsMissingAngleBrackets, base.allowsMissingAngleBrackets)
+        differing(",\"checksGrammar\":", p.checksGrammar, base.checksGrammar)
+        differing(",\"requiresHostName\":", p.requiresHostName, base.requiresHostName)
+        differing(",\"requiresDottedDomain\":", p.requiresDottedDomain, base.requiresDottedDomain)
+        differing(",\"enforcesLengthLimits\":", p.enforcesLengthLimits, base.enforcesLengthLimits)
+        if p.maxChipBytes != base.maxChipBytes {
+            out.append(",\"maxChipBytes\":")
+            try integer(p.maxChipBytes)
+        }
+        differing(",\"checksLookalikes\":", p.checksLookalikes, base.checksLookalikes)
+        if p.commonDomains != base.commonDomains {
+            out.append(",\"commonDomains\":[")
+            for (k, domain) in p.commonDomains.enumerated() {
+                if k > 0 { out.append(",") }
+                string(domain)
+            }
+            out.append("]")
+        }
+        differing(",\"comparesLocalPartsExactly\":", p.comparesLocalPartsExactly, base.comparesLocalPartsExactly)
+        differing(",\"allowsUnquotedCommaInName\":", p.allowsUnquotedCommaInName, base.allowsUnquotedCommaInName)
         out.append("}")
     }
 
