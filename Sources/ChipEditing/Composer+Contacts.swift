@@ -239,8 +239,19 @@ extension Composer {
         guard fields[k][index].isEditable else {
             return [ComposerChange(field: name, change: .refused(Refusal(.chipCommitted)))]
         }
+        return replaceByMembers(of: contact, inField: k, at: index)!
+    }
+
+    /// Replaces the chip at `index` of field `k` by the list's members'
+    /// chips, leaving out members already chipped in any field, as one
+    /// step; nil, changing nothing, when no member is left and
+    /// `unlessNone` says so.
+    mutating func replaceByMembers(
+        of contact: Contact, inField k: Int, at index: Int, unlessNone: Bool = false
+    ) -> [ComposerChange]? {
         let chipped = chippedTest()
         let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
+        if unlessNone && members.isEmpty { return nil }
         let texts = members.map { Array(MailboxText.format(name: $0.name, address: $0.address).utf8) }
         return performTagged(on: k, members.map(\.contact)) { field in
             var changes: [FieldChange] = []
@@ -276,18 +287,8 @@ extension Composer {
         guard let contact = directory?.contact(suggestion.contact), contact.kind == .group else {
             return [ComposerChange(field: fieldIDs[k], change: .refused(Refusal(.noSuchContact)))]
         }
-        let chipped = chippedTest()
-        let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
-        guard !members.isEmpty else {
-            return [ComposerChange(field: fieldIDs[k], change: .refused(Refusal(.nothingToChoose)))]
-        }
-        let texts = members.map { Array(MailboxText.format(name: $0.name, address: $0.address).utf8) }
-        return performTagged(on: k, members.map(\.contact)) { field in
-            var changes: [FieldChange] = []
-            _ = field.removeChip(at: i, &changes)
-            changes += field.insertChips(texts, at: i)
-            return changes
-        }
+        return replaceByMembers(of: contact, inField: k, at: i, unlessNone: true)
+            ?? [ComposerChange(field: fieldIDs[k], change: .refused(Refusal(.nothingToChoose)))]
     }
 
     /// The chip, keeping its identity, with new content standing for
@@ -385,6 +386,13 @@ extension Composer {
         return ComposerChange.coalesced(changes)
     }
 
+    /// Takes a lookup back: the host is told with the next requests.
+    mutating func cancelLookup(_ open: UInt64, of chip: ChipID) {
+        lookups.byChip[chip] = nil
+        lookups.open[open] = nil
+        lookups.cancelled.append(open)
+    }
+
     /// Asks the remote directory about a chip's text.
     mutating func issueLookup(for chip: ChipID, query: String) {
         let request = LookupRequest(id: lookups.next, chip: chip, query: query)
@@ -406,11 +414,7 @@ extension Composer {
         for c in changes {
             switch c.change {
             case .removed(let id, _):
-                if let open = lookups.byChip[id], locate(id) == nil {
-                    lookups.byChip[id] = nil
-                    lookups.open[open] = nil
-                    lookups.cancelled.append(open)
-                }
+                if let open = lookups.byChip[id], locate(id) == nil { cancelLookup(open, of: id) }
             case .inserted(let id, let at):
                 guard let k = fieldIndex(of: c.field), let original = fields[k].chip(id), original.isEditable else {
                     continue
@@ -425,9 +429,19 @@ extension Composer {
                     chip = resolved(chip, policy: fields[k].policy)
                 }
                 if chip.contact == nil, chip.isEditable, ContactResolver.isName(chip.content), remoteLookups,
-                   lookups.byChip[id] == nil, chip.content.error != .ambiguous {
+                   chip.content.error != .ambiguous {
+                    // A chip back with its identity (reopened, or edited
+                    // and committed in one operation) keeps the question
+                    // in flight when its text is the same; else it asks anew.
+                    if let open = lookups.byChip[id], lookups.open[open]?.request.query != chip.content.rawText {
+                        cancelLookup(open, of: id)
+                    }
                     chip.isResolving = true
-                    issueLookup(for: id, query: chip.content.rawText)
+                    if lookups.byChip[id] == nil { issueLookup(for: id, query: chip.content.rawText) }
+                } else if let open = lookups.byChip[id] {
+                    // No longer a name to ask about (an address, a contact).
+                    cancelLookup(open, of: id)
+                    chip.isResolving = false
                 }
                 guard chip != original, let i = locate(id, hint: (k, at))?.index else { continue }
                 var fc: [FieldChange] = []

@@ -318,13 +318,7 @@ struct ChipIdentityTests {
         var c = Composer(duplicatePolicy: [.allow, .warn, .reject, .merge][seed % 4])
         c.directory = book
         for step in 0..<60 {
-            let changes: [ComposerChange]
-            if rng.below(6) == 0 {
-                changes = rng.below(2) == 0 ? c.undo() : c.redo()
-            } else {
-                let ops = ComposerUndoTests.Op.allCases
-                changes = ComposerUndoTests.apply(ops[rng.below(ops.count)], &c, &rng)
-            }
+            let changes = ComposerUndoTests.randomStep(&c, &rng)
             var reported = Set<ChipID>()
             for change in changes {
                 switch change.change {

@@ -251,6 +251,14 @@ struct ComposerUndoTests {
         }
     }
 
+    /// One step of a random session: an undo or redo one time in six,
+    /// else a random operation.
+    @discardableResult
+    static func randomStep(_ c: inout Composer, _ rng: inout SplitMix64) -> [ComposerChange] {
+        if rng.below(6) == 0 { return rng.below(2) == 0 ? c.undo() : c.redo() }
+        return apply(Op.allCases[rng.below(Op.allCases.count)], &c, &rng)
+    }
+
     /// Undo of every operation restores the exact previous state, and redo
     /// the state after it.
     @Test(arguments: Op.allCases)
@@ -359,13 +367,7 @@ struct ChangeEventTests {
         var c = Composer(duplicatePolicy: [.allow, .warn, .reject, .merge][seed % 4])
         var mirror: [String: [ChipID]] = ["to": [], "cc": [], "bcc": []]
         for step in 0..<50 {
-            let changes: [ComposerChange]
-            if rng.below(6) == 0 {
-                changes = rng.below(2) == 0 ? c.undo() : c.redo()
-            } else {
-                let ops = ComposerUndoTests.Op.allCases
-                changes = ComposerUndoTests.apply(ops[rng.below(ops.count)], &c, &rng)
-            }
+            let changes = ComposerUndoTests.randomStep(&c, &rng)
             for change in changes {
                 var list = mirror[change.field.name]!
                 switch change.change {

@@ -17,12 +17,7 @@ struct InvariantCheckTests {
         c.remoteLookups = seed % 3 == 0
         c.maxUndoSteps = 1 + rng.below(20)
         for step in 0..<80 {
-            if rng.below(6) == 0 {
-                _ = rng.below(2) == 0 ? c.undo() : c.redo()
-            } else {
-                let ops = ComposerUndoTests.Op.allCases
-                ComposerUndoTests.apply(ops[rng.below(ops.count)], &c, &rng)
-            }
+            ComposerUndoTests.randomStep(&c, &rng)
             let broken = c.invariantViolations()
             #expect(broken.isEmpty, "seed \(seed) step \(step): \(broken)")
             if !broken.isEmpty { return }
