@@ -144,7 +144,7 @@ extension Composer {
     /// Restores a saved composer, as untrusted input: every rule that
     /// creating a composer and typing apply holds for what is restored.
     /// Refused with a message, never a trap: an unknown version, a field
-    /// name ``isValidFieldName(_:)`` refuses, repeated field names or
+    /// name ``FieldID/isValidName(_:)`` refuses, repeated field names or
     /// identities, an index, caret, identity or serial number out of
     /// range, limits or a chip length that are negative or over
     /// ``maxRestoredChips``, ``maxRestoredPendingBytes`` and
