@@ -1,6 +1,8 @@
 // The directory a compose field asks for suggestions: an immutable value,
 // cheap to copy and to share between threads.
 
+import ChipSyntax
+
 /// One suggestion: a contact's address (or a list) that the query matched.
 public struct Suggestion: Sendable, Hashable, Codable {
     public var contact: ContactID
@@ -14,6 +16,45 @@ public struct Suggestion: Sendable, Hashable, Codable {
     public var nameMatches: [Range<Int>]
     /// Byte ranges of ``address`` the query's words matched.
     public var addressMatches: [Range<Int>]
+}
+
+extension Suggestion {
+    /// ``nameMatches`` counted in `unit` of ``name``, for a host that
+    /// highlights in UTF-16 (`NSRange`, Android spans, the web).
+    ///
+    /// - Complexity: O(*n*) in the name's length.
+    public func nameMatches(in unit: TextUnit) -> [Range<Int>] { Suggestion.convert(nameMatches, name, unit) }
+
+    /// ``addressMatches`` counted in `unit` of ``address``.
+    ///
+    /// - Complexity: O(*n*) in the address's length.
+    public func addressMatches(in unit: TextUnit) -> [Range<Int>] { Suggestion.convert(addressMatches, address, unit) }
+
+    /// ``nameMatches`` as indices of ``name``.
+    ///
+    /// - Complexity: O(*k*) for *k* matches.
+    public var nameMatchIndices: [Range<String.Index>] {
+        guard let name else { return [] }
+        return nameMatches.compactMap { TextOffsets.range(ofBytes: $0, in: name) }
+    }
+
+    /// ``addressMatches`` as indices of ``address``.
+    ///
+    /// - Complexity: O(*k*) for *k* matches.
+    public var addressMatchIndices: [Range<String.Index>] {
+        guard let address else { return [] }
+        return addressMatches.compactMap { TextOffsets.range(ofBytes: $0, in: address) }
+    }
+
+    private static func convert(_ ranges: [Range<Int>], _ text: String?, _ unit: TextUnit) -> [Range<Int>] {
+        guard unit != .utf8, let text else { return text == nil ? [] : ranges }
+        var cursor = TextOffsets.Cursor(Array(text.utf8))
+        return ranges.compactMap { r in
+            guard let lower = cursor.offset(ofByte: r.lowerBound, unit: unit),
+                  let upper = cursor.offset(ofByte: r.upperBound, unit: unit) else { return nil }
+            return lower..<upper
+        }
+    }
 }
 
 /// Contacts with a folding index, ready to suggest as a person types.

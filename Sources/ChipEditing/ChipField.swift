@@ -110,7 +110,25 @@ public struct ChipField: Sendable {
         var pending: [UInt8] = []
         /// Scanner offset of `pending[0]`.
         var pendingBase = 0
-        var caret = 0
+        /// The caret, a byte offset in `pending`: the end of the selection
+        /// in the pending text. Setting it collapses the selection, so every
+        /// edit that moves the caret ends a selection.
+        var caret: Int {
+            get { caretOffset }
+            set {
+                caretOffset = newValue
+                selectionStart = newValue
+            }
+        }
+        fileprivate var caretOffset = 0
+        /// Where the selection in the pending text starts: it is
+        /// `selectionStart..<caret`, empty when nothing is selected.
+        fileprivate(set) var selectionStart = 0
+        var pendingSelection: Range<Int> { selectionStart..<caretOffset }
+        mutating func selectPending(_ range: Range<Int>) {
+            caretOffset = range.upperBound
+            selectionStart = range.lowerBound
+        }
         var insertionIndex = 0
         var marked: [UInt8] = []
         var scanner = ListScanner()
@@ -138,7 +156,8 @@ public struct ChipField: Sendable {
         }
 
         func sameVisibleState(as other: TextState) -> Bool {
-            pending == other.pending && caret == other.caret && insertionIndex == other.insertionIndex
+            pending == other.pending && caret == other.caret && selectionStart == other.selectionStart
+                && insertionIndex == other.insertionIndex
                 && marked == other.marked && pendingBase == other.pendingBase && scanner == other.scanner
                 && editing == other.editing
         }
@@ -286,6 +305,8 @@ public struct ChipField: Sendable {
     @discardableResult
     public mutating func insert(_ bytes: [UInt8]) -> [FieldChange] {
         guard !bytes.isEmpty else { return [] }
+        // Typed over a selection in the pending text: a replacement.
+        if !text.pendingSelection.isEmpty { return replacePendingBytes(text.pendingSelection, with: bytes) }
         var changes: [FieldChange] = []
         var bytes = bytes
         if let p = provisional, let made = p.lineBreakChips {
@@ -439,8 +460,16 @@ public struct ChipField: Sendable {
     @discardableResult
     public mutating func compositionUpdate(_ marked: String) -> [FieldChange] {
         let bytes = Array(marked.utf8)
-        guard bytes != text.marked else { return [] }
+        guard bytes != text.marked || !text.pendingSelection.isEmpty else { return [] }
         let before = text
+        if !text.pendingSelection.isEmpty {
+            // The composition replaces the selection; nothing is scanned
+            // until it ends.
+            let r = text.pendingSelection
+            text.pending.removeSubrange(r)
+            text.caret = r.lowerBound
+            resetScanner()
+        }
         text.marked = bytes
         var changes: [FieldChange] = []
         finishTextChange(from: before, &changes)
@@ -544,7 +573,7 @@ public struct ChipField: Sendable {
         let before = text
         var segments: [Segment] = []
         text.pending.withUnsafeBufferPointer { p in
-            text.scanner.recoverUnclosed(p, base: text.pendingBase) { segments.append($0) }
+            _ = text.scanner.recoverUnclosed(p, base: text.pendingBase) { segments.append($0) }
         }
         emit(segments, &changes)
         dropCompletedText(force: !segments.isEmpty)
@@ -569,6 +598,257 @@ public struct ChipField: Sendable {
         return order.count + produced > limits.maxChips
     }
 
+    // MARK: - The pending text in the host's units
+
+    /// What a host's text view shows after the chips before the caret: the
+    /// pending text with the input method's marked text at the caret.
+    /// Every position the methods below take or give is an offset in it,
+    /// in the unit the host counts (UTF-16 for UIKit, AppKit, Android and
+    /// the web); with no marked text it is the pending text.
+    ///
+    /// - Complexity: O(*p*) in the pending and marked text.
+    public var editingBytes: [UInt8] {
+        guard !text.marked.isEmpty else { return text.pending }
+        return Array(text.pending[..<text.caret]) + text.marked + text.pending[text.caret...]
+    }
+
+    /// ``editingBytes`` as a string (ill-formed UTF-8 shown as U+FFFD).
+    ///
+    /// - Complexity: O(*p*).
+    public var editingText: String { String(decoding: editingBytes, as: UTF8.self) }
+
+    /// The selection in the editing text, `start..<caret`: empty at the
+    /// caret when nothing is selected, and at the marked text's end while
+    /// there is marked text (a composition replaces what was selected).
+    ///
+    /// - Complexity: O(1) in bytes; O(*p*) in another unit.
+    public func pendingSelection(in unit: TextUnit = .utf8) -> Range<Int> {
+        let r = text.marked.isEmpty
+            ? text.pendingSelection : (text.caret + text.marked.count)..<(text.caret + text.marked.count)
+        return units(of: r, unit)
+    }
+
+    /// The caret in the editing text: the selection's end.
+    ///
+    /// - Complexity: O(1) in bytes; O(*p*) in another unit.
+    public func caret(in unit: TextUnit) -> Int { pendingSelection(in: unit).upperBound }
+
+    /// Where the marked text stands in the editing text, or nil when there
+    /// is none.
+    ///
+    /// - Complexity: O(1) in bytes; O(*p*) in another unit.
+    public func markedRange(in unit: TextUnit = .utf8) -> Range<Int>? {
+        guard !text.marked.isEmpty else { return nil }
+        return units(of: text.caret..<(text.caret + text.marked.count), unit)
+    }
+
+    /// The selection as indices of ``editingText``.
+    ///
+    /// - Complexity: O(*p*).
+    public var pendingSelectionIndices: Range<String.Index> { indices(of: pendingSelection(in: .utf16)) }
+
+    /// The marked text as indices of ``editingText``, or nil.
+    ///
+    /// - Complexity: O(*p*).
+    public var markedIndices: Range<String.Index>? { markedRange(in: .utf16).map(indices(of:)) }
+
+    /// Selects `range` of the editing text (empty: puts the caret there),
+    /// as a tap, a drag or a host's `setSelection` does. It deselects
+    /// chips and ends a composition: the marked text stays, as typed text.
+    /// A range off the text's boundaries is refused (`invalid-text-range`).
+    ///
+    /// - Complexity: O(*p*) in the pending text.
+    @discardableResult
+    public mutating func selectPendingText(_ range: Range<Int>, in unit: TextUnit = .utf8) -> [FieldChange] {
+        guard let r = editingByteRange(range, unit) else { return [.refused(Refusal(.invalidTextRange))] }
+        provisional = nil
+        var changes: [FieldChange] = []
+        if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        let before = text
+        foldMarkedText()
+        text.selectPending(r)
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    /// Selects a range of ``editingText``, given as its indices.
+    ///
+    /// - Complexity: O(*p*).
+    @discardableResult
+    public mutating func selectPendingText(_ range: Range<String.Index>) -> [FieldChange] {
+        guard let r = utf16Range(of: range) else { return [.refused(Refusal(.invalidTextRange))] }
+        return selectPendingText(r, in: .utf16)
+    }
+
+    /// Puts the caret at `offset` of the editing text.
+    ///
+    /// - Complexity: O(*p*).
+    @discardableResult
+    public mutating func setCaret(_ offset: Int, in unit: TextUnit = .utf8) -> [FieldChange] {
+        selectPendingText(offset..<offset, in: unit)
+    }
+
+    /// Marks `range` of the editing text as an input method's composition
+    /// (Android's `setComposingRegion`): its text becomes the marked text,
+    /// which is not scanned, so it makes no chip, and the caret stands
+    /// before it. A range already marked is unmarked first, as typed text.
+    /// `nil` ends the composition: the marked text is typed, as
+    /// ``compositionEnd(_:)`` does.
+    ///
+    /// - Complexity: O(*p*).
+    @discardableResult
+    public mutating func setMarkedRange(_ range: Range<Int>?, in unit: TextUnit = .utf8) -> [FieldChange] {
+        guard let range else {
+            let marked = text.marked
+            return ChipField.oneTextChangeEach(compositionEnd("") + insert(marked))
+        }
+        guard let r = editingByteRange(range, unit) else { return [.refused(Refusal(.invalidTextRange))] }
+        provisional = nil
+        var changes: [FieldChange] = []
+        if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        let before = text
+        foldMarkedText()
+        text.marked = Array(text.pending[r])
+        text.pending.removeSubrange(r)
+        text.caret = r.lowerBound
+        resetScanner()
+        finishTextChange(from: before, &changes)
+        return changes
+    }
+
+    /// Replaces `range` of the editing text with `replacement`, as
+    /// autocorrect, dictation, select-and-overtype or an input method's
+    /// replacement do; the caret ends after it. The result follows the
+    /// rules of typing: chips the text now completes are made, and a
+    /// replacement that only types at the caret is typing. Ends a
+    /// composition (the marked text is part of the text replaced in).
+    /// Refused, changing nothing, when a limit would overflow or the range
+    /// is off the text's boundaries.
+    ///
+    /// - Complexity: O(*m* + *p*) for *m* bytes replaced in and *p* pending
+    ///   bytes; never O(chips).
+    @discardableResult
+    public mutating func replacePending(_ range: Range<Int>, in unit: TextUnit = .utf8, with replacement: String)
+        -> [FieldChange] {
+        guard let r = editingByteRange(range, unit) else { return [.refused(Refusal(.invalidTextRange))] }
+        return replacePendingBytes(r, with: Array(replacement.utf8))
+    }
+
+    /// Replaces a range of ``editingText``, given as its indices.
+    ///
+    /// - Complexity: O(*m* + *p*).
+    @discardableResult
+    public mutating func replacePending(_ range: Range<String.Index>, with replacement: String) -> [FieldChange] {
+        guard let r = utf16Range(of: range) else { return [.refused(Refusal(.invalidTextRange))] }
+        return replacePending(r, in: .utf16, with: replacement)
+    }
+
+    /// Replaces a byte range of the editing text with bytes (ill-formed
+    /// UTF-8 ends in an error chip, never dropped).
+    ///
+    /// - Complexity: O(*m* + *p*).
+    @discardableResult
+    public mutating func replacePending(_ range: Range<Int>, with bytes: [UInt8]) -> [FieldChange] {
+        guard let r = editingByteRange(range, .utf8) else { return [.refused(Refusal(.invalidTextRange))] }
+        return replacePendingBytes(r, with: bytes)
+    }
+
+    private mutating func replacePendingBytes(_ r: Range<Int>, with bytes: [UInt8]) -> [FieldChange] {
+        if text.marked.isEmpty && text.pendingSelection.isEmpty && r == text.caret..<text.caret {
+            return insert(bytes)
+        }
+        let editing = editingBytes
+        var proposed = editing
+        proposed.replaceSubrange(r, with: bytes)
+        if let refusal = limitRefusal(forPending: proposed) { return [.refused(refusal)] }
+        provisional = nil
+        var changes: [FieldChange] = []
+        if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        let before = text
+        var kept = editing
+        kept.removeSubrange(r)
+        text.pending = kept
+        text.marked = []
+        text.caret = r.lowerBound
+        resetScanner()
+        if bytes.isEmpty { feed(&changes) }
+        finishTextChange(from: before, &changes)
+        if !bytes.isEmpty { changes += insert(bytes) }
+        return ChipField.oneTextChangeEach(changes)
+    }
+
+    /// Why pending text `proposed` (from the pending text's start) would
+    /// overflow a limit, or nil.
+    ///
+    /// - Complexity: O(1) far from the limits, else O(*p*).
+    private func limitRefusal(forPending proposed: [UInt8]) -> Refusal? {
+        let total = proposed.count
+        guard total > limits.maxPendingBytes || order.count + total > limits.maxChips else { return nil }
+        var trial = ListScanner(startOffset: text.pendingBase, inGroup: text.baseInGroup, separators: text.baseSeparators)
+        var produced = 0
+        trial.scan(proposed) { segment in if segment.kind != .groupOpen { produced += 1 } }
+        if trial.offset - trial.retainOffset > limits.maxPendingBytes { return Refusal(.pendingTooLong) }
+        if order.count + produced > limits.maxChips { return Refusal(.tooManyChips) }
+        return nil
+    }
+
+    /// Keeps the last of each `pendingChanged` and `caretMoved` of an
+    /// operation made of several steps: a UI reads the text once.
+    static func oneTextChangeEach(_ changes: [FieldChange]) -> [FieldChange] {
+        let lastPending = changes.lastIndex(of: .pendingChanged)
+        let lastCaret = changes.lastIndex(of: .caretMoved)
+        return changes.indices.compactMap { k in
+            switch changes[k] {
+            case .pendingChanged: k == lastPending ? changes[k] : nil
+            case .caretMoved: k == lastCaret ? changes[k] : nil
+            default: changes[k]
+            }
+        }
+    }
+
+    /// The marked text becomes pending text at the caret, not yet scanned
+    /// (the next edit or commit scans it), the caret after it.
+    private mutating func foldMarkedText() {
+        guard !text.marked.isEmpty else { return }
+        text.pending.insert(contentsOf: text.marked, at: text.caret)
+        text.caret += text.marked.count
+        text.marked = []
+        resetScanner()
+    }
+
+    /// A range of the editing text in bytes, or nil when an end is off the
+    /// text's boundaries.
+    private func editingByteRange(_ range: Range<Int>, _ unit: TextUnit) -> Range<Int>? {
+        let bytes = editingBytes
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count * 2 else { return nil }
+        return TextOffsets.byteRange(of: range, in: unit, in: bytes)
+    }
+
+    /// A byte range of the editing text in `unit` (an end inside a scalar,
+    /// which raw bytes typed one by one can leave, rounds down).
+    private func units(of r: Range<Int>, _ unit: TextUnit) -> Range<Int> {
+        if unit == .utf8 { return r }
+        var cursor = TextOffsets.Cursor(editingBytes)
+        let lower = cursor.offset(ofByteRoundingDown: r.lowerBound, unit: unit)
+        return lower..<max(lower, cursor.offset(ofByteRoundingDown: r.upperBound, unit: unit))
+    }
+
+    /// UTF-16 offsets as indices of ``editingText``.
+    private func indices(of r: Range<Int>) -> Range<String.Index> {
+        let s = editingText
+        return String.Index(utf16Offset: r.lowerBound, in: s)..<String.Index(utf16Offset: r.upperBound, in: s)
+    }
+
+    /// Indices of ``editingText`` as UTF-16 offsets, or nil when one is not
+    /// on a scalar boundary.
+    private func utf16Range(of range: Range<String.Index>) -> Range<Int>? {
+        let s = editingText
+        guard range.lowerBound >= s.startIndex, range.upperBound <= s.endIndex,
+              let lower = range.lowerBound.samePosition(in: s.unicodeScalars),
+              let upper = range.upperBound.samePosition(in: s.unicodeScalars) else { return nil }
+        return lower.utf16Offset(in: s)..<upper.utf16Offset(in: s)
+    }
+
     // MARK: - Deleting
 
     /// Backspace: deletes the selection; else the grapheme cluster before
@@ -581,6 +861,7 @@ public struct ChipField: Sendable {
         provisional = nil
         var changes: [FieldChange] = []
         if !selection.isEmpty { return removeSelection() }
+        if !text.pendingSelection.isEmpty { return replacePendingBytes(text.pendingSelection, with: []) }
         if text.caret > 0 {
             let before = text
             let n = ChipField.lastClusterLength(text.pending[..<text.caret])
@@ -604,6 +885,7 @@ public struct ChipField: Sendable {
         provisional = nil
         var changes: [FieldChange] = []
         if !selection.isEmpty { return removeSelection() }
+        if !text.pendingSelection.isEmpty { return replacePendingBytes(text.pendingSelection, with: []) }
         if text.caret < text.pending.count {
             let before = text
             let n = ChipField.firstClusterLength(text.pending[text.caret...])
@@ -668,6 +950,13 @@ public struct ChipField: Sendable {
         provisional = nil
         var changes: [FieldChange] = []
         if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        if !text.pendingSelection.isEmpty {
+            // A selection collapses to its start.
+            let before = text
+            text.caret = text.selectionStart
+            finishTextChange(from: before, &changes)
+            return changes
+        }
         if text.caret > 0 {
             let before = text
             text.caret -= ChipField.lastClusterLength(text.pending[..<text.caret])
@@ -692,6 +981,13 @@ public struct ChipField: Sendable {
         provisional = nil
         var changes: [FieldChange] = []
         if !selection.isEmpty { setSelection([], anchor: nil, &changes) }
+        if !text.pendingSelection.isEmpty {
+            // A selection collapses to its end.
+            let before = text
+            text.caret = text.caret
+            finishTextChange(from: before, &changes)
+            return changes
+        }
         if text.caret < text.pending.count {
             let before = text
             text.caret += ChipField.firstClusterLength(text.pending[text.caret...])
@@ -1025,7 +1321,8 @@ public struct ChipField: Sendable {
         guard !before.sameVisibleState(as: text) else { return }
         if recordsEdits { journal.append(.text(old: Shared(before), new: Shared(text))) }
         if before.pending != text.pending || before.marked != text.marked { changes.append(.pendingChanged) }
-        if before.caret != text.caret || before.insertionIndex != text.insertionIndex {
+        if before.caret != text.caret || before.selectionStart != text.selectionStart
+            || before.insertionIndex != text.insertionIndex {
             changes.append(.caretMoved)
         }
     }
@@ -1392,6 +1689,12 @@ extension ChipField {
         }
         if !(0...text.pending.count).contains(text.caret) {
             out.append("caret \(text.caret) outside 0...\(text.pending.count)")
+        }
+        if !(0...text.caret).contains(text.selectionStart) {
+            out.append("the pending selection starts at \(text.selectionStart), after the caret \(text.caret)")
+        }
+        if !text.marked.isEmpty && text.selectionStart != text.caret {
+            out.append("text is both marked and selected")
         }
         let ids = Set(order)
         if ids.count != order.count { out.append("an identity repeats in the order") }

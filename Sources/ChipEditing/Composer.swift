@@ -373,6 +373,78 @@ public struct Composer: Sendable {
         perform(.typing(field: focusedIndex)) { $0.compositionEnd(text) }
     }
 
+    /// The focused field's pending text with the marked text at the caret:
+    /// what positions in the host's units are offsets into (see
+    /// ``ChipField/editingBytes``).
+    ///
+    /// - Complexity: O(*p*).
+    public var editingText: String { focusedField.editingText }
+
+    /// The selection in the focused field's editing text, in `unit`.
+    ///
+    /// - Complexity: O(1) in bytes; O(*p*) in another unit.
+    public func pendingSelection(in unit: TextUnit = .utf8) -> Range<Int> { focusedField.pendingSelection(in: unit) }
+
+    /// The marked text's place in the focused field's editing text, or nil.
+    ///
+    /// - Complexity: O(1) in bytes; O(*p*) in another unit.
+    public func markedRange(in unit: TextUnit = .utf8) -> Range<Int>? { focusedField.markedRange(in: unit) }
+
+    /// Selects a range of the focused field's editing text, or puts the
+    /// caret there (see ``ChipField/selectPendingText(_:in:)``).
+    ///
+    /// - Complexity: O(*p*).
+    @discardableResult
+    public mutating func selectPendingText(_ range: Range<Int>, in unit: TextUnit = .utf8) -> [ComposerChange] {
+        perform(nil) { $0.selectPendingText(range, in: unit) }
+    }
+
+    /// Selects a range of ``editingText`` given as its indices.
+    ///
+    /// - Complexity: O(*p*).
+    @discardableResult
+    public mutating func selectPendingText(_ range: Range<String.Index>) -> [ComposerChange] {
+        perform(nil) { $0.selectPendingText(range) }
+    }
+
+    /// Puts the caret at `offset` of the focused field's editing text.
+    ///
+    /// - Complexity: O(*p*).
+    @discardableResult
+    public mutating func setCaret(_ offset: Int, in unit: TextUnit = .utf8) -> [ComposerChange] {
+        perform(nil) { $0.setCaret(offset, in: unit) }
+    }
+
+    /// Marks a range of the editing text as a composition, or (nil) ends
+    /// it (see ``ChipField/setMarkedRange(_:in:)``). Part of the current
+    /// typing step.
+    ///
+    /// - Complexity: O(*p*).
+    @discardableResult
+    public mutating func setMarkedRange(_ range: Range<Int>?, in unit: TextUnit = .utf8) -> [ComposerChange] {
+        perform(.typing(field: focusedIndex)) { $0.setMarkedRange(range, in: unit) }
+    }
+
+    /// Replaces a range of the focused field's editing text, as autocorrect,
+    /// dictation or select-and-overtype do: one undo step, the same chip
+    /// rules as typing (see ``ChipField/replacePending(_:in:with:)``).
+    ///
+    /// - Complexity: O(*m* + *p*) for *m* bytes replaced in and *p* pending
+    ///   bytes; never O(chips).
+    @discardableResult
+    public mutating func replacePending(_ range: Range<Int>, in unit: TextUnit = .utf8, with text: String)
+        -> [ComposerChange] {
+        perform(nil) { $0.replacePending(range, in: unit, with: text) }
+    }
+
+    /// Replaces a range of ``editingText`` given as its indices: one undo step.
+    ///
+    /// - Complexity: O(*m* + *p*).
+    @discardableResult
+    public mutating func replacePending(_ range: Range<String.Index>, with text: String) -> [ComposerChange] {
+        perform(nil) { $0.replacePending(range, with: text) }
+    }
+
     /// Return, Tab or blur (`trigger`): commits the pending text. Ends an
     /// edit session. The trigger matters only to
     /// ``ContactResolution/topSuggestionOnReturn``.

@@ -17,7 +17,8 @@ public enum FieldChange: Sendable, Hashable {
     case pendingChanged
     /// The set of selected chips changed.
     case selectionChanged
-    /// The caret moved: a new insertion index or offset in the pending text.
+    /// The caret moved (a new insertion index or offset in the pending
+    /// text), or the selection in the pending text changed.
     case caretMoved
     /// Something asked for was not done, and why.
     case refused(Refusal)
@@ -35,6 +36,9 @@ public struct Refusal: Sendable, Hashable, CustomStringConvertible {
         /// No chip at that index, or no such field.
         case noSuchChip = "no-such-chip"
         case noSuchField = "no-such-field"
+        /// A position in the pending text off its boundaries: past its end,
+        /// inside a scalar or between the halves of a surrogate pair.
+        case invalidTextRange = "invalid-text-range"
         /// Under the `reject` duplicate policy, an address already present.
         case duplicate
         /// Under the `merge` duplicate policy, merged into the first copy.

@@ -26,6 +26,21 @@ public struct ParsedChip: Sendable, Hashable {
     public var error: ChipError?
     /// Where in the list the error was found.
     public var errorOffset: Int?
+    /// Where in the chip's own text (``raw``) the error was found: what a
+    /// UI that underlines the place in a chip uses.
+    public var errorOffsetInChip: Int? {
+        errorOffset.map { min(max($0 - byteRange.lowerBound, 0), raw.count) }
+    }
+    /// ``errorOffsetInChip`` counted in `unit` of the chip's text as a
+    /// string shows it (`String(decoding: raw, as: UTF8.self)`); an offset
+    /// inside a scalar counts from the scalar's start.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    public func errorOffsetInChip(in unit: TextUnit) -> Int? {
+        guard let offset = errorOffsetInChip else { return nil }
+        var cursor = TextOffsets.Cursor(raw)
+        return cursor.offset(ofByteRoundingDown: offset, unit: unit)
+    }
     public var warnings: ChipWarnings
     /// With the `likely-typo` warning: the common domain meant, probably.
     public var suggestedDomain: String?

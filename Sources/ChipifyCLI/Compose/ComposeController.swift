@@ -332,6 +332,7 @@ struct ComposeController: Sendable {
         case .noSuchContact: return "That contact is gone"
         case .notAList: return "Not a list"
         case .nothingToChoose: return "Nothing to add from that contact"
+        case .invalidTextRange: return "No such place in the text"
         }
     }
 }

@@ -97,6 +97,15 @@ check("compose: To's typing untouched", composer.focusedFieldID == .to && compos
       composer.focusedField.pendingText)
 for _ in 0..<4 { _ = composer.backspace() }
 
+// Text in the host's units: a UTF-16 text view autocorrects a word.
+_ = composer.type("Zoë 😀 h@x.orgg")
+_ = composer.replacePending(13..<15, in: .utf16, with: "g")
+check("text: UTF-16 replacement", composer.editingText == "Zoë 😀 h@x.org", composer.editingText)
+check("text: caret in UTF-16", composer.pendingSelection(in: .utf16) == 14..<14, "\(composer.pendingSelection(in: .utf16))")
+_ = composer.selectPendingText(0..<composer.editingText.utf16.count, in: .utf16)
+_ = composer.backspace()
+check("text: selection deleted", composer.editingText.isEmpty, composer.editingText)
+
 // Output: what goes in the To: header.
 let report = composer.send(smtpUTF8: false)
 check("send: sent", report.sent, "\(report)")
