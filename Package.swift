@@ -22,8 +22,9 @@ let package = Package(
         .target(
             name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory"],
             swiftSettings: [.define("CHIPIFY_INTERNAL_CHECKS", .when(configuration: .debug))]),
-        // Standard library only: a selection model needs none of the mail layers.
-        .target(name: "ChipGroups"),
+        // A selection model needs none of the mail layers: only the
+        // reasons' idiom (`ChipReason`) from Syntax, itself stdlib-only.
+        .target(name: "ChipGroups", dependencies: ["ChipSyntax"]),
         .target(
             name: "ChipOutput",
             dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing", "ChipGroups"]),

@@ -34,7 +34,7 @@ struct CSVRecords: ~Copyable {
     /// The line the last record started on.
     private(set) var recordLine = 0
     /// Why the last record cannot be read, if it cannot.
-    private(set) var fault: String?
+    private(set) var fault: (reason: ContactImportProblem.Reason, line: Int)?
     /// The line of the first quote of the last record that never closed
     /// (and was read as an ordinary character), if one did not.
     private(set) var repairedQuoteLine: Int?
@@ -104,7 +104,7 @@ struct CSVRecords: ~Copyable {
             }
         }
         if let openLine = repairedQuoteLine, strict, fault == nil {
-            fault = "the quoted field opened on line \(openLine) is never closed"
+            fault = (.csvUnclosedQuote, openLine)
         }
         return true
     }
@@ -164,7 +164,7 @@ struct CSVRecords: ~Copyable {
                 }
                 while i < n && text[i] != delimiter && !ByteClass.isLineBreak(text[i]) {
                     if strict && fault == nil && !ByteClass.isSpace(text[i]) {
-                        fault = "text after a closing quote on line \(line)"
+                        fault = (.csvTextAfterQuote, line)
                     }
                     fields.append(text[i])
                     i += 1
@@ -176,7 +176,7 @@ struct CSVRecords: ~Copyable {
                 while i < n {
                     let b = text[i]
                     if b == delimiter || ByteClass.isLineBreak(b) { break }
-                    if b == ASCII.quote && strict && fault == nil { fault = "a quote inside an unquoted field on line \(line)" }
+                    if b == ASCII.quote && strict && fault == nil { fault = (.csvQuoteInUnquotedField, line) }
                     i += 1
                 }
                 fields.append(UnsafeBufferPointer(rebasing: text[run..<i]))
@@ -481,14 +481,14 @@ enum ContactCSVReader {
     /// <ann@x.org>`, Outlook's `Ann Lee (ann@x.org)`), the organization
     /// (as Google shows a company-only contact), the nickname, the first
     /// phone number.
-    static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns, notes: inout [String]) -> Contact? {
+    static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns, notes: inout [CSVNote]) -> Contact? {
         var parser = EmailValue.makeParser()
         return contact(records, columns, notes: &notes, parser: &parser)
     }
 
     /// The contact of one row, reading e-mail cells with a parser kept
     /// from row to row (see ``contact(_:_:notes:)``).
-    static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns, notes: inout [String],
+    static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns, notes: inout [CSVNote],
                         parser: inout AddressList.ReusableParser) -> Contact? {
         func bytes(_ k: Int?) -> UnsafeBufferPointer<UInt8> {
             guard let k else { return UnsafeBufferPointer(start: nil, count: 0) }
@@ -549,10 +549,10 @@ enum ContactCSVReader {
                 if addresses.isEmpty, isExchange, let first = read.rejected.first, EmailValue.isX500PathString(first),
                    let shown, let address = addressInParentheses(shown)
                 {
-                    notes.append("'\(abbreviated(first))' is an Exchange (X.500) address; the address \(address) of its display name is used")
+                    notes.append((.exchangeAddressReplaced, ["text": abbreviated(first), "address": address]))
                     addresses = [address]
-                } else if let reason = read.rejectionReason {
-                    notes.append(reason)
+                } else if let rejection = read.rejection() {
+                    notes.append(rejection)
                 }
                 for address in addresses { add(address) }
                 if emailDisplayName == nil, let found = read.displayName { emailDisplayName = found }
@@ -725,3 +725,6 @@ extension String {
         return String(s)
     }
 }
+
+/// A warning of one CSV row: what was repaired or dropped.
+typealias CSVNote = (reason: ContactImportProblem.Reason, values: [String: String])

@@ -41,15 +41,244 @@ public struct ContactImportOptions: Sendable, Hashable {
     }
 }
 
-/// Something in a file that was not imported as written.
-public struct ContactImportProblem: Sendable, Hashable, CustomStringConvertible {
+/// Something in a file that was not imported as written: a stable
+/// ``Reason`` code, the ``values`` its words name, where it is, and what
+/// became of the record.
+///
+/// ```swift
+/// let p = result.problems[0]
+/// p.code        // "pref-out-of-range-clamped"
+/// p.values      // ["value": "0", "clamped": "1"]
+/// p.message     // "PREF=0 is outside 1–100; read as 1"
+/// ```
+public struct ContactImportProblem: ChipReason {
+    /// What was wrong, as a stable code. A struct, not an enum: a reason
+    /// added later breaks no host's `switch`.
+    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+        enum Kind: String, Sendable, CaseIterable {
+            // The whole import.
+            case unknownDefaultCharset = "unknown-default-charset"
+            case notAnAddressBook = "not-an-address-book"
+            // CSV.
+            case csvHeaderWithoutColumns = "csv-header-without-columns"
+            case csvUnclosedQuote = "csv-unclosed-quote"
+            case csvUnclosedQuoteRepaired = "csv-unclosed-quote-repaired"
+            case csvTextAfterQuote = "csv-text-after-quote"
+            case csvQuoteInUnquotedField = "csv-quote-in-unquoted-field"
+            case csvFieldCount = "csv-field-count"
+            case csvRowWithoutData = "csv-row-without-data"
+            case exchangeAddressReplaced = "exchange-address-replaced"
+            case valueNotAnAddress = "value-not-an-address"
+            case valueExchangeAddress = "value-exchange-address"
+            // vCard.
+            case emailNotAnAddress = "email-not-an-address"
+            case emailExchangeAddress = "email-exchange-address"
+            case notAProperty = "not-a-property"
+            case notAPropertySkipped = "not-a-property-skipped"
+            case noEndBeforeBegin = "no-end-before-begin"
+            case noEndBeforeBeginRepaired = "no-end-before-begin-repaired"
+            case noEndBeforeEndOfFile = "no-end-before-end-of-file"
+            case noEndBeforeEndOfFileRepaired = "no-end-before-end-of-file-repaired"
+            case invalidPropertyName = "invalid-property-name"
+            case propertiesOutsideCard = "properties-outside-card"
+            case unknownVersion = "unknown-version"
+            case unknownVersionRepaired = "unknown-version-repaired"
+            case noVersion = "no-version"
+            case versionNotFirst = "version-not-first"
+            case emptyEmail = "empty-email"
+            case emptyCard = "empty-card"
+            case noFN = "no-fn"
+            case noN = "no-n"
+            case memberOutsideGroup = "member-outside-group"
+            case misplacedBarePref = "misplaced-bare-pref"
+            case misplacedTypePref = "misplaced-type-pref"
+            case misplacedPrefNumber = "misplaced-pref-number"
+            case unknownEncoding = "unknown-encoding"
+            case prefNotANumber = "pref-not-a-number"
+            case prefNotANumberIgnored = "pref-not-a-number-ignored"
+            case emptyPref = "empty-pref"
+            case emptyPrefIgnored = "empty-pref-ignored"
+            case prefOutOfRange = "pref-out-of-range"
+            case prefOutOfRangeClamped = "pref-out-of-range-clamped"
+            case badQuotedPrintable = "bad-quoted-printable"
+            case badBase64 = "bad-base64"
+            case unknownCharsetReadAsUTF8 = "unknown-charset-read-as-utf8"
+            case unknownCharsetReadAsFallback = "unknown-charset-read-as-fallback"
+            case notUTF8 = "vcard-4-not-utf8"
+
+            /// The English words; those of a count take its plural.
+            func englishTemplate(_ values: [String: String]) -> String {
+                let one = values["count"] == "1"
+                let more: String
+                switch values["more"] {
+                case nil, "0": more = ""
+                case "1": more = " (and {more} more piece)"
+                default: more = " (and {more} more pieces)"
+                }
+                switch self {
+                case .unknownDefaultCharset:
+                    return "unknown charset '{charset}'; text that is not UTF-8 is read as UTF-8 with replacement characters"
+                case .notAnAddressBook:
+                    return "not an address book: no BEGIN:VCARD line, and no CSV header row naming a name or e-mail column"
+                case .csvHeaderWithoutColumns:
+                    return "the CSV header names no name or e-mail column, and no column holds addresses"
+                case .csvUnclosedQuote: return "the quoted field opened on line {line} is never closed"
+                case .csvUnclosedQuoteRepaired:
+                    return "the quoted field opened on line {line} is never closed; its quote was read as text up to the end of the field"
+                case .csvTextAfterQuote: return "text after a closing quote on line {line}"
+                case .csvQuoteInUnquotedField: return "a quote inside an unquoted field on line {line}"
+                case .csvFieldCount: return one ? "{count} field where the header has {header}" : "{count} fields where the header has {header}"
+                case .csvRowWithoutData: return "no name, address, phone, organization or nickname"
+                case .exchangeAddressReplaced:
+                    return "'{text}' is an Exchange (X.500) address; the address {address} of its display name is used"
+                case .valueNotAnAddress: return "'{text}' is not an e-mail address; dropped" + more
+                case .valueExchangeAddress:
+                    return "'{text}' is an Exchange (X.500) address, not an e-mail address; dropped" + more
+                case .emailNotAnAddress: return "EMAIL on line {line}: '{text}' is not an e-mail address; dropped" + more
+                case .emailExchangeAddress:
+                    return "EMAIL on line {line}: '{text}' is an Exchange (X.500) address, not an e-mail address; dropped" + more
+                case .notAProperty: return "line {line} has no ':' (not a property)"
+                case .notAPropertySkipped: return "line {line} has no ':' (not a property); skipped"
+                case .noEndBeforeBegin: return "no END:VCARD before the BEGIN:VCARD on line {line}"
+                case .noEndBeforeBeginRepaired: return "no END:VCARD before the BEGIN:VCARD on line {line}; the card ends there"
+                case .noEndBeforeEndOfFile: return "no END:VCARD before the end of the file"
+                case .noEndBeforeEndOfFileRepaired: return "no END:VCARD before the end of the file; the card ends there"
+                case .invalidPropertyName: return "invalid property name '{name}' on line {line}"
+                case .propertiesOutsideCard:
+                    return one
+                        ? "a property outside BEGIN:VCARD … END:VCARD is not read"
+                        : "{count} properties outside BEGIN:VCARD … END:VCARD are not read"
+                case .unknownVersion: return "unknown VERSION '{version}' on line {line}"
+                case .unknownVersionRepaired: return "unknown VERSION '{version}'; the card is read as vCard {readAs}"
+                case .noVersion: return "no VERSION"
+                case .versionNotFirst: return "VERSION is not the first property after BEGIN:VCARD (RFC 6350 §6.7.9)"
+                case .emptyEmail: return "empty EMAIL on line {line}"
+                case .emptyCard: return "no name, address, phone or other data (an empty card); skipped"
+                case .noFN: return "no FN (required in vCard {version})"
+                case .noN: return "no N (required in vCard {version})"
+                case .memberOutsideGroup: return "MEMBER on a card whose KIND is not group (RFC 6350 §6.6.5)"
+                case .misplacedBarePref:
+                    return "bare PREF on line {line} is vCard 2.1's form (3.0 writes TYPE=pref, 4.0 PREF=1–100)"
+                case .misplacedTypePref: return "TYPE=pref on line {line} is vCard 3.0's form (4.0 writes PREF=1–100)"
+                case .misplacedPrefNumber:
+                    return "PREF={value} on line {line} is vCard 4.0's form (2.1 writes PREF, 3.0 TYPE=pref)"
+                case .unknownEncoding: return "unknown ENCODING '{encoding}' on line {line}"
+                case .prefNotANumber: return "PREF '{value}' is not a number 1–100 on line {line}"
+                case .prefNotANumberIgnored: return "PREF '{value}' is not a number 1–100; ignored"
+                case .emptyPref: return "empty PREF on line {line}"
+                case .emptyPrefIgnored: return "empty PREF; ignored"
+                case .prefOutOfRange: return "PREF={value} is outside 1–100 on line {line}"
+                case .prefOutOfRangeClamped: return "PREF={value} is outside 1–100; read as {clamped}"
+                case .badQuotedPrintable: return "bad quoted-printable '{text}' on line {line}"
+                case .badBase64: return "bad base64 on line {line}"
+                case .unknownCharsetReadAsUTF8: return "unknown charset '{charset}'; the value is read as UTF-8"
+                case .unknownCharsetReadAsFallback: return "unknown charset '{charset}'; the value is read as the fallback charset"
+                case .notUTF8: return "text that is not UTF-8 on line {line} (vCard 4.0 is UTF-8)"
+                }
+            }
+
+            /// Whether a lenient import drops the one property with this
+            /// fault and keeps its card (the `-dropped` form).
+            var isPropertyFault: Bool {
+                switch self {
+                case .unknownEncoding, .badQuotedPrintable, .badBase64: true
+                default: false
+                }
+            }
+        }
+
+        let kind: Kind
+        /// The property was dropped and its card kept.
+        let dropsProperty: Bool
+
+        init(_ kind: Kind, dropsProperty: Bool = false) {
+            self.kind = kind
+            self.dropsProperty = dropsProperty
+        }
+
+        /// The stable code, e.g. `pref-out-of-range-clamped`; a dropped
+        /// property's ends in `-dropped` (`bad-base64-dropped`).
+        public var code: String { dropsProperty ? kind.rawValue + "-dropped" : kind.rawValue }
+        public var description: String { code }
+
+        /// The same fault, when a lenient import dropped the property that
+        /// has it and kept the card.
+        var dropped: Reason { Reason(kind, dropsProperty: true) }
+
+        /// Every reason, the `-dropped` forms included.
+        public static var allReasons: [Reason] {
+            Kind.allCases.map { Reason($0) } + Kind.allCases.filter(\.isPropertyFault).map { Reason($0, dropsProperty: true) }
+        }
+
+        /// The reason of `code`, if it is one.
+        public init?(code: String) {
+            guard let found = Reason.allReasons.first(where: { $0.code == code }) else { return nil }
+            self = found
+        }
+
+        func englishTemplate(_ values: [String: String]) -> String {
+            let words = kind.englishTemplate(values)
+            return dropsProperty ? words + "; the property is dropped" : words
+        }
+
+        public static let unknownDefaultCharset = Reason(.unknownDefaultCharset)
+        public static let notAnAddressBook = Reason(.notAnAddressBook)
+        public static let csvHeaderWithoutColumns = Reason(.csvHeaderWithoutColumns)
+        public static let csvUnclosedQuote = Reason(.csvUnclosedQuote)
+        public static let csvUnclosedQuoteRepaired = Reason(.csvUnclosedQuoteRepaired)
+        public static let csvTextAfterQuote = Reason(.csvTextAfterQuote)
+        public static let csvQuoteInUnquotedField = Reason(.csvQuoteInUnquotedField)
+        public static let csvFieldCount = Reason(.csvFieldCount)
+        public static let csvRowWithoutData = Reason(.csvRowWithoutData)
+        public static let exchangeAddressReplaced = Reason(.exchangeAddressReplaced)
+        public static let valueNotAnAddress = Reason(.valueNotAnAddress)
+        public static let valueExchangeAddress = Reason(.valueExchangeAddress)
+        public static let emailNotAnAddress = Reason(.emailNotAnAddress)
+        public static let emailExchangeAddress = Reason(.emailExchangeAddress)
+        public static let notAProperty = Reason(.notAProperty)
+        public static let notAPropertySkipped = Reason(.notAPropertySkipped)
+        public static let noEndBeforeBegin = Reason(.noEndBeforeBegin)
+        public static let noEndBeforeBeginRepaired = Reason(.noEndBeforeBeginRepaired)
+        public static let noEndBeforeEndOfFile = Reason(.noEndBeforeEndOfFile)
+        public static let noEndBeforeEndOfFileRepaired = Reason(.noEndBeforeEndOfFileRepaired)
+        public static let invalidPropertyName = Reason(.invalidPropertyName)
+        public static let propertiesOutsideCard = Reason(.propertiesOutsideCard)
+        public static let unknownVersion = Reason(.unknownVersion)
+        public static let unknownVersionRepaired = Reason(.unknownVersionRepaired)
+        public static let noVersion = Reason(.noVersion)
+        public static let versionNotFirst = Reason(.versionNotFirst)
+        public static let emptyEmail = Reason(.emptyEmail)
+        public static let emptyCard = Reason(.emptyCard)
+        public static let noFN = Reason(.noFN)
+        public static let noN = Reason(.noN)
+        public static let memberOutsideGroup = Reason(.memberOutsideGroup)
+        public static let misplacedBarePref = Reason(.misplacedBarePref)
+        public static let misplacedTypePref = Reason(.misplacedTypePref)
+        public static let misplacedPrefNumber = Reason(.misplacedPrefNumber)
+        public static let unknownEncoding = Reason(.unknownEncoding)
+        public static let prefNotANumber = Reason(.prefNotANumber)
+        public static let prefNotANumberIgnored = Reason(.prefNotANumberIgnored)
+        public static let emptyPref = Reason(.emptyPref)
+        public static let emptyPrefIgnored = Reason(.emptyPrefIgnored)
+        public static let prefOutOfRange = Reason(.prefOutOfRange)
+        public static let prefOutOfRangeClamped = Reason(.prefOutOfRangeClamped)
+        public static let badQuotedPrintable = Reason(.badQuotedPrintable)
+        public static let badBase64 = Reason(.badBase64)
+        public static let unknownCharsetReadAsUTF8 = Reason(.unknownCharsetReadAsUTF8)
+        public static let unknownCharsetReadAsFallback = Reason(.unknownCharsetReadAsFallback)
+        public static let notUTF8 = Reason(.notUTF8)
+    }
+
     /// The 1-based physical line where the card or row starts (for a
     /// problem of one property of a card that was kept: the property's
     /// line); 0 for a problem of the whole import, such as an unknown
     /// ``ContactImportOptions/defaultCharset``.
     public var line: Int
-    /// What was wrong, in words.
-    public var reason: String
+    /// What was wrong.
+    public var reason: Reason
+    /// The values its words name: `line` (a line inside the record),
+    /// `text`, `count`, `value` and the like.
+    public var values: [String: String]
     /// Whether the card or row was left out. Every record of a file
     /// becomes either a contact or exactly one problem that skips it.
     public var skipsRecord: Bool
@@ -62,15 +291,19 @@ public struct ContactImportProblem: Sendable, Hashable, CustomStringConvertible 
 
     /// A problem as named: skipping its record unless told otherwise, and a
     /// warning exactly when it does not skip a record, unless told otherwise.
-    public init(line: Int, reason: String, skipsRecord: Bool = true, isWarning: Bool? = nil) {
+    public init(line: Int, _ reason: Reason, _ values: [String: String] = [:], skipsRecord: Bool = true,
+                isWarning: Bool? = nil) {
         self.line = line
         self.reason = reason
+        self.values = values
         self.skipsRecord = skipsRecord
         self.isWarning = isWarning ?? !skipsRecord
     }
 
-    /// `line: reason`.
-    public var description: String { "\(line): \(reason)" }
+    public var code: String { reason.code }
+    public var englishTemplate: String { reason.englishTemplate(values) }
+    /// `line: message`.
+    public var description: String { "\(line): \(message)" }
 }
 
 /// The kind of file an import found.

@@ -150,7 +150,7 @@ public struct ContactImportStream: ~Copyable {
                 fallbackName = label
             } else {
                 problems.append(ContactImportProblem(
-                    line: 0, reason: "unknown charset '\(label)'; text that is not UTF-8 is read as UTF-8 with replacement characters",
+                    line: 0, .unknownDefaultCharset, ["charset": label],
                     skipsRecord: false))
                 fallback = utf8
                 fallbackName = "UTF-8"
@@ -196,8 +196,7 @@ public struct ContactImportStream: ~Copyable {
         case .unknown:
             stage = .nothing
             problems.append(ContactImportProblem(
-                line: 1,
-                reason: "not an address book: no BEGIN:VCARD line, and no CSV header row naming a name or e-mail column"))
+                line: 1, .notAnAddressBook))
         }
     }
 
@@ -476,7 +475,7 @@ struct CSVImportState {
                     break
                 }
                 problems.append(ContactImportProblem(
-                    line: line, reason: "the CSV header names no name or e-mail column, and no column holds addresses"))
+                    line: line, .csvHeaderWithoutColumns))
             }
         }
         guard let layout else {
@@ -494,7 +493,7 @@ struct CSVImportState {
             }
             let line = records.recordLine
             if let fault = records.fault {
-                problems.append(ContactImportProblem(line: line, reason: fault))
+                problems.append(ContactImportProblem(line: line, fault.reason, ["line": "\(fault.line)"]))
                 continue
             }
             // A row cut short by an unclosed quote keeps its fields; the missing ones are empty.
@@ -502,24 +501,28 @@ struct CSVImportState {
                 // A row of nothing but delimiters says nothing, however many.
                 if records.isEmpty { continue }
                 problems.append(ContactImportProblem(
-                    line: line, reason: "\(records.count) field\(records.count == 1 ? "" : "s") where the header has \(headerCount)"))
+                    line: line, .csvFieldCount, ["count": "\(records.count)", "header": "\(headerCount)"]))
                 continue
             }
-            var notes: [String] = []
+            var notes: [CSVNote] = []
             if let openLine = records.repairedQuoteLine {
-                notes.append("the quoted field opened on line \(openLine) is never closed; its quote was read as text up to the end of the field")
+                notes.append((.csvUnclosedQuoteRepaired, ["line": "\(openLine)"]))
             }
             guard var contact = ContactCSVReader.contact(records, layout, notes: &notes, parser: &emailParser) else {
                 // Nothing to keep: an empty row says nothing; a row with some
                 // other text is reported, as a warning.
+                // What was repaired on the way comes first, then the one
+                // problem that skips the row.
                 if !records.isEmpty || !notes.isEmpty {
-                    notes.append("no name, address, phone, organization or nickname")
+                    for note in notes {
+                        problems.append(ContactImportProblem(line: line, note.reason, note.values, skipsRecord: false))
+                    }
                     problems.append(ContactImportProblem(
-                        line: line, reason: notes.joined(separator: "; "), skipsRecord: true, isWarning: true))
+                        line: line, .csvRowWithoutData, skipsRecord: true, isWarning: true))
                 }
                 continue
             }
-            for note in notes { problems.append(ContactImportProblem(line: line, reason: note, skipsRecord: false)) }
+            for note in notes { problems.append(ContactImportProblem(line: line, note.reason, note.values, skipsRecord: false)) }
             contact.line = line
             contact.id = ids.unique(ContactIDAllocator.derived(
                 displayName: contact.displayName, firstAddress: contact.emails.first?.address, source: .csv))

@@ -201,15 +201,16 @@ struct EmailValue: Sendable, Equatable {
         return out
     }
 
-    /// The warning for the rejected pieces, naming the first.
-    var rejectionReason: String? {
+    /// The warning for the rejected pieces, naming the first: a vCard
+    /// `EMAIL` property's when `line` is given, else a CSV cell's.
+    func rejection(onEmailLine line: Int? = nil) -> (ContactImportProblem.Reason, [String: String])? {
         guard let first = rejected.first else { return nil }
         let shown = first.utf8.count > 80 ? String(first.prefix(77)) + "..." : first
-        let what = EmailValue.isX500PathString(first)
-            ? "an Exchange (X.500) address, not an e-mail address"
-            : "not an e-mail address"
-        let more = rejected.count > 1 ? " (and \(rejected.count - 1) more piece\(rejected.count == 2 ? "" : "s"))" : ""
-        return "'\(shown)' is \(what); dropped\(more)"
+        let x500 = EmailValue.isX500PathString(first)
+        var values = ["text": shown, "more": "\(rejected.count - 1)"]
+        guard let line else { return (x500 ? .valueExchangeAddress : .valueNotAnAddress, values) }
+        values["line"] = "\(line)"
+        return (x500 ? .emailExchangeAddress : .emailNotAnAddress, values)
     }
 
     static func isX500PathString(_ s: String) -> Bool {

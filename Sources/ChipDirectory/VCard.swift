@@ -38,7 +38,13 @@ struct VCardProperty {
 
 /// Why a card cannot be imported.
 struct VCardFault: Error {
-    var reason: String
+    var reason: ContactImportProblem.Reason
+    var values: [String: String]
+
+    init(_ reason: ContactImportProblem.Reason, _ values: [String: String] = [:]) {
+        self.reason = reason
+        self.values = values
+    }
 }
 
 /// Where the parts of a property line are: `[group "."] name *(";" param) ":" value`.
@@ -147,7 +153,7 @@ struct VCardReader: ~Copyable {
     // The open card.
     private var properties: [VCardProperty] = []
     private var cardLine = 0
-    private var fault: String?
+    private var fault: VCardFault?
     private var propertyCount = 0
     private var versionPlace = -1
     /// Whether the open card has a property that holds data beyond its
@@ -237,12 +243,12 @@ struct VCardReader: ~Copyable {
             guard let header else {
                 agentPending = false
                 if strict {
-                    if fault == nil { fault = "line \(startLine) has no ':' (not a property)" }
+                    if fault == nil { fault = VCardFault(.notAProperty, ["line": "\(startLine)"]) }
                 } else {
                     // An editor-wrapped NOTE, a pasted line: the line goes,
                     // the card stays.
                     scanProblems.append(ContactImportProblem(
-                        line: startLine, reason: "line \(startLine) has no ':' (not a property); skipped",
+                        line: startLine, .notAPropertySkipped, ["line": "\(startLine)"],
                         skipsRecord: false))
                 }
                 continue
@@ -275,11 +281,10 @@ struct VCardReader: ~Copyable {
                     continue
                 }
                 if strict {
-                    reject("no END:VCARD before the BEGIN:VCARD on line \(startLine)")
+                    reject(VCardFault(.noEndBeforeBegin, ["line": "\(startLine)"]))
                 } else {
                     scanProblems.append(ContactImportProblem(
-                        line: cardLine,
-                        reason: "no END:VCARD before the BEGIN:VCARD on line \(startLine); the card ends there",
+                        line: cardLine, .noEndBeforeBeginRepaired, ["line": "\(startLine)"],
                         skipsRecord: false))
                     finish()
                 }
@@ -295,7 +300,9 @@ struct VCardReader: ~Copyable {
             agentPending = false
             if !header.nameIsValid {
                 if strict && fault == nil {
-                    fault = "invalid property name '\(makeString(UnsafeBufferPointer(rebasing: lineBytes[..<header.colon])))' on line \(startLine)"
+                    fault = VCardFault(.invalidPropertyName, [
+                        "name": makeString(UnsafeBufferPointer(rebasing: lineBytes[..<header.colon])), "line": "\(startLine)",
+                    ])
                 }
                 continue
             }
@@ -337,10 +344,10 @@ struct VCardReader: ~Copyable {
         endStray()
         if inCard {
             if strict {
-                reject("no END:VCARD before the end of the file")
+                reject(VCardFault(.noEndBeforeEndOfFile))
             } else {
                 scanProblems.append(ContactImportProblem(
-                    line: cardLine, reason: "no END:VCARD before the end of the file; the card ends there",
+                    line: cardLine, .noEndBeforeEndOfFileRepaired,
                     skipsRecord: false))
                 finish()
             }
@@ -410,9 +417,7 @@ struct VCardReader: ~Copyable {
         guard strayStart > 0 else { return }
         problems.append(ContactImportProblem(
             line: strayStart,
-            reason: strayLines == 1
-                ? "a property outside BEGIN:VCARD … END:VCARD is not read"
-                : "\(strayLines) properties outside BEGIN:VCARD … END:VCARD are not read"))
+            .propertiesOutsideCard, ["count": "\(strayLines)"]))
         strayStart = 0
         strayLines = 0
     }
@@ -478,8 +483,8 @@ struct VCardReader: ~Copyable {
 
     /// Skips the open card: an error when it held a name or an address,
     /// a warning otherwise.
-    private mutating func reject(_ reason: String) {
-        problems.append(ContactImportProblem(line: cardLine, reason: reason, skipsRecord: true,
+    private mutating func reject(_ fault: VCardFault) {
+        problems.append(ContactImportProblem(line: cardLine, fault.reason, fault.values, skipsRecord: true,
                                              isWarning: !holdsNameOrAddress()))
     }
 
@@ -546,7 +551,7 @@ struct VCardReader: ~Copyable {
             }
             problems.append(contentsOf: all)
         } catch {
-            reject(error.reason)
+            reject(error)
         }
     }
 
@@ -569,7 +574,7 @@ struct VCardReader: ~Copyable {
             case "3.0": version = .vCard30
             case "4.0": version = .vCard40
             default:
-                if strict { throw VCardFault(reason: "unknown VERSION '\(written)' on line \(property.line)") }
+                if strict { throw VCardFault(.unknownVersion, ["version": written, "line": "\(property.line)"]) }
                 // Lenient: the major number decides; anything else reads as 3.0.
                 switch raw.first {
                 case UInt8(ascii: "2"): version = .vCard21
@@ -578,16 +583,16 @@ struct VCardReader: ~Copyable {
                 }
                 cardProblems.append(ContactImportProblem(
                     line: property.line,
-                    reason: "unknown VERSION '\(written)'; the card is read as vCard \(version.rawValue)",
+                    .unknownVersionRepaired, ["version": written, "readAs": version.rawValue],
                     skipsRecord: false))
             }
             hasVersion = true
             break
         }
         if strict {
-            if !hasVersion { throw VCardFault(reason: "no VERSION") }
+            if !hasVersion { throw VCardFault(.noVersion) }
             if version == .vCard40 && versionPlace != 0 {
-                throw VCardFault(reason: "VERSION is not the first property after BEGIN:VCARD (RFC 6350 §6.7.9)")
+                throw VCardFault(.versionNotFirst)
             }
         }
 
@@ -673,12 +678,11 @@ struct VCardReader: ~Copyable {
                     try r.value(property, wantsTypes: true)
                 }) else { continue }
                 let read = emailValue(decoded.value)
-                if let reason = read.rejectionReason {
-                    cardProblems.append(ContactImportProblem(
-                        line: property.line, reason: "EMAIL on line \(property.line): \(reason)", skipsRecord: false))
+                if let (reason, values) = read.rejection(onEmailLine: property.line) {
+                    cardProblems.append(ContactImportProblem(line: property.line, reason, values, skipsRecord: false))
                 }
                 if read.addresses.isEmpty {
-                    if strict && read.rejected.isEmpty { throw VCardFault(reason: "empty EMAIL on line \(property.line)") }
+                    if strict && read.rejected.isEmpty { throw VCardFault(.emptyEmail, ["line": "\(property.line)"]) }
                     continue
                 }
                 if emailName == nil { emailName = read.displayName }
@@ -706,15 +710,15 @@ struct VCardReader: ~Copyable {
         if displayName == nil && emails.isEmpty && categories.isEmpty && members.isEmpty && !hasOtherData {
             // Nothing a person would miss: skipped, as a warning.
             problems.append(ContactImportProblem(
-                line: cardLine, reason: "no name, address, phone or other data (an empty card); skipped",
+                line: cardLine, .emptyCard,
                 skipsRecord: true, isWarning: true))
             return nil
         }
         if strict {
-            if !hasFN && version != .vCard21 { throw VCardFault(reason: "no FN (required in vCard \(version.rawValue))") }
-            if !hasN && version != .vCard40 { throw VCardFault(reason: "no N (required in vCard \(version.rawValue))") }
+            if !hasFN && version != .vCard21 { throw VCardFault(.noFN, ["version": version.rawValue]) }
+            if !hasN && version != .vCard40 { throw VCardFault(.noN, ["version": version.rawValue]) }
             if !members.isEmpty && kind != .group {
-                throw VCardFault(reason: "MEMBER on a card whose KIND is not group (RFC 6350 §6.6.5)")
+                throw VCardFault(.memberOutsideGroup)
             }
         }
         let id = ids.unique(uid ?? ContactIDAllocator.derived(
@@ -736,7 +740,7 @@ struct VCardReader: ~Copyable {
         } catch {
             if strict { throw error }
             cardProblems.append(ContactImportProblem(
-                line: property.line, reason: "\(error.reason); the property is dropped", skipsRecord: false))
+                line: property.line, error.reason.dropped, error.values, skipsRecord: false))
             return nil
         }
     }
@@ -785,7 +789,7 @@ struct VCardReader: ~Copyable {
                    quotedPrintable: property.isQuotedPrintable)
             line = unfolded.bytes
             guard let parsed = VCardLineHeader.parse(line) else {
-                throw VCardFault(reason: "line \(property.line) has no ':' (not a property)")
+                throw VCardFault(.notAProperty, ["line": "\(property.line)"])
             }
             header = parsed
         } else {
@@ -835,7 +839,7 @@ struct VCardReader: ~Copyable {
                     // A bare parameter is 2.1's form (RFC 2426 and 6350
                     // write `name=value`).
                     if strict && version != .vCard21 {
-                        throw VCardFault(reason: "bare PREF on line \(property.line) is vCard 2.1's form (3.0 writes TYPE=pref, 4.0 PREF=1–100)")
+                        throw VCardFault(.misplacedBarePref, ["line": "\(property.line)"])
                     }
                     typePref = true
                 } else if wantsTypes {
@@ -850,12 +854,12 @@ struct VCardReader: ~Copyable {
                 if wantsTypes { addTypes(values, to: &result.types, pref: &typePref) }
                 // RFC 6350 replaced 3.0's TYPE=pref by the PREF parameter.
                 if strict && version == .vCard40 && typePref && !wasPref {
-                    throw VCardFault(reason: "TYPE=pref on line \(property.line) is vCard 3.0's form (4.0 writes PREF=1–100)")
+                    throw VCardFault(.misplacedTypePref, ["line": "\(property.line)"])
                 }
             } else if asciiCaseInsensitiveIs(parameter, "PREF") {
                 // The PREF parameter is 4.0's (RFC 6350 §5.3).
                 if strict && version != .vCard40 {
-                    throw VCardFault(reason: "PREF=\(makeString(values)) on line \(property.line) is vCard 4.0's form (2.1 writes PREF, 3.0 TYPE=pref)")
+                    throw VCardFault(.misplacedPrefNumber, ["value": makeString(values), "line": "\(property.line)"])
                 }
                 prefParameter = try pref(values, line: property.line)
             } else if asciiCaseInsensitiveIs(parameter, "ENCODING") {
@@ -866,7 +870,7 @@ struct VCardReader: ~Copyable {
                 } else if asciiCaseInsensitiveIs(values, "8BIT") || asciiCaseInsensitiveIs(values, "7BIT") {
                     encoding = .none
                 } else {
-                    throw VCardFault(reason: "unknown ENCODING '\(makeString(values))' on line \(property.line)")
+                    throw VCardFault(.unknownEncoding, ["encoding": makeString(values), "line": "\(property.line)"])
                 }
             } else if asciiCaseInsensitiveIs(parameter, "CHARSET") {
                 charset = values
@@ -927,24 +931,24 @@ struct VCardReader: ~Copyable {
         var digits = 0
         for b in p {
             guard ByteClass.isDigit(b) else {
-                if strict { throw VCardFault(reason: "PREF '\(makeString(p))' is not a number 1–100 on line \(line)") }
+                if strict { throw VCardFault(.prefNotANumber, ["value": makeString(p), "line": "\(line)"]) }
                 cardProblems.append(ContactImportProblem(
-                    line: line, reason: "PREF '\(makeString(p))' is not a number 1–100; ignored", skipsRecord: false))
+                    line: line, .prefNotANumberIgnored, ["value": makeString(p)], skipsRecord: false))
                 return nil
             }
             if n < 1_000_000 { n = n * 10 + Int(b - 0x30) }
             digits += 1
         }
         guard digits > 0 else {
-            if strict { throw VCardFault(reason: "empty PREF on line \(line)") }
-            cardProblems.append(ContactImportProblem(line: line, reason: "empty PREF; ignored", skipsRecord: false))
+            if strict { throw VCardFault(.emptyPref, ["line": "\(line)"]) }
+            cardProblems.append(ContactImportProblem(line: line, .emptyPrefIgnored, skipsRecord: false))
             return nil
         }
         if n < 1 || n > 100 {
-            if strict { throw VCardFault(reason: "PREF=\(makeString(p)) is outside 1–100 on line \(line)") }
+            if strict { throw VCardFault(.prefOutOfRange, ["value": makeString(p), "line": "\(line)"]) }
             let clamped = min(max(n, 1), 100)
             cardProblems.append(ContactImportProblem(
-                line: line, reason: "PREF=\(makeString(p)) is outside 1–100; read as \(clamped)", skipsRecord: false))
+                line: line, .prefOutOfRangeClamped, ["value": makeString(p), "clamped": "\(clamped)"], skipsRecord: false))
             return clamped
         }
         return n
@@ -992,7 +996,7 @@ struct VCardReader: ~Copyable {
             if i + 1 == n { break }  // a soft line break before the end of the value
             guard i + 2 < n, let high = Base64.hexValue(p[i + 1]), let low = Base64.hexValue(p[i + 2]) else {
                 let shown = makeString(UnsafeBufferPointer(rebasing: p[i..<min(n, i + 3)]))
-                throw VCardFault(reason: "bad quoted-printable '\(shown)' on line \(line)")
+                throw VCardFault(.badQuotedPrintable, ["text": shown, "line": "\(line)"])
             }
             transfer.append(high << 4 | low)
             i += 3
@@ -1005,7 +1009,7 @@ struct VCardReader: ~Copyable {
     {
         transfer.removeAll()
         let decoded = Base64.decode(p, skippingWhiteSpace: true, urlSafe: true) { transfer.append($0) }
-        if !decoded { throw VCardFault(reason: "bad base64 on line \(line)") }
+        if !decoded { throw VCardFault(.badBase64, ["line": "\(line)"]) }
         return transfer.bytes
     }
 
@@ -1034,8 +1038,7 @@ struct VCardReader: ~Copyable {
                 let utf8 = isValidUTF8(p)
                 cardProblems.append(ContactImportProblem(
                     line: property.line,
-                    reason: "unknown charset '\(makeString(label))'; the value is read as "
-                        + (utf8 ? "UTF-8" : "the fallback charset"),
+                    utf8 ? .unknownCharsetReadAsUTF8 : .unknownCharsetReadAsFallback, ["charset": makeString(label)],
                     skipsRecord: false))
                 if utf8 { return p }
                 decoded.removeAll()
@@ -1047,7 +1050,7 @@ struct VCardReader: ~Copyable {
         if isValidUTF8(p) { return p }
         if isUnicode && !encoded { return repairedUTF8(p) }
         if strict && version == .vCard40 {
-            throw VCardFault(reason: "text that is not UTF-8 on line \(property.line) (vCard 4.0 is UTF-8)")
+            throw VCardFault(.notUTF8, ["line": "\(property.line)"])
         }
         decoded.removeAll()
         decoded.append(contentsOf: fallback.decodeToUTF8(p))

@@ -942,6 +942,8 @@ public struct ChipField: Sendable {
     // MARK: - Caret and selection
 
     /// Moves the caret one grapheme cluster left, or past the chip before it.
+    /// Clusters are those of the whole pending text: a caret a host put
+    /// inside one moves to its start.
     /// Leaving pending text commits it first, as a blur would.
     ///
     /// - Complexity: O(*p*) in the pending text it commits.
@@ -959,7 +961,7 @@ public struct ChipField: Sendable {
         }
         if text.caret > 0 {
             let before = text
-            text.caret -= ChipField.lastClusterLength(text.pending[..<text.caret])
+            text.caret = ChipField.clusterBoundary(before: text.caret, in: text.pending)
             finishTextChange(from: before, &changes)
             return changes
         }
@@ -974,6 +976,7 @@ public struct ChipField: Sendable {
     }
 
     /// Moves the caret one grapheme cluster right, or past the chip after it.
+    /// From inside a cluster it moves to the cluster's end.
     ///
     /// - Complexity: O(*p*) in the pending text it commits.
     @discardableResult
@@ -990,7 +993,7 @@ public struct ChipField: Sendable {
         }
         if text.caret < text.pending.count {
             let before = text
-            text.caret += ChipField.firstClusterLength(text.pending[text.caret...])
+            text.caret = ChipField.clusterBoundary(after: text.caret, in: text.pending)
             finishTextChange(from: before, &changes)
             return changes
         }
@@ -1142,45 +1145,54 @@ public struct ChipField: Sendable {
 
     // MARK: - Internals
 
-    /// The number of bytes of the last grapheme cluster of `bytes` (one
-    /// byte when they are not valid UTF-8).
+    /// The number of bytes of the last grapheme cluster of `bytes`, as
+    /// `String` counts the clusters of those bytes alone (one byte when
+    /// they are not valid UTF-8). Backspace deletes it.
+    ///
+    /// - Complexity: O(*p*) in `bytes`: a run of regional indicators or of
+    ///   extenders is counted from its start, so no window is exact.
     static func lastClusterLength(_ bytes: ArraySlice<UInt8>) -> Int {
-        guard !bytes.isEmpty else { return 0 }
-        // A cluster is rarely long; look at a bounded tail, widened if the
-        // whole tail is one cluster.
-        var window = 64
-        while true {
-            let start = max(bytes.startIndex, bytes.endIndex - window)
-            guard let s = String(validating: bytes[start...], as: UTF8.self), let last = s.last else {
-                if start == bytes.startIndex { return 1 }
-                window *= 4
-                continue
-            }
-            let n = last.utf8.count
-            if n < bytes.endIndex - start || start == bytes.startIndex { return n }
-            window *= 4
-        }
+        guard let s = String(validating: bytes, as: UTF8.self), let last = s.last else { return bytes.isEmpty ? 0 : 1 }
+        return last.utf8.count
     }
 
-    /// The number of bytes of the first grapheme cluster of `bytes`.
+    /// The number of bytes of the first grapheme cluster of `bytes` (one
+    /// byte when they are not valid UTF-8). Forward delete deletes it.
+    ///
+    /// - Complexity: O(*p*) in `bytes`.
     static func firstClusterLength(_ bytes: ArraySlice<UInt8>) -> Int {
-        guard !bytes.isEmpty else { return 0 }
-        var window = 64
-        while true {
-            let end = min(bytes.endIndex, bytes.startIndex + window)
-            // Cut at a scalar boundary: drop continuation bytes at the end.
-            var cut = end
-            while cut > bytes.startIndex && cut < bytes.endIndex && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
-            guard cut > bytes.startIndex, let s = String(validating: bytes[bytes.startIndex..<cut], as: UTF8.self),
-                  let first = s.first else {
-                if end == bytes.endIndex { return 1 }
-                window *= 4
-                continue
-            }
-            let n = first.utf8.count
-            if n < cut - bytes.startIndex || cut == bytes.endIndex { return n }
-            window *= 4
+        guard let s = String(validating: bytes, as: UTF8.self), let first = s.first else { return bytes.isEmpty ? 0 : 1 }
+        return first.utf8.count
+    }
+
+    /// The cluster boundary of the whole of `bytes` nearest before `offset`:
+    /// where the left arrow goes, also from a caret a host put inside a
+    /// cluster (to that cluster's start).
+    ///
+    /// - Complexity: O(*p*) in `bytes`.
+    static func clusterBoundary(before offset: Int, in bytes: [UInt8]) -> Int {
+        guard offset > 0 else { return 0 }
+        guard let s = String(validating: bytes, as: UTF8.self) else { return offset - 1 }
+        let i = s.utf8.index(s.startIndex, offsetBy: offset)
+        // `index(after:)` rounds an index inside a cluster down to the
+        // cluster's start before it steps: stepping back from there gives
+        // the start of the cluster holding `i` (`i` itself on a boundary).
+        if i < s.endIndex {
+            let start = s.index(before: s.index(after: i))
+            if start < i { return s.utf8.distance(from: s.startIndex, to: start) }
         }
+        return s.utf8.distance(from: s.startIndex, to: s.index(before: i))
+    }
+
+    /// The cluster boundary of the whole of `bytes` nearest after `offset`:
+    /// where the right arrow goes, also from inside a cluster (to its end).
+    ///
+    /// - Complexity: O(*p*) in `bytes`.
+    static func clusterBoundary(after offset: Int, in bytes: [UInt8]) -> Int {
+        guard offset < bytes.count else { return bytes.count }
+        guard let s = String(validating: bytes, as: UTF8.self) else { return offset + 1 }
+        let i = s.utf8.index(s.startIndex, offsetBy: offset)
+        return s.utf8.distance(from: s.startIndex, to: s.index(after: i))
     }
 
     private mutating func makeID() -> ChipID {
@@ -1608,32 +1620,32 @@ extension ChipField {
         restoring saved: FieldSnapshot, policy: ValidationPolicy, limits: FieldLimits, idPrefix: UInt64,
         fieldCount: Int, used: inout Set<ChipID>
     ) throws(SnapshotError) {
-        let place = "field '\(saved.name)'"
-        guard saved.chips.count <= limits.maxChips else { throw SnapshotError(message: "\(place): too many chips") }
+        let place = saved.name.name
+        guard saved.chips.count <= limits.maxChips else { throw SnapshotError(.chipsOverLimit, ["field": place]) }
         guard saved.pending.count <= limits.maxPendingBytes else {
-            throw SnapshotError(message: "\(place): pending text over the limit")
+            throw SnapshotError(.pendingOverLimit, ["field": place])
         }
         guard (0...saved.chips.count).contains(saved.insertionIndex) else {
-            throw SnapshotError(message: "\(place): insertion index \(saved.insertionIndex) out of range")
+            throw SnapshotError(.insertionIndexOutOfRange, ["field": place, "value": "\(saved.insertionIndex)"])
         }
         guard (0...saved.pending.count).contains(saved.caret) else {
-            throw SnapshotError(message: "\(place): caret \(saved.caret) out of range")
+            throw SnapshotError(.caretOutOfRange, ["field": place, "value": "\(saved.caret)"])
         }
         guard saved.nextSerial < ChipID.serialMask else {
-            throw SnapshotError(message: "\(place): next serial number \(saved.nextSerial) out of range")
+            throw SnapshotError(.serialOutOfRange, ["field": place, "value": "\(saved.nextSerial)"])
         }
         for chip in saved.chips {
             let field = chip.id.fieldPrefix >> ChipID.serialBits
             guard (1...UInt64(fieldCount)).contains(field), chip.id.serial >= 1, chip.id.serial < ChipID.serialMask else {
-                throw SnapshotError(message: "\(place): chip identity \(chip.id) names no field or serial number")
+                throw SnapshotError(.invalidChipIdentity, ["field": place, "chip": "\(chip.id)"])
             }
             guard used.insert(chip.id).inserted else {
-                throw SnapshotError(message: "\(place): chip identity \(chip.id) repeats")
+                throw SnapshotError(.repeatedChipIdentity, ["field": place, "chip": "\(chip.id)"])
             }
         }
         let ids = Set(saved.chips.map(\.id))
         guard saved.selection.allSatisfy(ids.contains) else {
-            throw SnapshotError(message: "\(place): selection names a chip it does not hold")
+            throw SnapshotError(.selectionNamesNoChip, ["field": place])
         }
         self.init(name: saved.name.name, policy: policy, limits: limits, idPrefix: idPrefix)
         for (k, chip) in saved.chips.enumerated() {
@@ -1650,7 +1662,7 @@ extension ChipField {
                   made.content.raw == content.raw, made.content.group == content.group
             else {
                 let text = String(decoding: typed.prefix(80), as: UTF8.self).debugDescription
-                throw SnapshotError(message: "\(place): chip \(k + 1)'s text \(text) is not one chip when typed again")
+                throw SnapshotError(.chipNotOneChip, ["field": place, "position": "\(k + 1)", "text": text])
             }
             made = Chip(
                 id: chip.id, content: made.content, isCommitted: chip.isCommitted, contact: chip.contact,

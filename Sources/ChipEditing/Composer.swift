@@ -65,14 +65,14 @@ public struct SendReport: Sendable, Hashable {
     public struct UnsendableChip: Sendable, Hashable {
         public var field: FieldID
         public var id: ChipID
-        /// Why the header writer left it out (its code): `needs-smtputf8`
-        /// (a UTF-8 local part without SMTPUTF8), `invalid-idn` (a domain
-        /// without an A-label form), `control-character`, `too-long`, or
+        /// Why the header writer left it out: `needs-smtputf8` (a UTF-8
+        /// local part without SMTPUTF8), `invalid-idn` (a domain without an
+        /// A-label form), `control-character`, `too-long`, or
         /// `not-an-addr-spec` (text a lenient policy accepted that is not an
         /// RFC 5322 addr-spec, so it would not read back the same).
-        public var reason: String
+        public var reason: HeaderOmission.Reason
 
-        public init(field: FieldID, id: ChipID, reason: String) {
+        public init(field: FieldID, id: ChipID, reason: HeaderOmission.Reason) {
             self.field = field
             self.id = id
             self.reason = reason

@@ -24,32 +24,96 @@ public enum FieldChange: Sendable, Hashable {
     case refused(Refusal)
 }
 
-/// Why an operation, or part of one, was not done.
-public struct Refusal: Sendable, Hashable, CustomStringConvertible {
-    public enum Reason: String, Sendable, Hashable, Codable {
+/// Why an operation, or part of one, was not done: a stable code, and the
+/// text concerned when there is one (see ``ChipReason``).
+public struct Refusal: ChipReason {
+    /// Why, as a stable code. A struct, not an enum: a reason added later
+    /// breaks no host's `switch`.
+    public struct Reason: Sendable, Hashable, Codable, CustomStringConvertible {
+        enum Kind: String, Sendable, CaseIterable {
+            case tooManyChips = "too-many-chips"
+            case pendingTooLong = "pending-too-long"
+            case chipCommitted = "chip-committed"
+            case noSuchChip = "no-such-chip"
+            case noSuchField = "no-such-field"
+            case invalidTextRange = "invalid-text-range"
+            case duplicate
+            case mergedDuplicate = "merged-duplicate"
+            case noSuchContact = "no-such-contact"
+            case notAList = "not-a-list"
+            case nothingToChoose = "nothing-to-choose"
+
+            var englishTemplate: String {
+                switch self {
+                case .tooManyChips: "the field is full"
+                case .pendingTooLong: "the text is too long"
+                case .chipCommitted: "a sent chip cannot change"
+                case .noSuchChip: "no chip there"
+                case .noSuchField: "no such field"
+                case .invalidTextRange: "no such place in the text"
+                case .duplicate: "already a recipient: {text}"
+                case .mergedDuplicate: "already a recipient, merged: {text}"
+                case .noSuchContact: "that contact is gone"
+                case .notAList: "not a list"
+                case .nothingToChoose: "nothing to add from that contact"
+                }
+            }
+        }
+
+        let kind: Kind
+        init(_ kind: Kind) { self.kind = kind }
+
+        /// The stable code, e.g. `too-many-chips`.
+        public var code: String { kind.rawValue }
+        public var description: String { code }
+        /// The reason with this code, if there is one.
+        public init?(code: String) {
+            guard let kind = Kind(rawValue: code) else { return nil }
+            self.kind = kind
+        }
+        /// Every reason.
+        public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
+
         /// The field holds its maximum number of chips.
-        case tooManyChips = "too-many-chips"
+        public static let tooManyChips = Reason(.tooManyChips)
         /// The pending text would exceed its maximum size.
-        case pendingTooLong = "pending-too-long"
+        public static let pendingTooLong = Reason(.pendingTooLong)
         /// The chip was sent and can no longer change.
-        case chipCommitted = "chip-committed"
-        /// No chip at that index, or no such field.
-        case noSuchChip = "no-such-chip"
-        case noSuchField = "no-such-field"
+        public static let chipCommitted = Reason(.chipCommitted)
+        /// No chip at that index or with that identity.
+        public static let noSuchChip = Reason(.noSuchChip)
+        /// No field with that name.
+        public static let noSuchField = Reason(.noSuchField)
         /// A position in the pending text off its boundaries: past its end,
         /// inside a scalar or between the halves of a surrogate pair.
-        case invalidTextRange = "invalid-text-range"
+        public static let invalidTextRange = Reason(.invalidTextRange)
         /// Under the `reject` duplicate policy, an address already present.
-        case duplicate
+        public static let duplicate = Reason(.duplicate)
         /// Under the `merge` duplicate policy, merged into the first copy.
-        case mergedDuplicate = "merged-duplicate"
+        public static let mergedDuplicate = Reason(.mergedDuplicate)
         /// The suggestion's contact is not in the directory (or none is set).
-        case noSuchContact = "no-such-contact"
+        public static let noSuchContact = Reason(.noSuchContact)
         /// Only a list's chip expands into members.
-        case notAList = "not-a-list"
+        public static let notAList = Reason(.notAList)
         /// Choosing the suggestion would make no chip (a list whose members
         /// have no address or are all chips already): the text stays.
-        case nothingToChoose = "nothing-to-choose"
+        public static let nothingToChoose = Reason(.nothingToChoose)
+
+        /// Its code, as a string.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(code)
+        }
+
+        /// A known code; any other is a decoding error.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            let code = try c.decode(String.self)
+            guard let reason = Reason(code: code) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "no refusal is called \(code)")
+            }
+            self = reason
+        }
     }
 
     public var reason: Reason
@@ -61,5 +125,10 @@ public struct Refusal: Sendable, Hashable, CustomStringConvertible {
         self.text = text
     }
 
-    public var description: String { text.map { "\(reason.rawValue): \($0)" } ?? reason.rawValue }
+    public var code: String { reason.code }
+    /// `text` when there is one.
+    public var values: [String: String] { text.map { ["text": $0] } ?? ["text": ""] }
+    public var englishTemplate: String { reason.kind.englishTemplate }
+    /// `code: text`, for logs.
+    public var description: String { text.map { "\(reason.code): \($0)" } ?? reason.code }
 }

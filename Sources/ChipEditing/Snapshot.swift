@@ -109,9 +109,112 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
     public static let readableVersions = 1...2
 }
 
-/// Why a snapshot could not be restored.
-public struct SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
+/// Why a snapshot could not be restored: a stable code and the values its
+/// words name (`field`, and the value out of range), see ``ChipReason``.
+public struct SnapshotError: Error, ChipReason {
+    /// What is wrong, as a stable code. A struct, not an enum: a reason
+    /// added later breaks no host's `switch`.
+    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+        enum Kind: String, Sendable, CaseIterable {
+            case unreadableVersion = "unreadable-snapshot-version"
+            case noField = "snapshot-without-fields"
+            case invalidFieldName = "invalid-field-name"
+            case repeatedFieldNames = "repeated-field-names"
+            case tooManyFields = "too-many-fields"
+            case unknownPolicy = "unknown-policy"
+            case noPolicy = "field-without-policy"
+            case noLimits = "field-without-limits"
+            case limitsOutOfRange = "limits-out-of-range"
+            case maxChipBytesOutOfRange = "max-chip-bytes-out-of-range"
+            case invalidCommonDomain = "invalid-common-domain"
+            case focusNamesNoField = "focus-names-no-field"
+            case undoStepsOutOfRange = "undo-steps-out-of-range"
+            case chipsOverLimit = "chips-over-limit"
+            case pendingOverLimit = "pending-over-limit"
+            case insertionIndexOutOfRange = "insertion-index-out-of-range"
+            case caretOutOfRange = "caret-out-of-range"
+            case serialOutOfRange = "serial-out-of-range"
+            case invalidChipIdentity = "invalid-chip-identity"
+            case repeatedChipIdentity = "repeated-chip-identity"
+            case selectionNamesNoChip = "selection-names-no-chip"
+            case chipNotOneChip = "chip-not-one-chip"
+
+            var englishTemplate: String {
+                switch self {
+                case .unreadableVersion: "snapshot version {version} is not one of {readable}"
+                case .noField: "a snapshot needs a field"
+                case .invalidFieldName: "field name {field} is not a header name (visible ASCII but ':' and ',')"
+                case .repeatedFieldNames: "field names repeat"
+                case .tooManyFields: "{count} fields are too many"
+                case .unknownPolicy: "unknown policy {policy}"
+                case .noPolicy: "field '{field}': no policy"
+                case .noLimits: "field '{field}': no limits"
+                case .limitsOutOfRange:
+                    "field '{field}': limits {maxChips} chips, {maxPendingBytes} pending bytes out of range"
+                case .maxChipBytesOutOfRange: "field '{field}': maxChipBytes {value} out of range"
+                case .invalidCommonDomain: "field '{field}': common domain {domain} is not a domain"
+                case .focusNamesNoField: "focus names no field ({field})"
+                case .undoStepsOutOfRange: "maxUndoSteps {value} out of range (0...{maximum})"
+                case .chipsOverLimit: "field '{field}': too many chips"
+                case .pendingOverLimit: "field '{field}': pending text over the limit"
+                case .insertionIndexOutOfRange: "field '{field}': insertion index {value} out of range"
+                case .caretOutOfRange: "field '{field}': caret {value} out of range"
+                case .serialOutOfRange: "field '{field}': next serial number {value} out of range"
+                case .invalidChipIdentity: "field '{field}': chip identity {chip} names no field or serial number"
+                case .repeatedChipIdentity: "field '{field}': chip identity {chip} repeats"
+                case .selectionNamesNoChip: "field '{field}': selection names a chip it does not hold"
+                case .chipNotOneChip: "field '{field}': chip {position}'s text {text} is not one chip when typed again"
+                }
+            }
+        }
+
+        let kind: Kind
+        init(_ kind: Kind) { self.kind = kind }
+
+        /// The stable code, e.g. `caret-out-of-range`.
+        public var code: String { kind.rawValue }
+        public var description: String { code }
+        /// Every reason.
+        public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
+
+        public static let unreadableVersion = Reason(.unreadableVersion)
+        public static let noField = Reason(.noField)
+        public static let invalidFieldName = Reason(.invalidFieldName)
+        public static let repeatedFieldNames = Reason(.repeatedFieldNames)
+        public static let tooManyFields = Reason(.tooManyFields)
+        public static let unknownPolicy = Reason(.unknownPolicy)
+        public static let noPolicy = Reason(.noPolicy)
+        public static let noLimits = Reason(.noLimits)
+        public static let limitsOutOfRange = Reason(.limitsOutOfRange)
+        public static let maxChipBytesOutOfRange = Reason(.maxChipBytesOutOfRange)
+        public static let invalidCommonDomain = Reason(.invalidCommonDomain)
+        public static let focusNamesNoField = Reason(.focusNamesNoField)
+        public static let undoStepsOutOfRange = Reason(.undoStepsOutOfRange)
+        public static let chipsOverLimit = Reason(.chipsOverLimit)
+        public static let pendingOverLimit = Reason(.pendingOverLimit)
+        public static let insertionIndexOutOfRange = Reason(.insertionIndexOutOfRange)
+        public static let caretOutOfRange = Reason(.caretOutOfRange)
+        public static let serialOutOfRange = Reason(.serialOutOfRange)
+        public static let invalidChipIdentity = Reason(.invalidChipIdentity)
+        public static let repeatedChipIdentity = Reason(.repeatedChipIdentity)
+        public static let selectionNamesNoChip = Reason(.selectionNamesNoChip)
+        public static let chipNotOneChip = Reason(.chipNotOneChip)
+    }
+
+    /// What is wrong.
+    public var reason: Reason
+    /// The values its words name.
+    public var values: [String: String]
+
+    /// An error for `reason` with the values its words name.
+    public init(_ reason: Reason, _ values: [String: String] = [:]) {
+        self.reason = reason
+        self.values = values
+    }
+
+    public var code: String { reason.code }
+    public var englishTemplate: String { reason.kind.englishTemplate }
+    /// The English sentence, as ``message``.
     public var description: String { message }
 }
 
@@ -160,43 +263,46 @@ extension Composer {
     /// - Complexity: O(*n*) in the number of chips and bytes of text.
     public init(snapshot s: ComposerSnapshot) throws(SnapshotError) {
         guard ComposerSnapshot.readableVersions.contains(s.version) else {
-            throw SnapshotError(message: "snapshot version \(s.version) is not one of \(ComposerSnapshot.readableVersions)")
+            throw SnapshotError(.unreadableVersion, ["version": "\(s.version)", "readable": "\(ComposerSnapshot.readableVersions)"])
         }
-        guard !s.fields.isEmpty else { throw SnapshotError(message: "a snapshot needs a field") }
+        guard !s.fields.isEmpty else { throw SnapshotError(.noField) }
         // A decoded name was checked then; a snapshot made in memory is
         // checked again here.
         let names = s.fields.map(\.name)
         for name in names where !FieldID.isValidName(name.name) {
-            throw SnapshotError(message: "field name \(name.name.debugDescription) is not a header name (visible ASCII but ':' and ',')")
+            throw SnapshotError(.invalidFieldName, ["field": name.name.debugDescription])
         }
-        guard Set(names).count == names.count else { throw SnapshotError(message: "field names repeat") }
-        guard names.count < 1 << 20 else { throw SnapshotError(message: "\(names.count) fields are too many") }
+        guard Set(names).count == names.count else { throw SnapshotError(.repeatedFieldNames) }
+        guard names.count < 1 << 20 else { throw SnapshotError(.tooManyFields, ["count": "\(names.count)"]) }
         // Version 1 kept one policy name and one set of limits for all.
         var sharedPolicy: ValidationPolicy?
         if let name = s.policy {
-            guard let p = ValidationPolicy(named: name) else { throw SnapshotError(message: "unknown policy \(name.debugDescription)") }
+            guard let p = ValidationPolicy(named: name) else { throw SnapshotError(.unknownPolicy, ["policy": name.debugDescription]) }
             sharedPolicy = p
         }
         var settings: [(ValidationPolicy, FieldLimits)] = []
         for saved in s.fields {
             guard let policy = saved.policy ?? sharedPolicy else {
-                throw SnapshotError(message: "field '\(saved.name)': no policy")
+                throw SnapshotError(.noPolicy, ["field": saved.name.name])
             }
             guard let limits = saved.limits ?? s.limits else {
-                throw SnapshotError(message: "field '\(saved.name)': no limits")
+                throw SnapshotError(.noLimits, ["field": saved.name.name])
             }
             guard (0...Composer.maxRestoredChips).contains(limits.maxChips),
                   (0...Composer.maxRestoredPendingBytes).contains(limits.maxPendingBytes) else {
-                throw SnapshotError(message: "field '\(saved.name)': limits \(limits.maxChips) chips, \(limits.maxPendingBytes) pending bytes out of range")
+                throw SnapshotError(.limitsOutOfRange, [
+                    "field": saved.name.name, "maxChips": "\(limits.maxChips)",
+                    "maxPendingBytes": "\(limits.maxPendingBytes)",
+                ])
             }
             guard (1...Composer.maxRestoredChipBytes).contains(policy.maxChipBytes) else {
-                throw SnapshotError(message: "field '\(saved.name)': maxChipBytes \(policy.maxChipBytes) out of range")
+                throw SnapshotError(.maxChipBytesOutOfRange, ["field": saved.name.name, "value": "\(policy.maxChipBytes)"])
             }
             for domain in policy.commonDomains
             where domain.utf8.isEmpty || domain.utf8.count > 255 || domain.unicodeScalars.contains(where: {
                 $0.value <= 0x20 || (0x7F...0xA0).contains($0.value)
             }) {
-                throw SnapshotError(message: "field '\(saved.name)': common domain \(domain.debugDescription) is not a domain")
+                throw SnapshotError(.invalidCommonDomain, ["field": saved.name.name, "domain": domain.debugDescription])
             }
             settings.append((policy, limits))
         }
@@ -208,14 +314,14 @@ extension Composer {
                 fieldCount: names.count, used: &used)
         }
         guard let focus = fieldIndex(of: s.focus) else {
-            throw SnapshotError(message: "focus names no field (\(s.focus.name.debugDescription))")
+            throw SnapshotError(.focusNamesNoField, ["field": s.focus.name.debugDescription])
         }
         focusedIndex = focus
         resolution = s.resolution ?? .uniqueMatch
         remoteLookups = s.remoteLookups ?? false
         if let steps = s.maxUndoSteps {
             guard (0...Composer.maxRestoredUndoSteps).contains(steps) else {
-                throw SnapshotError(message: "maxUndoSteps \(steps) out of range (0...\(Composer.maxRestoredUndoSteps))")
+                throw SnapshotError(.undoStepsOutOfRange, ["value": "\(steps)", "maximum": "\(Composer.maxRestoredUndoSteps)"])
             }
             maxUndoSteps = steps
         }

@@ -48,7 +48,8 @@ extension ChipGroup {
     public init(snapshot s: ChipGroupSnapshot<Value>) throws(GroupConfigurationError) {
         guard s.version == ChipGroupSnapshot<Value>.currentVersion else {
             throw GroupConfigurationError(
-                "snapshot version \(s.version) is not \(ChipGroupSnapshot<Value>.currentVersion)")
+                .unknownGroupSnapshotVersion,
+                ["version": "\(s.version)", "expected": "\(ChipGroupSnapshot<Value>.currentVersion)"])
         }
         try self.init(
             options: s.options, configuration: s.configuration, checked: s.selectedIDs, allowingAboveMaximum: true)

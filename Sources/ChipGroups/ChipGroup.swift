@@ -1,3 +1,5 @@
+import ChipSyntax
+
 /// How a ``ChipGroup`` selects, and what it shows.
 public struct GroupConfiguration: Sendable, Hashable, Codable {
     /// One option at most (choice chips); otherwise any number (filter chips).
@@ -36,11 +38,83 @@ public struct GroupConfiguration: Sendable, Hashable, Codable {
 /// A group's options or selection that cannot be (repeated identities,
 /// two selected options in single mode, …), found when a group is made or
 /// restored. Operations on a group never throw: they refuse, with a reason.
-public struct GroupConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong, in a sentence.
-    public var message: String
-    /// An error saying `message`.
-    public init(_ message: String) { self.message = message }
+public struct GroupConfigurationError: Error, ChipReason {
+    /// What is wrong, as a stable code. A struct, not an enum: a reason
+    /// added later breaks no host's `switch`.
+    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+        enum Kind: String, Sendable, CaseIterable {
+            case maxVisibleOutOfRange = "max-visible-out-of-range"
+            case maxSelectedOutOfRange = "max-selected-out-of-range"
+            case repeatedOption = "repeated-option"
+            case checkedUnknownOption = "checked-unknown-option"
+            case checkedAction = "checked-action"
+            case checkedTwice = "checked-twice"
+            case singleSelectionCheckedSeveral = "single-selection-checked-several"
+            case exclusiveCheckedWithOthers = "exclusive-checked-with-others"
+            case checkedOverMaximum = "checked-over-maximum"
+            case unknownGroupSnapshotVersion = "unknown-group-snapshot-version"
+
+            var englishTemplate: String {
+                switch self {
+                case .maxVisibleOutOfRange: "maxVisible must be at least 1, not {value}"
+                case .maxSelectedOutOfRange: "maxSelected must be at least 1, not {value}"
+                case .repeatedOption: "option \"{option}\" appears twice"
+                case .checkedUnknownOption: "checked option \"{option}\" is not an option"
+                case .checkedAction: "checked option \"{option}\" is an action chip"
+                case .checkedTwice: "option \"{option}\" is checked twice"
+                case .singleSelectionCheckedSeveral: "a single-selection group with {count} options checked"
+                case .exclusiveCheckedWithOthers: "exclusive option \"{option}\" is checked with others"
+                case .checkedOverMaximum: "{count} options checked, more than maxSelected ({maximum})"
+                case .unknownGroupSnapshotVersion: "snapshot version {version} is not {expected}"
+                }
+            }
+        }
+
+        let kind: Kind
+        init(_ kind: Kind) { self.kind = kind }
+
+        /// The stable code, e.g. `repeated-option`.
+        public var code: String { kind.rawValue }
+        public var description: String { code }
+        /// Every reason.
+        public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
+
+        /// `maxVisible` below 1 (`{value}`).
+        public static let maxVisibleOutOfRange = Reason(.maxVisibleOutOfRange)
+        /// `maxSelected` below 1 (`{value}`).
+        public static let maxSelectedOutOfRange = Reason(.maxSelectedOutOfRange)
+        /// Two options with one identity (`{option}`).
+        public static let repeatedOption = Reason(.repeatedOption)
+        /// A checked identity that is no option (`{option}`).
+        public static let checkedUnknownOption = Reason(.checkedUnknownOption)
+        /// An action chip checked (`{option}`).
+        public static let checkedAction = Reason(.checkedAction)
+        /// An option checked twice (`{option}`).
+        public static let checkedTwice = Reason(.checkedTwice)
+        /// Several options checked in a single-selection group (`{count}`).
+        public static let singleSelectionCheckedSeveral = Reason(.singleSelectionCheckedSeveral)
+        /// An exclusive option checked with others (`{option}`).
+        public static let exclusiveCheckedWithOthers = Reason(.exclusiveCheckedWithOthers)
+        /// More options checked than `maxSelected` (`{count}`, `{maximum}`).
+        public static let checkedOverMaximum = Reason(.checkedOverMaximum)
+        /// A snapshot of another version (`{version}`, `{expected}`).
+        public static let unknownGroupSnapshotVersion = Reason(.unknownGroupSnapshotVersion)
+    }
+
+    /// What is wrong.
+    public var reason: Reason
+    /// The values its words name.
+    public var values: [String: String]
+
+    /// An error for `reason` with the values its words name.
+    public init(_ reason: Reason, _ values: [String: String] = [:]) {
+        self.reason = reason
+        self.values = values
+    }
+
+    public var code: String { reason.code }
+    public var englishTemplate: String { reason.kind.englishTemplate }
+    /// The English sentence, as ``message``.
     public var description: String { message }
 }
 
@@ -113,35 +187,35 @@ public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
         allowingAboveMaximum: Bool
     ) throws(GroupConfigurationError) {
         guard configuration.maxVisible >= 1 else {
-            throw GroupConfigurationError("maxVisible must be at least 1, not \(configuration.maxVisible)")
+            throw GroupConfigurationError(.maxVisibleOutOfRange, ["value": "\(configuration.maxVisible)"])
         }
         if let m = configuration.maxSelected, m < 1 {
-            throw GroupConfigurationError("maxSelected must be at least 1, not \(m)")
+            throw GroupConfigurationError(.maxSelectedOutOfRange, ["value": "\(m)"])
         }
         var index: [ChipOptionID: Int] = [:]
         index.reserveCapacity(options.count)
         for (i, o) in options.enumerated() {
             guard index.updateValue(i, forKey: o.id) == nil else {
-                throw GroupConfigurationError("option \"\(o.id)\" appears twice")
+                throw GroupConfigurationError(.repeatedOption, ["option": o.id.rawValue])
             }
         }
         var chosen: Set<ChipOptionID> = []
         for id in checked {
-            guard let i = index[id] else { throw GroupConfigurationError("checked option \"\(id)\" is not an option") }
+            guard let i = index[id] else { throw GroupConfigurationError(.checkedUnknownOption, ["option": id.rawValue]) }
             guard options[i].isCheckable else {
-                throw GroupConfigurationError("checked option \"\(id)\" is an action chip")
+                throw GroupConfigurationError(.checkedAction, ["option": id.rawValue])
             }
-            guard chosen.insert(id).inserted else { throw GroupConfigurationError("option \"\(id)\" is checked twice") }
+            guard chosen.insert(id).inserted else { throw GroupConfigurationError(.checkedTwice, ["option": id.rawValue]) }
         }
         if configuration.isSingleSelection && chosen.count > 1 {
-            throw GroupConfigurationError("a single-selection group with \(chosen.count) options checked")
+            throw GroupConfigurationError(.singleSelectionCheckedSeveral, ["count": "\(chosen.count)"])
         }
         if !configuration.isSingleSelection && chosen.count > 1,
            let e = checked.first(where: { options[index[$0]!].isExclusive }) {
-            throw GroupConfigurationError("exclusive option \"\(e)\" is checked with others")
+            throw GroupConfigurationError(.exclusiveCheckedWithOthers, ["option": e.rawValue])
         }
         if !configuration.isSingleSelection, !allowingAboveMaximum, let m = configuration.maxSelected, chosen.count > m {
-            throw GroupConfigurationError("\(chosen.count) options checked, more than maxSelected (\(m))")
+            throw GroupConfigurationError(.checkedOverMaximum, ["count": "\(chosen.count)", "maximum": "\(m)"])
         }
         self.options = options
         self.configuration = configuration

@@ -1,3 +1,5 @@
+import ChipSyntax
+
 /// The one notification an operation on a ``ChipGroup`` returns: what it
 /// did, in order, and the state after it. A user's tap and a programmatic
 /// change report alike, so a host has one place to react.
@@ -85,26 +87,82 @@ public struct GroupRequest: Sendable, Hashable {
     }
 }
 
-/// Why a tap or an operation was not done, for the host to word.
-public struct GroupRefusal: Sendable, Hashable, CustomStringConvertible {
-    /// Why, as a stable code (its raw value) the host words.
-    public enum Reason: String, Sendable, Hashable, Codable, CaseIterable {
+/// Why a tap or an operation was not done: a stable code and the option
+/// concerned, for the host to word (see ``ChipReason``).
+public struct GroupRefusal: ChipReason {
+    /// Why, as a stable code. A struct, not an enum: a reason added later
+    /// breaks no host's `switch`.
+    public struct Reason: Sendable, Hashable, Codable, CustomStringConvertible {
+        enum Kind: String, Sendable, CaseIterable {
+            case disabled
+            case readOnly = "read-only"
+            case selectionRequired = "selection-required"
+            case maxSelected = "max-selected"
+            case notCheckable = "not-checkable"
+            case actionInProgress = "action-in-progress"
+            case unknownOption = "unknown-option"
+            case duplicateID = "duplicate-id"
+
+            var englishTemplate: String {
+                switch self {
+                case .disabled: "{option} is disabled"
+                case .readOnly: "the group is read only"
+                case .selectionRequired: "one option must stay selected"
+                case .maxSelected: "no more options can be selected"
+                case .notCheckable: "{option} is an action, not a choice"
+                case .actionInProgress: "{option} is still running"
+                case .unknownOption: "no option {option}"
+                case .duplicateID: "there is already an option {option}"
+                }
+            }
+        }
+
+        let kind: Kind
+        init(_ kind: Kind) { self.kind = kind }
+
+        /// The stable code, e.g. `selection-required`.
+        public var code: String { kind.rawValue }
+        public var description: String { code }
+        /// The reason with this code, if there is one.
+        public init?(code: String) {
+            guard let kind = Kind(rawValue: code) else { return nil }
+            self.kind = kind
+        }
+        /// Every reason.
+        public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
+
         /// The option is disabled (taps only).
-        case disabled
+        public static let disabled = Reason(.disabled)
         /// The group is read-only (taps only).
-        case readOnly = "read-only"
+        public static let readOnly = Reason(.readOnly)
         /// The group requires a selection and this is its last selected option.
-        case selectionRequired = "selection-required"
+        public static let selectionRequired = Reason(.selectionRequired)
         /// The multi-selection group holds its maximum.
-        case maxSelected = "max-selected"
+        public static let maxSelected = Reason(.maxSelected)
         /// An action chip cannot be selected.
-        case notCheckable = "not-checkable"
+        public static let notCheckable = Reason(.notCheckable)
         /// The action chip's action is running.
-        case actionInProgress = "action-in-progress"
+        public static let actionInProgress = Reason(.actionInProgress)
         /// No option has this identity.
-        case unknownOption = "unknown-option"
+        public static let unknownOption = Reason(.unknownOption)
         /// An option with this identity is already in the group.
-        case duplicateID = "duplicate-id"
+        public static let duplicateID = Reason(.duplicateID)
+
+        /// Its code, as a string.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(code)
+        }
+
+        /// A known code; any other is a decoding error.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            let code = try c.decode(String.self)
+            guard let reason = Reason(code: code) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "no group refusal is called \(code)")
+            }
+            self = reason
+        }
     }
 
     /// Why it was refused.
@@ -118,8 +176,12 @@ public struct GroupRefusal: Sendable, Hashable, CustomStringConvertible {
         self.id = id
     }
 
+    public var code: String { reason.code }
+    /// `option`: the option's identity (a host words it with its label).
+    public var values: [String: String] { ["option": id?.rawValue ?? ""] }
+    public var englishTemplate: String { reason.kind.englishTemplate }
     /// `code: id`, for logs.
-    public var description: String { id.map { "\(reason.rawValue): \($0)" } ?? reason.rawValue }
+    public var description: String { id.map { "\(reason.code): \($0)" } ?? reason.code }
 }
 
 /// A configuration the guidelines advise against, reported, not refused.

@@ -1,3 +1,4 @@
+import ChipSyntax
 import ChipRecognition
 
 /// The words of accessibility labels and field summaries, in the host's
@@ -43,6 +44,11 @@ public struct ChipStrings: Sendable, Hashable {
     public var buttonRole = "button"
     /// Reasons by error code, overriding ``ChipError/message``.
     public var errorMessages: [String: String] = [:]
+    /// The words of every other reason a host may show (refusals, send
+    /// blocks, import problems, snapshot and group errors), by code: a
+    /// template whose `{placeholders}` name the reason's values. A code
+    /// not here is said in English (``ChipReason/englishTemplate``).
+    public var reasonMessages: [String: String] = [:]
     /// Reasons by warning code, overriding the English sentences of ``ChipWarnings/messages``.
     public var warningMessages: [String: String] = [:]
 
@@ -65,6 +71,16 @@ public struct ChipStrings: Sendable, Hashable {
         errorMessages[error.code] ?? error.message
     }
 
+    /// A reason in these words, its values filled in: the host's template
+    /// for its code, else the English one. Error codes are looked up in
+    /// ``errorMessages`` too.
+    ///
+    /// - Complexity: O(*n*) in the template and the values.
+    public func message(for reason: some ChipReason) -> String {
+        let template = reasonMessages[reason.code] ?? errorMessages[reason.code] ?? reason.englishTemplate
+        return ReasonTemplate.fill(template, reason.values)
+    }
+
     /// The reason for one warning (a single bit), as said.
     public func message(forWarning code: String) -> String {
         warningMessages[code] ?? ChipWarnings.englishMessage(code: code)
@@ -75,21 +91,7 @@ public struct ChipStrings: Sendable, Hashable {
     ///
     /// - Complexity: O(*n* + *m*) in the template's and the values' lengths.
     public static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
-        var out = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            out += rest[..<open]
-            let key = rest[rest.index(after: open)..<close]
-            if let value = values.first(where: { $0.key == key })?.value {
-                out += value
-            } else {
-                out += rest[open...close]
-            }
-            rest = rest[rest.index(after: close)...]
-        }
-        out += rest
-        return out
+        ReasonTemplate.fill(template) { key in values.first(where: { $0.key == key })?.value }
     }
 }
 

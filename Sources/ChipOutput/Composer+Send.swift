@@ -27,7 +27,7 @@ extension Composer {
             let value = HeaderRenderer.render(chips.map(\.content), options: fieldOptions)
             for omission in value.omissions where chips[omission.index].state != .error {
                 unsendable.append(SendReport.UnsendableChip(
-                    field: fieldIDs[k], id: chips[omission.index].id, reason: omission.reason.code))
+                    field: fieldIDs[k], id: chips[omission.index].id, reason: omission.reason))
             }
             headers.append(SendReport.Header(field: fieldIDs[k], value: value.text))
         }

@@ -38,53 +38,6 @@ public struct HeaderValue: Sendable, Hashable {
     public var omitted: [Int] { omissions.map(\.index) }
 }
 
-/// A chip left out of a header value, and why: nothing is dropped without
-/// a reason a host can show.
-public struct HeaderOmission: Sendable, Hashable {
-    /// The chip's index among the chips rendered.
-    public var index: Int
-    public var reason: Reason
-
-    public init(index: Int, reason: Reason) {
-        self.index = index
-        self.reason = reason
-    }
-
-    /// Why a chip cannot go in a header, with a stable ``code``.
-    public struct Reason: Error, Sendable, Hashable {
-        enum Kind: Sendable, Hashable {
-            case inError, needsSMTPUTF8, invalidIDN, controlCharacter, notAnAddrSpec, tooLong
-        }
-        let kind: Kind
-        /// The chip's error, for `in-error`.
-        public let error: ChipError?
-
-        init(_ kind: Kind, error: ChipError? = nil) {
-            self.kind = kind
-            self.error = error
-        }
-
-        /// `in-error` (see ``error``), `needs-smtputf8` (a UTF-8 local
-        /// part without SMTPUTF8), `invalid-idn` (a domain without an
-        /// A-label form), `control-character` (a control or line separator
-        /// in the address), `not-an-addr-spec` (text a lenient policy let
-        /// through), `too-long` (an address longer than a header line holds).
-        public var code: String {
-            switch kind {
-            case .inError: "in-error"
-            case .needsSMTPUTF8: "needs-smtputf8"
-            case .invalidIDN: "invalid-idn"
-            case .controlCharacter: "control-character"
-            case .notAnAddrSpec: "not-an-addr-spec"
-            case .tooLong: "too-long"
-            }
-        }
-
-        /// Whether sending with SMTPUTF8 would let the chip through.
-        public var needsSMTPUTF8: Bool { kind == .needsSMTPUTF8 }
-    }
-}
-
 /// Chips to an RFC 5322 address-list, safe to put in a header: minimal
 /// quoting, encoded words where needed, folding at allowed points only.
 ///
@@ -117,32 +70,32 @@ public enum HeaderRenderer {
         _ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer
     ) -> Result<String, HeaderOmission.Reason> {
         guard let address = chip.address, let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else {
-            return .failure(.init(.notAnAddrSpec))
+            return .failure(.notAnAddrSpec)
         }
         // Nothing that could break the header, in either part: no C0 or
         // C1 control (CR, LF, NEL among them), no line or paragraph
         // separator (U+2028, U+2029), whatever built the chip.
-        for s in address.unicodeScalars where isLineBreakOrControl(s) { return .failure(.init(.controlCharacter)) }
+        for s in address.unicodeScalars where isLineBreakOrControl(s) { return .failure(.controlCharacter) }
         let local = String(address[..<at])
         var domain = String(address[address.index(after: at)...])
-        if !options.smtpUTF8, !local.utf8.allSatisfy({ $0 < 0x80 }) { return .failure(.init(.needsSMTPUTF8)) }
+        if !options.smtpUTF8, !local.utf8.allSatisfy({ $0 < 0x80 }) { return .failure(.needsSMTPUTF8) }
         // An address literal is neither mapped nor encoded. Any other
         // domain is mapped (UTS #46: full-width forms, full stops, case) in
         // both modes, then written as A-labels, or under SMTPUTF8 as
         // U-labels: `ann@ｘ。org` goes out as `ann@x.org`, never as typed.
         if !domain.hasPrefix("["), !options.smtpUTF8 || !domain.utf8.allSatisfy({ $0 < 0x80 }) {
-            guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return .failure(.init(.invalidIDN)) }
+            guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return .failure(.invalidIDN) }
             domain = options.smtpUTF8 ? (try? IDNA.toUnicode(ascii)) ?? ascii : ascii
         }
         let text = local + "@" + domain
-        guard text.utf8.count <= maxAddressBytes else { return .failure(.init(.tooLong)) }
+        guard text.utf8.count <= maxAddressBytes else { return .failure(.tooLong) }
         // Only a well-formed addr-spec goes out: what a lenient policy let
         // through (`a@b,c`) could otherwise read back as something else.
         let bytes = Array(text.utf8)
         let r = checker.recognize(bytes)
         guard r.isValid, r.nameRange == nil, r.warnings.isDisjoint(with: [.mailtoPrefix, .obsoleteSyntax]),
               r.localPartRange?.lowerBound == 0, r.domainRange?.upperBound == bytes.count else {
-            return .failure(.init(.notAnAddrSpec))
+            return .failure(.notAnAddrSpec)
         }
         return .success(text)
     }
@@ -363,7 +316,7 @@ public struct HeaderWriter: Sendable {
     @discardableResult
     public mutating func add(_ chip: ParsedChip) -> Bool {
         guard chip.isValid else {
-            lastOmission = HeaderOmission.Reason(.inError, error: chip.error)
+            lastOmission = .inError(chip.error)
             return false
         }
         if chip.kind == .emptyGroup {

@@ -196,6 +196,12 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     public static let commentOnly = ChipError(.commentOnly)
 }
 
+extension ChipError: ChipReason {
+    /// None: an error's words name no value.
+    public var values: [String: String] { [:] }
+    public var englishTemplate: String { kind.message }
+}
+
 /// Things worth telling a person about a chip that is still sendable.
 public struct ChipWarnings: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32

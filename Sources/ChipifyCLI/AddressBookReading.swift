@@ -73,6 +73,6 @@ func appendProblem(_ p: ContactImportProblem, file: String, command: String, to 
         out.appendDecimal(p.line)
     }
     out.appendString(p.isWarning ? ": warning: " : ": ")
-    out.appendString(p.reason)
+    out.appendString(p.message)
     out.append(ASCII.lineFeed)
 }

@@ -269,7 +269,7 @@ public enum GroupCommand {
             switch edit {
             case .refused(let r):
                 out.buffer.append(",\"refused\":")
-                JSON.appendString(Array(r.reason.rawValue.utf8), to: &out.buffer)
+                JSON.appendString(Array(r.reason.code.utf8), to: &out.buffer)
             case .requested(let r):
                 out.buffer.append(",\"requested\":")
                 appendID(r.id, &out)

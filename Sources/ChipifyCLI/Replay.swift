@@ -148,7 +148,7 @@ public enum Replay {
                 for change in result.changes {
                     guard case .refused(let r) = change.change, r.reason != .mergedDuplicate else { continue }
                     failed = true
-                    errors.buffer.appendString("chipify replay: line \(lineNumber): refused in field \"\(change.field)\": \(r.reason.rawValue)")
+                    errors.buffer.appendString("chipify replay: line \(lineNumber): refused in field \"\(change.field)\": \(r.reason.code)")
                     if let text = r.text {
                         errors.buffer.append(" (")
                         JSON.appendString(Array(text.utf8), to: &errors.buffer)
@@ -392,7 +392,7 @@ public enum Replay {
                     out.buffer.append(",\"id\":")
                     out.buffer.appendString("\(u.id.rawValue)")
                     out.buffer.append(",\"reason\":")
-                    JSON.appendString(Array(u.reason.utf8), to: &out.buffer)
+                    JSON.appendString(Array(u.reason.code.utf8), to: &out.buffer)
                     out.buffer.append("}")
                 }
                 out.buffer.append("]")
@@ -435,7 +435,7 @@ public enum Replay {
         case .caretMoved: out.buffer.append(",\"change\":\"caret\"")
         case .refused(let r):
             out.buffer.append(",\"change\":\"refused\",\"reason\":")
-            JSON.appendString(Array(r.reason.rawValue.utf8), to: &out.buffer)
+            JSON.appendString(Array(r.reason.code.utf8), to: &out.buffer)
             if let text = r.text {
                 out.buffer.append(",\"text\":")
                 JSON.appendString(Array(text.utf8), to: &out.buffer)

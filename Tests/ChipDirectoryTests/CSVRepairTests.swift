@@ -21,7 +21,7 @@ struct CSVRepairTests {
         }
 
         init(_ p: ContactImportProblem) {
-            self.init(p.line, p.reason, skips: p.skipsRecord, warning: p.isWarning)
+            self.init(p.line, p.message, skips: p.skipsRecord, warning: p.isWarning)
         }
     }
 
@@ -59,8 +59,8 @@ struct CSVRepairTests {
              problems: [(2, "'+1 555 0100' is not an e-mail address; dropped", false, true)]),
         Case(description: "a row whose only text is not an address is skipped as a warning",
              text: "Name,Email\n,SMTP\n", contacts: [],
-             problems: [(2, "'SMTP' is not an e-mail address; dropped; no name, address, phone, organization or nickname",
-                         true, true)]),
+             problems: [(2, "'SMTP' is not an e-mail address; dropped", false, true),
+                        (2, "no name, address, phone, organization or nickname", true, true)]),
         Case(description: "an Exchange entry takes the address of its display name",
              text: "First Name,Last Name,E-mail Address,E-mail Type,E-mail Display Name\n"
                  + "Ann,Lee,/o=ExchangeLabs/ou=Exchange Administrative Group/cn=Recipients/cn=ann,EX,Ann Lee (ann@corp.example)\n",

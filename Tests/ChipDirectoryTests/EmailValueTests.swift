@@ -50,12 +50,14 @@ import Testing
         #expect(v.addresses == c.addresses)
         #expect(v.displayName == c.name)
         #expect(v.rejected.count == c.rejected)
-        #expect((v.rejectionReason != nil) == (c.rejected > 0))
+        #expect((v.rejection() != nil) == (c.rejected > 0))
     }
 
     @Test func exchangePathsAreNamedInTheWarning() {
         let v = EmailValue("/o=ExchangeLabs/ou=Exchange Administrative Group/cn=Recipients/cn=abc")
-        #expect(v.rejectionReason?.contains("Exchange (X.500)") == true)
+        #expect(v.rejection()?.0 == .valueExchangeAddress)
+        #expect(v.rejection(onEmailLine: 4)?.0 == .emailExchangeAddress)
+        #expect(v.rejection(onEmailLine: 4)?.1["line"] == "4")
     }
 
     /// Fast path = general path: every value the plain-address test takes

@@ -122,7 +122,7 @@ struct VCardSampleTests {
         #expect(result.contacts.dropFirst(7).first?.emails.map(\.pref) == [1, 1])
         #expect(result.contacts.dropFirst(7).first?.emails.map(\.types) == [["work"], ["work"]])
         #expect(result.problems.map(\.line) == [6, 16, 43, 61, 68, 71, 75])
-        let reasons = result.problems.map(\.reason)
+        let reasons = result.problems.map(\.message)
         guard reasons.count == 7 else {
             Issue.record("\(described(result.problems))")
             return

@@ -24,7 +24,7 @@ extension String {
 
 /// The problems of a result as `line: reason`, for readable expectations.
 func described(_ problems: [ContactImportProblem]) -> [String] {
-    problems.map { "\($0.line): \($0.reason)" }
+    problems.map { "\($0.line): \($0.message)" }
 }
 
 /// A reference FNV-1a, written apart from the library's.
@@ -548,7 +548,7 @@ struct VCardFileTests {
             """)
         #expect(result.contacts.map(\.displayName) == ["One", "Two"])
         #expect(result.problems.map(\.line) == [1, 6, 15])
-        #expect(result.problems.map(\.reason) == [
+        #expect(result.problems.map(\.message) == [
             "a property outside BEGIN:VCARD … END:VCARD is not read",
             "2 properties outside BEGIN:VCARD … END:VCARD are not read",
             "a property outside BEGIN:VCARD … END:VCARD is not read",

@@ -287,4 +287,43 @@ struct PendingTextTests {
         c.undo()
         #expect(c.editingText == "ann@x.orgg" && c.pendingSelection() == 9..<10)
     }
+
+    /// The arrows go to the cluster boundaries of the whole pending text,
+    /// even from a caret a host put inside a cluster; backspace deletes the
+    /// last cluster of the text before the caret, however long the run of
+    /// flags or extenders it closes (no bounded look-back is exact).
+    @Test(arguments: [
+        // text, caret (UTF-16), after left, after right
+        ("👩\u{200D}👩\u{200D}👧x", 2, 0, 8),
+        ("👩\u{200D}👩\u{200D}👧x", 3, 0, 8),
+        ("e\u{301}\u{301}a", 1, 0, 3),
+        ("🇺🇸🇬🇧", 2, 0, 4),
+        ("🇺🇸🇬🇧", 6, 4, 8),
+        (String(repeating: "🇫🇷", count: 17) + "🇫", 68, 64, 70),
+        (String(repeating: "🇫🇷", count: 17) + "🇫", 66, 64, 68),
+        ("a" + String(repeating: "\u{301}", count: 40), 20, 0, 41),
+    ] as [(String, Int, Int, Int)])
+    func arrowsGoToTheWholeTextsClusterBoundaries(_ text: String, _ caret: Int, _ left: Int, _ right: Int) {
+        var c = Composer()
+        c.type(text)
+        c.setCaret(caret, in: .utf16)
+        c.moveLeft()
+        #expect(c.focusedField.caret(in: .utf16) == left, "left")
+        c.setCaret(caret, in: .utf16)
+        c.moveRight()
+        #expect(c.focusedField.caret(in: .utf16) == right, "right")
+    }
+
+    /// Backspace after a run of 35 regional indicators deletes one: the
+    /// run pairs from its start, and its last flag is unpaired.
+    @Test func backspaceCountsFlagsFromTheRunsStart() {
+        for count in [32, 33, 34, 35] {
+            var c = Composer()
+            let text = String(repeating: "\u{1F1EB}", count: count)
+            c.type(text)
+            c.backspace()
+            let gone = count % 2 == 0 ? 2 : 1
+            #expect(c.editingText.unicodeScalars.count == count - gone, "\(count) indicators")
+        }
+    }
 }

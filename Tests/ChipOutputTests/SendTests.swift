@@ -24,7 +24,7 @@ struct SendTests {
         let refused = c.send(smtpUTF8: false)
         #expect(!refused.sent)
         #expect(refused.unsendableChips == [
-            SendReport.UnsendableChip(field: .to, id: c.focusedField[0].id, reason: "needs-smtputf8")])
+            SendReport.UnsendableChip(field: .to, id: c.focusedField[0].id, reason: .needsSMTPUTF8)])
         #expect(!refused.hasNoRecipient && refused.errorChips.isEmpty)
         let sent = c.send(smtpUTF8: true)
         #expect(sent.sent)
@@ -55,7 +55,7 @@ struct SendTests {
         #expect(c.focusedField[0].state == .valid)
         let report = c.send(smtpUTF8: true)
         #expect(!report.sent)
-        #expect(report.unsendableChips.map(\.reason) == ["not-an-addr-spec"])
+        #expect(report.unsendableChips.map(\.reason) == [.notAnAddrSpec])
     }
 
     /// The headers are the header writer's values of each non-empty field:

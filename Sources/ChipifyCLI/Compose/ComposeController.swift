@@ -284,7 +284,7 @@ struct ComposeController: Sendable {
             }
             if report.hasNoRecipient { reasons.append("no recipient") }
             if !report.unsendableChips.isEmpty {
-                let utf8 = report.unsendableChips.contains { $0.reason == "needs-smtputf8" }
+                let utf8 = report.unsendableChips.contains { $0.reason.needsSMTPUTF8 }
                 reasons.append("\(report.unsendableChips.count) address(es) this transport cannot carry"
                     + (utf8 ? " (try --smtputf8)" : ""))
             }
@@ -319,20 +319,12 @@ struct ComposeController: Sendable {
         }
     }
 
+    /// The refusal in ChipStrings' words, its text cleaned and cut to fit
+    /// the status line, with a capital.
     static func sentence(for refusal: Refusal) -> String {
-        let text = refusal.text.map { " (\(ChipText.truncate(ChipText.clean($0), toWidth: 40)))" } ?? ""
-        switch refusal.reason {
-        case .tooManyChips: return "The field is full"
-        case .pendingTooLong: return "The text is too long"
-        case .chipCommitted: return "A sent chip cannot change"
-        case .noSuchChip: return "No chip there"
-        case .noSuchField: return "No such field"
-        case .duplicate: return "Already a recipient" + text
-        case .mergedDuplicate: return "Already a recipient: merged" + text
-        case .noSuchContact: return "That contact is gone"
-        case .notAList: return "Not a list"
-        case .nothingToChoose: return "Nothing to add from that contact"
-        case .invalidTextRange: return "No such place in the text"
-        }
+        var shown = refusal
+        shown.text = refusal.text.map { ChipText.truncate(ChipText.clean($0), toWidth: 40) }
+        let words = ChipStrings.english.message(for: shown)
+        return words.prefix(1).uppercased() + words.dropFirst()
     }
 }

@@ -131,6 +131,11 @@ do {
         configuration: GroupConfiguration(isSingleSelection: true, isSelectionRequired: true), checked: ["M"])
     check("group: choosing another replaces", sizes.tap("L").selectedID == "L")
     check("group: the last one stays", sizes.tap("L").refusal?.reason == .selectionRequired)
+    // A reason in the host's words, by its code.
+    var words = ChipStrings.english
+    words.reasonMessages["selection-required"] = "Eine Größe bleibt gewählt ({option})"
+    let said = sizes.tap("L").refusal.map { words.message(for: $0) }
+    check("group: refusal in the host's words", said == "Eine Größe bleibt gewählt (L)", "\(said ?? "none")")
     _ = sizes.add(ChipOption(id: "XL", label: "XL"))
     check("group: add", sizes.options.count == 4, "\(sizes.options.count)")
 } catch {
