@@ -16,6 +16,21 @@ public struct Suggestion: Sendable, Hashable, Codable {
     public var nameMatches: [Range<Int>]
     /// Byte ranges of ``address`` the query's words matched.
     public var addressMatches: [Range<Int>]
+
+    /// A suggestion as named: for a host that builds one itself (a row of
+    /// its own remote directory's answer shown beside the composer's).
+    public init(
+        contact: ContactID, name: String?, address: String?, addressIndex: Int? = nil,
+        matchClass: MatchClass, nameMatches: [Range<Int>] = [], addressMatches: [Range<Int>] = []
+    ) {
+        self.contact = contact
+        self.name = name
+        self.address = address
+        self.addressIndex = addressIndex
+        self.matchClass = matchClass
+        self.nameMatches = nameMatches
+        self.addressMatches = addressMatches
+    }
 }
 
 extension Suggestion {
@@ -769,5 +784,36 @@ extension RowText {
         folded.removeAll(keepingCapacity: true)
         address.withUTF8 { SearchFold.fold($0, into: &folded) }
         return folded == q.folded
+    }
+}
+
+extension SuggestionSearch {
+    /// Whether `text` is `query` or goes on from it, as the search folds
+    /// both (case, marks, white space): the answer for `query` then holds
+    /// every match for `text` that it held for `query`.
+    ///
+    /// - Complexity: O(*n*) in the two texts.
+    package static func narrows(_ text: String, from query: String) -> Bool {
+        let q = SearchQuery(query).phrase
+        return !q.isEmpty && SearchQuery(text).phrase.starts(with: q)
+    }
+
+    /// Whether `text` holds a word to search for.
+    ///
+    /// - Complexity: O(*n*).
+    package static func isQuery(_ text: String) -> Bool {
+        !SearchQuery(text).phrase.isEmpty
+    }
+}
+
+extension Suggestion {
+    /// The suggestions a remote directory's contacts make for `query`,
+    /// ranked and highlighted by the local rules (match class, use, name),
+    /// as if they were a directory of their own: what
+    /// ``ContactDirectory/suggestions(for:limit:excluding:)`` would give.
+    ///
+    /// - Complexity: O(*c* log *c*) in the contacts, to index them.
+    public static func matching(_ contacts: [Contact], query: String, limit: Int = 8) -> [Suggestion] {
+        ContactDirectory(contacts).suggestions(for: query, limit: limit)
     }
 }

@@ -35,12 +35,21 @@ public enum CommitTrigger: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// A question for the host's remote directory (a server address book):
-/// which contacts does this text name? Answer with
-/// ``Composer/applyLookup(_:contacts:)``.
+/// which contacts does this text name? Two kinds: a committed name chip to
+/// resolve (``chip`` set; answer with ``Composer/applyLookup(_:contacts:)``),
+/// or the text being typed in ``field``, to suggest from (``chip`` nil;
+/// answer with ``Composer/applySuggestionLookup(_:contacts:)``).
 public struct LookupRequest: Sendable, Hashable {
     public let id: UInt64
-    public let chip: ChipID
+    /// The chip whose name this asks about; nil when it asks for
+    /// suggestions for the text being typed.
+    public let chip: ChipID?
+    /// The field of the chip, or of the text being typed.
+    public let field: FieldID
     public let query: String
+
+    /// Whether this asks for suggestions for the text being typed.
+    public var isForSuggestions: Bool { chip == nil }
 }
 
 /// The remote lookups in flight.
@@ -50,6 +59,18 @@ struct Lookups: Sendable {
     var issued: [LookupRequest] = []
     /// Requests taken back (their chip was deleted or edited), not yet told.
     var cancelled: [UInt64] = []
+    /// Requests issued or taken back during the running operation, to
+    /// report with its changes.
+    var toReport: [ComposerChange] = []
+    /// The open suggestion request: its id, field and text.
+    var suggestion: (id: UInt64, field: Int, query: String)?
+    /// The last suggestion answer taken: the text it answered, in which
+    /// field, and its contacts, searched as a directory of their own.
+    var remote: (field: Int, query: String, directory: ContactDirectory)?
+    /// Remote contacts that chips stand for (chosen from remote
+    /// suggestions, or a chip lookup's answer), so alternates and lists
+    /// work for them as for local ones.
+    var remoteContacts: [ContactID: Contact] = [:]
     /// Open requests by id, each with the resolution its answer applies
     /// (that of the commit that made its chip), and the open request of
     /// each chip.
@@ -66,11 +87,53 @@ extension Composer {
     ///
     /// - Complexity: see ``SuggestionSearch/update(_:)``; not O(chips).
     public mutating func suggestions(limit: Int = 8) -> [Suggestion] {
-        guard let directory else { return [] }
         let text = fields[focusedIndex].pendingText
-        if search == nil || search!.limit != limit { search = SuggestionSearch(directory, limit: limit) }
-        search!.excludes = chippedTest()
-        return search!.update(text)
+        var local: [Suggestion] = []
+        if let directory {
+            if search == nil || search!.limit != limit { search = SuggestionSearch(directory, limit: limit) }
+            search!.excludes = chippedTest()
+            local = search!.update(text)
+        }
+        return merged(local, remoteSuggestions(for: text, limit: limit), limit: limit)
+    }
+
+    /// The remote answer's suggestions for `text`: searched by the local
+    /// rules in the answer's contacts, while `text` is the text it
+    /// answered or extends it (narrowing = a fresh search); none once the
+    /// text went elsewhere, until the answer for the new text comes.
+    ///
+    /// - Complexity: O(*r*) in the contacts of the answer.
+    func remoteSuggestions(for text: String, limit: Int) -> [Suggestion] {
+        guard let remote = lookups.remote, remote.field == focusedIndex,
+              SuggestionSearch.narrows(text, from: remote.query) else { return [] }
+        var search = SuggestionSearch(remote.directory, limit: limit)
+        search.excludes = chippedTest()
+        return search.update(text)
+    }
+
+    /// Local and remote suggestions in one list: by match class, local
+    /// first within a class (as a mail client lists its own address book
+    /// before a server's), an address suggested locally not again.
+    ///
+    /// - Complexity: O((*l* + *r*) log(*l* + *r*)).
+    func merged(_ local: [Suggestion], _ remote: [Suggestion], limit: Int) -> [Suggestion] {
+        guard !remote.isEmpty else { return local }
+        let seen = Set(local.compactMap { $0.address.map { AddressKey.hash(Array($0.utf8), exactLocalPart: false) } })
+        let extra = remote.filter { s in
+            guard let address = s.address else { return true }
+            return !seen.contains(AddressKey.hash(Array(address.utf8), exactLocalPart: false))
+        }
+        let all = local.map { ($0, 0) } + extra.map { ($0, 1) }
+        let ranked = all.enumerated().sorted {
+            ($0.element.0.matchClass, $0.element.1, $0.offset) < ($1.element.0.matchClass, $1.element.1, $1.offset)
+        }
+        return ranked.prefix(max(limit, 0)).map(\.element.0)
+    }
+
+    /// A contact a chip may stand for: the directory's, else a remote
+    /// one a chip was made from.
+    func knownContact(_ id: ContactID) -> Contact? {
+        directory?.contact(id) ?? lookups.remoteContacts[id]
     }
 
     /// Whether an address is already a chip in some field, compared as the
@@ -91,9 +154,11 @@ extension Composer {
     /// - Complexity: O(*p*) in the pending text (O(*m*) members for a list).
     @discardableResult
     public mutating func choose(_ suggestion: Suggestion) -> [ComposerChange] {
-        guard let contact = directory?.contact(suggestion.contact) else {
+        let remote = lookups.remote?.directory.contact(suggestion.contact)
+        guard let contact = directory?.contact(suggestion.contact) ?? remote else {
             return [ComposerChange(field: fieldIDs[focusedIndex], change: .refused(Refusal(.noSuchContact)))]
         }
+        if let remote, directory?.contact(suggestion.contact) == nil { lookups.remoteContacts[remote.id] = remote }
         if suggestion.address == nil {
             let chipped = chippedTest()
             let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
@@ -161,7 +226,7 @@ extension Composer {
     }
 
     func alternates(of chip: Chip) -> [ContactEmail] {
-        guard let id = chip.contact, let contact = directory?.contact(id) else { return [] }
+        guard let id = chip.contact, let contact = knownContact(id) else { return [] }
         let current = chip.content.address.map { SearchFold.fold($0) }
         return contact.emails.filter { SearchFold.fold($0.address) != current }
     }
@@ -197,7 +262,7 @@ extension Composer {
         }
         var chip = fields[k][index]
         guard chip.isEditable else { return [ComposerChange(field: name, change: .refused(Refusal(.chipCommitted)))] }
-        let displayName = chip.content.displayName ?? directory?.contact(chip.contact!)?.displayName
+        let displayName = chip.content.displayName ?? knownContact(chip.contact!)?.displayName
         let text = MailboxText.format(name: displayName, address: options[choice].address)
         guard let content = parseOne(text, policy: fields[k].policy) else { return [] }
         chip.content = content
@@ -233,7 +298,7 @@ extension Composer {
 
     mutating func expand(inField k: Int, at index: Int) -> [ComposerChange] {
         let name = fieldIDs[k]
-        guard let id = fields[k][index].contact, let contact = directory?.contact(id), contact.kind == .group else {
+        guard let id = fields[k][index].contact, let contact = knownContact(id), contact.kind == .group else {
             return [ComposerChange(field: name, change: .refused(Refusal(.notAList)))]
         }
         guard fields[k][index].isEditable else {
@@ -284,7 +349,7 @@ extension Composer {
             }
             return replaceResolved(chip, in: k, at: i, content, contact: suggestion.contact)
         }
-        guard let contact = directory?.contact(suggestion.contact), contact.kind == .group else {
+        guard let contact = knownContact(suggestion.contact), contact.kind == .group else {
             return [ComposerChange(field: fieldIDs[k], change: .refused(Refusal(.noSuchContact)))]
         }
         return replaceByMembers(of: contact, inField: k, at: i, unlessNone: true)
@@ -363,8 +428,9 @@ extension Composer {
     @discardableResult
     public mutating func applyLookup(_ id: UInt64, contacts: [Contact]) -> [ComposerChange] {
         guard let (request, applied) = lookups.open.removeValue(forKey: id) else { return [] }
-        lookups.byChip[request.chip] = nil
-        guard let (k, i) = locate(request.chip), var chip = fields[k].chip(request.chip), chip.isEditable,
+        guard let asked = request.chip else { return [] }
+        lookups.byChip[asked] = nil
+        guard let (k, i) = locate(asked), var chip = fields[k].chip(asked), chip.isEditable,
               chip.content.rawText == request.query else { return [] }
         let answer = ContactDirectory(contacts)
         var search = SuggestionSearch(answer, limit: 8)
@@ -372,6 +438,11 @@ extension Composer {
         chip.isResolving = false
         if let change = resolution(of: chip, from: search.update(request.query), policy: fields[k].policy, applied) {
             chip = change
+        }
+        // The chip's contact, or its candidates, came from the answer:
+        // kept, so alternates and choosing a candidate work as for local ones.
+        for id in [chip.contact].compactMap({ $0 }) + chip.candidates.map(\.contact) {
+            if directory?.contact(id) == nil, let remote = answer.contact(id) { lookups.remoteContacts[id] = remote }
         }
         var fc: [FieldChange] = []
         fields[k].replaceChip(chip, at: i, &fc)
@@ -386,20 +457,78 @@ extension Composer {
         return ComposerChange.coalesced(changes)
     }
 
-    /// Takes a lookup back: the host is told with the next requests.
+    /// Takes a lookup back: the host is told in the operation's changes
+    /// and with the next requests.
     mutating func cancelLookup(_ open: UInt64, of chip: ChipID) {
         lookups.byChip[chip] = nil
-        lookups.open[open] = nil
+        if let request = lookups.open.removeValue(forKey: open)?.request {
+            lookups.toReport.append(ComposerChange(field: request.field, change: .lookupCancelled(open)))
+        }
         lookups.cancelled.append(open)
     }
 
-    /// Asks the remote directory about a chip's text.
-    mutating func issueLookup(for chip: ChipID, query: String) {
-        let request = LookupRequest(id: lookups.next, chip: chip, query: query)
+    /// Asks the remote directory about a chip's text; `report`: in the
+    /// running operation's changes (a restore has none).
+    mutating func issueLookup(for chip: ChipID, in k: Int, query: String, report: Bool = true) {
+        let request = LookupRequest(id: lookups.next, chip: chip, field: fieldIDs[k], query: query)
         lookups.next += 1
         lookups.open[request.id] = (request, resolution.applied(by: committingBy))
         lookups.byChip[chip] = request.id
         lookups.issued.append(request)
+        if report { lookups.toReport.append(ComposerChange(field: request.field, change: .lookupRequested(request))) }
+    }
+
+    /// Applies a remote directory's answer to a suggestion request: its
+    /// contacts are suggested with the local ones (see ``suggestions(limit:)``)
+    /// while the text is the one asked about or goes on from it. An answer
+    /// to any request but the last one asked is stale and ignored, as is
+    /// one taken back: the text changed since.
+    ///
+    /// - Returns: whether the answer was taken (the host then asks for
+    ///   ``suggestions(limit:)`` again).
+    /// - Complexity: O(*c* log *c*) in the answer's contacts, to index them.
+    @discardableResult
+    public mutating func applySuggestionLookup(_ id: UInt64, contacts: [Contact]) -> Bool {
+        guard let open = lookups.suggestion, open.id == id else { return false }
+        lookups.suggestion = nil
+        lookups.remote = (open.field, open.query, ContactDirectory(contacts))
+        return true
+    }
+
+    /// After an operation: asks for suggestions for the focused field's
+    /// text when it changed (taking back the question about the old
+    /// text), then returns the questions asked and taken back during the
+    /// operation, as changes.
+    ///
+    /// - Complexity: O(*p*) in the pending text.
+    mutating func lookupChanges() -> [ComposerChange] {
+        if remoteSuggestions { updateSuggestionLookup() }
+        guard !lookups.toReport.isEmpty else { return [] }
+        defer { lookups.toReport = [] }
+        return lookups.toReport
+    }
+
+    /// One open suggestion question at most, about the focused field's
+    /// text as it is now.
+    mutating func updateSuggestionLookup() {
+        let text = fields[focusedIndex].pendingText
+        if let open = lookups.suggestion, open.field == focusedIndex, open.query == text { return }
+        if lookups.suggestion == nil, let answered = lookups.remote, answered.field == focusedIndex,
+           answered.query == text { return }
+        if let open = lookups.suggestion {
+            lookups.suggestion = nil
+            lookups.cancelled.append(open.id)
+            lookups.toReport.append(ComposerChange(field: fieldIDs[open.field], change: .lookupCancelled(open.id)))
+        }
+        guard SuggestionSearch.isQuery(text) else {
+            lookups.remote = nil
+            return
+        }
+        let request = LookupRequest(id: lookups.next, chip: nil, field: fieldIDs[focusedIndex], query: text)
+        lookups.next += 1
+        lookups.suggestion = (request.id, focusedIndex, text)
+        lookups.issued.append(request)
+        lookups.toReport.append(ComposerChange(field: request.field, change: .lookupRequested(request)))
     }
 
     // MARK: - Resolution after each operation
@@ -437,7 +566,7 @@ extension Composer {
                         cancelLookup(open, of: id)
                     }
                     chip.isResolving = true
-                    if lookups.byChip[id] == nil { issueLookup(for: id, query: chip.content.rawText) }
+                    if lookups.byChip[id] == nil { issueLookup(for: id, in: k, query: chip.content.rawText) }
                 } else if let open = lookups.byChip[id] {
                     // No longer a name to ask about (an address, a contact).
                     cancelLookup(open, of: id)

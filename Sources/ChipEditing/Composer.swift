@@ -223,8 +223,13 @@ public struct Composer: Sendable {
     /// While ``commit(by:)`` runs: what commits.
     var committingBy: CommitTrigger?
     /// Ask the host's remote directory about names the local one cannot
-    /// resolve (see ``takeLookupRequests()``).
+    /// resolve (``FieldChange/lookupRequested(_:)`` with a chip).
     public var remoteLookups = false
+    /// Ask the host's remote directory for suggestions as the person
+    /// types: each operation that changes the focused field's text asks
+    /// about the new text (``FieldChange/lookupRequested(_:)`` without a
+    /// chip) and takes back the question about the old one.
+    public var remoteSuggestions = false
     /// The suggestion search kept between keystrokes, to narrow.
     var search: SuggestionSearch?
     var lookups = Lookups()
@@ -317,6 +322,7 @@ public struct Composer: Sendable {
             undoStack.append(last)
         }
         changes.append(ComposerChange(field: fieldIDs[target], change: .caretMoved))
+        changes += lookupChanges()
         checkInvariantsInDebug()
         return changes
     }
@@ -689,6 +695,7 @@ public struct Composer: Sendable {
         focusedIndex = t.focusBefore
         reindex(changes)
         redoStack.append(t)
+        changes += lookupChanges()
         checkInvariantsInDebug()
         return ComposerChange.coalesced(changes)
     }
@@ -707,6 +714,7 @@ public struct Composer: Sendable {
         focusedIndex = t.focusAfter
         reindex(changes)
         undoStack.append(t)
+        changes += lookupChanges()
         checkInvariantsInDebug()
         return ComposerChange.coalesced(changes)
     }
@@ -788,6 +796,7 @@ public struct Composer: Sendable {
         }
         coalescing = effective
         if inSession && fields[f].pending.isEmpty && !fields[f].isEditingChip { coalescing = nil }
+        changes += lookupChanges()
         checkInvariantsInDebug()
         return ComposerChange.coalesced(changes)
     }

@@ -22,6 +22,15 @@ public enum FieldChange: Sendable, Hashable {
     case caretMoved
     /// Something asked for was not done, and why.
     case refused(Refusal)
+    /// A question for the host's remote directory: send it, and answer
+    /// with ``Composer/applyLookup(_:contacts:)`` (a chip's name) or
+    /// ``Composer/applySuggestionLookup(_:contacts:)`` (the text being
+    /// typed). Reported once, in the changes of the operation that asked.
+    case lookupRequested(LookupRequest)
+    /// A question asked before is taken back (its chip was deleted or
+    /// edited, or the text it asked about changed): the host may cancel
+    /// it; its answer would change nothing.
+    case lookupCancelled(UInt64)
 }
 
 /// Why an operation, or part of one, was not done: a stable code, and the

@@ -89,6 +89,9 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
     /// is asked (absent in older snapshots: the defaults).
     public var resolution: ContactResolution?
     public var remoteLookups: Bool?
+    /// Whether the remote directory is asked for suggestions (absent in
+    /// older snapshots: no).
+    public var remoteSuggestions: Bool?
     /// The undo steps kept (absent in older snapshots: the default, 1,000).
     public var maxUndoSteps: Int?
 
@@ -232,6 +235,7 @@ extension Composer {
             focus: fieldIDs[focusedIndex], duplicatePolicy: duplicatePolicy)
         s.resolution = resolution
         s.remoteLookups = remoteLookups
+        s.remoteSuggestions = remoteSuggestions
         s.maxUndoSteps = maxUndoSteps
         return s
     }
@@ -319,6 +323,7 @@ extension Composer {
         focusedIndex = focus
         resolution = s.resolution ?? .uniqueMatch
         remoteLookups = s.remoteLookups ?? false
+        remoteSuggestions = s.remoteSuggestions ?? false
         if let steps = s.maxUndoSteps {
             guard (0...Composer.maxRestoredUndoSteps).contains(steps) else {
                 throw SnapshotError(.undoStepsOutOfRange, ["value": "\(steps)", "maximum": "\(Composer.maxRestoredUndoSteps)"])
@@ -351,7 +356,7 @@ extension Composer {
                     remember(chip.id, key)
                 }
                 // A lookup that was in flight is asked again.
-                if chip.isResolving { issueLookup(for: chip.id, query: chip.content.rawText) }
+                if chip.isResolving { issueLookup(for: chip.id, in: k, query: chip.content.rawText, report: false) }
             }
             fields[k].startJournal()
         }

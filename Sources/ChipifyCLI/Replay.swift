@@ -433,6 +433,18 @@ public enum Replay {
         case .pendingChanged: out.buffer.append(",\"change\":\"pending\"")
         case .selectionChanged: out.buffer.append(",\"change\":\"selection\"")
         case .caretMoved: out.buffer.append(",\"change\":\"caret\"")
+        case .lookupRequested(let request):
+            out.buffer.append(",\"change\":\"lookup\",\"request\":")
+            out.buffer.appendDecimal(Int(request.id))
+            if let chip = request.chip {
+                out.buffer.append(",\"id\":")
+                out.buffer.appendString("\(chip.rawValue)")
+            }
+            out.buffer.append(",\"query\":")
+            JSON.appendString(Array(request.query.utf8), to: &out.buffer)
+        case .lookupCancelled(let request):
+            out.buffer.append(",\"change\":\"lookup-cancelled\",\"request\":")
+            out.buffer.appendDecimal(Int(request))
         case .refused(let r):
             out.buffer.append(",\"change\":\"refused\",\"reason\":")
             JSON.appendString(Array(r.reason.code.utf8), to: &out.buffer)

@@ -56,6 +56,9 @@ struct DraftWriter {
         if let remote = s.remoteLookups {
             out.append(remote ? ",\"remoteLookups\":true" : ",\"remoteLookups\":false")
         }
+        if let remote = s.remoteSuggestions {
+            out.append(remote ? ",\"remoteSuggestions\":true" : ",\"remoteSuggestions\":false")
+        }
         if let steps = s.maxUndoSteps {
             out.append(",\"maxUndoSteps\":")
             out.appendString(String(steps))

@@ -106,6 +106,19 @@ _ = composer.selectPendingText(0..<composer.editingText.utf16.count, in: .utf16)
 _ = composer.backspace()
 check("text: selection deleted", composer.editingText.isEmpty, composer.editingText)
 
+// A remote directory: the question comes with the changes of the keystroke.
+composer.remoteSuggestions = true
+let asked = composer.type("ren").compactMap { change -> LookupRequest? in
+    if case .lookupRequested(let r) = change.change { return r } else { return nil }
+}
+check("remote: asked about the text", asked.map(\.query) == ["ren"] && asked.first?.isForSuggestions == true, "\(asked)")
+let renee = Contact(id: ContactID("srv-renee"), displayName: "Renée Faure", emails: [ContactEmail(address: "renee@corp.example")])
+let took = asked.first.map { composer.applySuggestionLookup($0.id, contacts: [renee]) } ?? false
+check("remote: answer merged", took && composer.suggestions().contains { $0.contact == renee.id },
+      "\(composer.suggestions().map(\.contact))")
+composer.remoteSuggestions = false
+for _ in 0..<3 { _ = composer.backspace() }
+
 // Output: what goes in the To: header.
 let report = composer.send(smtpUTF8: false)
 check("send: sent", report.sent, "\(report)")
