@@ -12,25 +12,33 @@ let package = Package(
     dependencies: [],
     targets: [
         // The layers, one target each: a layer imports only those below it.
-        // Syntax → Recognition → Directory → Editing → Output, with
-        // Groups (choice, filter and action chips) beside Editing.
+        // Syntax → Recognition → Directory → Output → Editing → Presentation,
+        // with Groups (choice, filter and action chips) beside Editing.
         .target(name: "ChipSyntax"),
         .target(name: "ChipRecognition", dependencies: ["ChipSyntax"]),
         .target(name: "ChipDirectory", dependencies: ["ChipSyntax", "ChipRecognition"]),
+        // Header values and the record formats: what a send and the CLI
+        // write, knowing chips as parsed, not as edited.
+        .target(name: "ChipOutput", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory"]),
         // Debug builds check the composer's invariants after every
         // operation (`_checkInvariants()`, on drafts of up to 256 chips).
         .target(
-            name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory"],
+            name: "ChipEditing", dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipOutput"],
             swiftSettings: [.define("CHIPIFY_INTERNAL_CHECKS", .when(configuration: .debug))]),
         // A selection model needs none of the mail layers: only the
         // reasons' idiom (`ChipReason`) from Syntax, itself stdlib-only.
         .target(name: "ChipGroups", dependencies: ["ChipSyntax"]),
+        // What a UI draws for editor chips and group chips: accessibility
+        // labels and layout.
         .target(
-            name: "ChipOutput",
-            dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing", "ChipGroups"]),
+            name: "ChipPresentation",
+            dependencies: ["ChipSyntax", "ChipRecognition", "ChipOutput", "ChipEditing", "ChipGroups"]),
         .target(
             name: "ChipKit",
-            dependencies: ["ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipEditing", "ChipGroups", "ChipOutput"]),
+            dependencies: [
+                "ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipOutput", "ChipEditing", "ChipGroups",
+                "ChipPresentation",
+            ]),
         .target(name: "ChipifyCLI", dependencies: ["ChipKit"]),
         .executableTarget(name: "chipify", dependencies: ["ChipifyCLI"]),
         .executableTarget(

@@ -1,5 +1,4 @@
 import ChipRecognition
-import ChipEditing
 
 /// The text a chip shows, and that text made to fit: what a UI draws.
 ///
@@ -37,11 +36,6 @@ public enum ChipText {
         }
         return clean(String(decoding: chip.raw, as: UTF8.self))
     }
-
-    /// The label of an editor's chip: that of its content.
-    ///
-    /// - Complexity: O(*n*) in the chip's length.
-    public static func label(of chip: Chip) -> String { label(of: chip.content) }
 
     /// The label from the parts a writer holds as bytes: the name if it is
     /// not empty, else the address (its A-labels shown in Unicode), else

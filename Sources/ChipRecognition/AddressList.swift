@@ -3,29 +3,34 @@ import ChipSyntax
 /// A chip parsed from an address list, with everything recognition knows,
 /// as owned values.
 public struct ParsedChip: Sendable, Hashable {
-    public var kind: ListItem.Kind
+    /// What the scanner found: a mailbox or an empty group. The engine's;
+    /// a host asks ``isEmptyGroup``.
+    package var kind: ListItem.Kind
+    /// Whether the chip is a group with no members (`Team: ;`): it shows
+    /// the group's name.
+    public var isEmptyGroup: Bool { kind == .emptyGroup }
     /// Byte offsets of the chip's text in the list.
-    public var byteRange: Range<Int>
+    public package(set) var byteRange: Range<Int>
     /// The chip's exact source bytes (may be invalid UTF-8).
-    public var raw: [UInt8]
+    public package(set) var raw: [UInt8]
     /// The display name, decoded; nil when there is none.
-    public var displayName: String?
+    public package(set) var displayName: String?
     /// The address as typed (`local@domain`), without obsolete white space
     /// or comments; nil when none could be found.
-    public var address: String?
-    public var localPart: String?
-    public var domain: String?
+    public package(set) var address: String?
+    public package(set) var localPart: String?
+    public package(set) var domain: String?
     /// The domain's ASCII form (A-labels), for sending and length checks;
     /// nil when the chip has no usable domain.
-    public var asciiDomain: String?
+    public package(set) var asciiDomain: String?
     /// The domain's Unicode form (A-labels decoded), for display.
-    public var unicodeDomain: String?
+    public package(set) var unicodeDomain: String?
     /// The name of the group the chip is in (or, for an empty group, its name).
-    public var group: String?
+    public package(set) var group: String?
     /// Why the chip is in error; nil when it is valid.
-    public var error: ChipError?
+    public package(set) var error: ChipError?
     /// Where in the list the error was found.
-    public var errorOffset: Int?
+    public package(set) var errorOffset: Int?
     /// Where in the chip's own text (``raw``) the error was found: what a
     /// UI that underlines the place in a chip uses.
     public var errorOffsetInChip: Int? {
@@ -41,11 +46,13 @@ public struct ParsedChip: Sendable, Hashable {
         var cursor = TextOffsets.Cursor(raw)
         return cursor.offset(ofByteRoundingDown: offset, unit: unit)
     }
-    public var warnings: ChipWarnings
+    public package(set) var warnings: ChipWarnings
     /// With the `likely-typo` warning: the common domain meant, probably.
-    public var suggestedDomain: String?
+    public package(set) var suggestedDomain: String?
 
-    public init(
+    /// A chip as recognition makes it. Not for hosts: only recognition
+    /// knows which parts agree (an error always has its offset).
+    package init(
         kind: ListItem.Kind = .mailbox, byteRange: Range<Int> = 0..<0, raw: [UInt8] = [],
         displayName: String? = nil, address: String? = nil, localPart: String? = nil, domain: String? = nil,
         asciiDomain: String? = nil, unicodeDomain: String? = nil, group: String? = nil,

@@ -139,6 +139,13 @@ extension ParsedChip: Codable {
         } else {
             range = try c.decode(Range<Int>.self, forKey: .byteRange)  // version 1
         }
+        let error = try c.decodeIfPresent(ChipError.self, forKey: .error)
+        let errorOffset = try c.decodeIfPresent(Int.self, forKey: .errorOffset)
+        // Recognition gives an error its place, and a valid chip none.
+        guard (error == nil) == (errorOffset == nil) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .errorOffset, in: c, debugDescription: "an error and its offset come together")
+        }
         self.init(
             kind: try c.decode(ListItem.Kind.self, forKey: .kind), byteRange: range,
             raw: try SavedBytes.decode(c, key: .raw, escapedKey: .rawEscaped),
@@ -149,8 +156,7 @@ extension ParsedChip: Codable {
             asciiDomain: try c.decodeIfPresent(String.self, forKey: .asciiDomain),
             unicodeDomain: try c.decodeIfPresent(String.self, forKey: .unicodeDomain),
             group: try c.decodeIfPresent(String.self, forKey: .group),
-            error: try c.decodeIfPresent(ChipError.self, forKey: .error),
-            errorOffset: try c.decodeIfPresent(Int.self, forKey: .errorOffset),
+            error: error, errorOffset: errorOffset,
             warnings: try c.decode(ChipWarnings.self, forKey: .warnings),
             suggestedDomain: try c.decodeIfPresent(String.self, forKey: .suggestedDomain))
     }

@@ -17,12 +17,38 @@ struct ProcessResult {
     var stderrText: String { String(decoding: stderr, as: UTF8.self) }
 }
 
-/// The directory of the built products, found next to the test bundle.
+/// The directory of the built products, found next to the test bundle:
+/// on Linux the test binary is the process (`/proc/self/exe`); on macOS a
+/// testing helper loads `….xctest/Contents/MacOS/…`, found among the
+/// loaded images. The path is cut at its `.xctest`; `CHIPIFY_PRODUCTS`
+/// names another directory.
 let productsDirectory: String = {
+    if let given = getenv("CHIPIFY_PRODUCTS") {
+        let path = String(cString: given)
+        return path.hasSuffix("/") ? path : path + "/"
+    }
+    var path = ""
+    #if canImport(Darwin)
+    for i in 0..<_dyld_image_count() {
+        guard let name = _dyld_get_image_name(i) else { continue }
+        let image = String(cString: name)
+        if image.contains(".xctest/") {
+            path = image
+            break
+        }
+    }
+    if path.isEmpty {
+        var size = UInt32(4096)
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        if _NSGetExecutablePath(&buffer, &size) == 0 { path = String(cString: buffer) }
+    }
+    #else
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    var path = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-    // .../debug/ChipifyPackageTests.xctest  →  .../debug
+    path = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    #endif
+    // .../debug/ChipifyPackageTests.xctest[/Contents/MacOS/ChipifyPackageTests]  →  .../debug/
+    if let bundle = path.firstRange(of: ".xctest/") { path = String(path[..<bundle.lowerBound]) + ".xctest" }
     while !path.isEmpty && !path.hasSuffix("/") { path.removeLast() }
     return path
 }()

@@ -1,4 +1,5 @@
 import ChipRecognition
+import ChipOutput
 import ChipEditing
 import ChipGroups
 

@@ -1,6 +1,6 @@
 import ChipSyntax
 import ChipRecognition
-import ChipEditing
+import ChipOutput
 
 extension Composer {
     /// What ``send(options:)`` would do now, without doing it: for a Send
