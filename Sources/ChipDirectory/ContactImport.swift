@@ -206,11 +206,15 @@ public struct ContactImportProblem: ChipReason {
         var dropped: Reason { Reason(kind, dropsProperty: true) }
 
         /// Every reason, the `-dropped` forms included.
+        ///
+        /// - Complexity: O(*n*) in the reasons.
         public static var allReasons: [Reason] {
             Kind.allCases.map { Reason($0) } + Kind.allCases.filter(\.isPropertyFault).map { Reason($0, dropsProperty: true) }
         }
 
         /// The reason of `code`, if it is one.
+        ///
+        /// - Complexity: O(*n*) in the reasons.
         public init?(code: String) {
             guard let found = Reason.allReasons.first(where: { $0.code == code }) else { return nil }
             self = found
@@ -221,51 +225,97 @@ public struct ContactImportProblem: ChipReason {
             return dropsProperty ? words + "; the property is dropped" : words
         }
 
+        /// `unknown-default-charset`: "unknown charset '{charset}'; text that is not UTF-8 is read as UTF-8 with replacement characters".
         public static let unknownDefaultCharset = Reason(.unknownDefaultCharset)
+        /// `not-an-address-book`: "not an address book: no BEGIN:VCARD line, and no CSV header row naming a name or e-mail column".
         public static let notAnAddressBook = Reason(.notAnAddressBook)
+        /// `csv-header-without-columns`: "the CSV header names no name or e-mail column, and no column holds addresses".
         public static let csvHeaderWithoutColumns = Reason(.csvHeaderWithoutColumns)
+        /// `csv-unclosed-quote`: "the quoted field opened on line {line} is never closed".
         public static let csvUnclosedQuote = Reason(.csvUnclosedQuote)
+        /// `csv-unclosed-quote-repaired`: "the quoted field opened on line {line} is never closed; its quote was read as text up to the end of the field".
         public static let csvUnclosedQuoteRepaired = Reason(.csvUnclosedQuoteRepaired)
+        /// `csv-text-after-quote`: "text after a closing quote on line {line}".
         public static let csvTextAfterQuote = Reason(.csvTextAfterQuote)
+        /// `csv-quote-in-unquoted-field`: "a quote inside an unquoted field on line {line}".
         public static let csvQuoteInUnquotedField = Reason(.csvQuoteInUnquotedField)
+        /// `csv-field-count`.
         public static let csvFieldCount = Reason(.csvFieldCount)
+        /// `csv-row-without-data`: "no name, address, phone, organization or nickname".
         public static let csvRowWithoutData = Reason(.csvRowWithoutData)
+        /// `exchange-address-replaced`: "'{text}' is an Exchange (X.500) address; the address {address} of its display name is used".
         public static let exchangeAddressReplaced = Reason(.exchangeAddressReplaced)
+        /// `value-not-an-address`: "'{text}' is not an e-mail address; dropped".
         public static let valueNotAnAddress = Reason(.valueNotAnAddress)
+        /// `value-exchange-address`: "'{text}' is an Exchange (X.500) address, not an e-mail address; dropped".
         public static let valueExchangeAddress = Reason(.valueExchangeAddress)
+        /// `email-not-an-address`: "EMAIL on line {line}: '{text}' is not an e-mail address; dropped".
         public static let emailNotAnAddress = Reason(.emailNotAnAddress)
+        /// `email-exchange-address`: "EMAIL on line {line}: '{text}' is an Exchange (X.500) address, not an e-mail address; dropped".
         public static let emailExchangeAddress = Reason(.emailExchangeAddress)
+        /// `not-a-property`: "line {line} has no ':' (not a property)".
         public static let notAProperty = Reason(.notAProperty)
+        /// `not-a-property-skipped`: "line {line} has no ':' (not a property); skipped".
         public static let notAPropertySkipped = Reason(.notAPropertySkipped)
+        /// `no-end-before-begin`: "no END:VCARD before the BEGIN:VCARD on line {line}".
         public static let noEndBeforeBegin = Reason(.noEndBeforeBegin)
+        /// `no-end-before-begin-repaired`: "no END:VCARD before the BEGIN:VCARD on line {line}; the card ends there".
         public static let noEndBeforeBeginRepaired = Reason(.noEndBeforeBeginRepaired)
+        /// `no-end-before-end-of-file`: "no END:VCARD before the end of the file".
         public static let noEndBeforeEndOfFile = Reason(.noEndBeforeEndOfFile)
+        /// `no-end-before-end-of-file-repaired`: "no END:VCARD before the end of the file; the card ends there".
         public static let noEndBeforeEndOfFileRepaired = Reason(.noEndBeforeEndOfFileRepaired)
+        /// `invalid-property-name`: "invalid property name '{name}' on line {line}".
         public static let invalidPropertyName = Reason(.invalidPropertyName)
+        /// `properties-outside-card`.
         public static let propertiesOutsideCard = Reason(.propertiesOutsideCard)
+        /// `unknown-version`: "unknown VERSION '{version}' on line {line}".
         public static let unknownVersion = Reason(.unknownVersion)
+        /// `unknown-version-repaired`: "unknown VERSION '{version}'; the card is read as vCard {readAs}".
         public static let unknownVersionRepaired = Reason(.unknownVersionRepaired)
+        /// `no-version`: "no VERSION".
         public static let noVersion = Reason(.noVersion)
+        /// `version-not-first`: "VERSION is not the first property after BEGIN:VCARD (RFC 6350 §6.7.9)".
         public static let versionNotFirst = Reason(.versionNotFirst)
+        /// `empty-email`: "empty EMAIL on line {line}".
         public static let emptyEmail = Reason(.emptyEmail)
+        /// `empty-card`: "no name, address, phone or other data (an empty card); skipped".
         public static let emptyCard = Reason(.emptyCard)
+        /// `no-fn`: "no FN (required in vCard {version})".
         public static let noFN = Reason(.noFN)
+        /// `no-n`: "no N (required in vCard {version})".
         public static let noN = Reason(.noN)
+        /// `member-outside-group`: "MEMBER on a card whose KIND is not group (RFC 6350 §6.6.5)".
         public static let memberOutsideGroup = Reason(.memberOutsideGroup)
+        /// `misplaced-bare-pref`: "bare PREF on line {line} is vCard 2.1's form (3.0 writes TYPE=pref, 4.0 PREF=1–100)".
         public static let misplacedBarePref = Reason(.misplacedBarePref)
+        /// `misplaced-type-pref`: "TYPE=pref on line {line} is vCard 3.0's form (4.0 writes PREF=1–100)".
         public static let misplacedTypePref = Reason(.misplacedTypePref)
+        /// `misplaced-pref-number`: "PREF={value} on line {line} is vCard 4.0's form (2.1 writes PREF, 3.0 TYPE=pref)".
         public static let misplacedPrefNumber = Reason(.misplacedPrefNumber)
+        /// `unknown-encoding`: "unknown ENCODING '{encoding}' on line {line}".
         public static let unknownEncoding = Reason(.unknownEncoding)
+        /// `pref-not-a-number`: "PREF '{value}' is not a number 1–100 on line {line}".
         public static let prefNotANumber = Reason(.prefNotANumber)
+        /// `pref-not-a-number-ignored`: "PREF '{value}' is not a number 1–100; ignored".
         public static let prefNotANumberIgnored = Reason(.prefNotANumberIgnored)
+        /// `empty-pref`: "empty PREF on line {line}".
         public static let emptyPref = Reason(.emptyPref)
+        /// `empty-pref-ignored`: "empty PREF; ignored".
         public static let emptyPrefIgnored = Reason(.emptyPrefIgnored)
+        /// `pref-out-of-range`: "PREF={value} is outside 1–100 on line {line}".
         public static let prefOutOfRange = Reason(.prefOutOfRange)
+        /// `pref-out-of-range-clamped`: "PREF={value} is outside 1–100; read as {clamped}".
         public static let prefOutOfRangeClamped = Reason(.prefOutOfRangeClamped)
+        /// `bad-quoted-printable`: "bad quoted-printable '{text}' on line {line}".
         public static let badQuotedPrintable = Reason(.badQuotedPrintable)
+        /// `bad-base64`: "bad base64 on line {line}".
         public static let badBase64 = Reason(.badBase64)
+        /// `unknown-charset-read-as-utf8`: "unknown charset '{charset}'; the value is read as UTF-8".
         public static let unknownCharsetReadAsUTF8 = Reason(.unknownCharsetReadAsUTF8)
+        /// `unknown-charset-read-as-fallback`: "unknown charset '{charset}'; the value is read as the fallback charset".
         public static let unknownCharsetReadAsFallback = Reason(.unknownCharsetReadAsFallback)
+        /// `vcard-4-not-utf8`: "text that is not UTF-8 on line {line} (vCard 4.0 is UTF-8)".
         public static let notUTF8 = Reason(.notUTF8)
     }
 

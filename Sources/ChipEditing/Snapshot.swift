@@ -180,27 +180,49 @@ public struct SnapshotError: Error, ChipReason {
         /// Every reason.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 
+        /// `unreadable-snapshot-version`: "snapshot version {version} is not one of {readable}".
         public static let unreadableVersion = Reason(.unreadableVersion)
+        /// `snapshot-without-fields`: "a snapshot needs a field".
         public static let noField = Reason(.noField)
+        /// `invalid-field-name`: "field name {field} is not a header name (visible ASCII but ':' and ',')".
         public static let invalidFieldName = Reason(.invalidFieldName)
+        /// `repeated-field-names`: "field names repeat".
         public static let repeatedFieldNames = Reason(.repeatedFieldNames)
+        /// `too-many-fields`: "{count} fields are too many".
         public static let tooManyFields = Reason(.tooManyFields)
+        /// `unknown-policy`: "unknown policy {policy}".
         public static let unknownPolicy = Reason(.unknownPolicy)
+        /// `field-without-policy`: "field '{field}': no policy".
         public static let noPolicy = Reason(.noPolicy)
+        /// `field-without-limits`: "field '{field}': no limits".
         public static let noLimits = Reason(.noLimits)
+        /// `limits-out-of-range`: "field '{field}': limits {maxChips} chips, {maxPendingBytes} pending bytes out of range".
         public static let limitsOutOfRange = Reason(.limitsOutOfRange)
+        /// `max-chip-bytes-out-of-range`: "field '{field}': maxChipBytes {value} out of range".
         public static let maxChipBytesOutOfRange = Reason(.maxChipBytesOutOfRange)
+        /// `invalid-common-domain`: "field '{field}': common domain {domain} is not a domain".
         public static let invalidCommonDomain = Reason(.invalidCommonDomain)
+        /// `focus-names-no-field`: "focus names no field ({field})".
         public static let focusNamesNoField = Reason(.focusNamesNoField)
+        /// `undo-steps-out-of-range`: "maxUndoSteps {value} out of range (0...{maximum})".
         public static let undoStepsOutOfRange = Reason(.undoStepsOutOfRange)
+        /// `chips-over-limit`: "field '{field}': too many chips".
         public static let chipsOverLimit = Reason(.chipsOverLimit)
+        /// `pending-over-limit`: "field '{field}': pending text over the limit".
         public static let pendingOverLimit = Reason(.pendingOverLimit)
+        /// `insertion-index-out-of-range`: "field '{field}': insertion index {value} out of range".
         public static let insertionIndexOutOfRange = Reason(.insertionIndexOutOfRange)
+        /// `caret-out-of-range`: "field '{field}': caret {value} out of range".
         public static let caretOutOfRange = Reason(.caretOutOfRange)
+        /// `serial-out-of-range`: "field '{field}': next serial number {value} out of range".
         public static let serialOutOfRange = Reason(.serialOutOfRange)
+        /// `invalid-chip-identity`: "field '{field}': chip identity {chip} names no field or serial number".
         public static let invalidChipIdentity = Reason(.invalidChipIdentity)
+        /// `repeated-chip-identity`: "field '{field}': chip identity {chip} repeats".
         public static let repeatedChipIdentity = Reason(.repeatedChipIdentity)
+        /// `selection-names-no-chip`: "field '{field}': selection names a chip it does not hold".
         public static let selectionNamesNoChip = Reason(.selectionNamesNoChip)
+        /// `chip-not-one-chip`: "field '{field}': chip {position}'s text {text} is not one chip when typed again".
         public static let chipNotOneChip = Reason(.chipNotOneChip)
     }
 

@@ -119,6 +119,27 @@ check("remote: answer merged", took && composer.suggestions().contains { $0.cont
 composer.remoteSuggestions = false
 for _ in 0..<3 { _ = composer.backspace() }
 
+// The Send button: what would block, without sending or changing anything.
+_ = composer.type("bob@")
+let blocked = composer.sendability()
+check("send: pending text blocks", !blocked.canSend && blocked.fieldsWithPendingText == [.to], "\(blocked)")
+for _ in 0..<4 { _ = composer.backspace() }
+check("send: nothing blocks", composer.sendability().canSend, "\(composer.sendability())")
+// A refusal in the host's words, by code.
+var words = ChipStrings.english
+words.reasonMessages["duplicate"] = "schon Empfänger: {text}"
+composer.duplicatePolicy = .reject
+let refused = composer.type("bob@z.org, ").compactMap { change -> Refusal? in
+    if case .refused(let r) = change.change { return r } else { return nil }
+}
+check("reasons: a refusal by code, in the host's words",
+      refused.first.map { words.message(for: $0) } == "schon Empfänger: bob@z.org", "\(refused)")
+composer.duplicatePolicy = .warn
+if !composer.editingText.isEmpty {
+    _ = composer.selectPendingText(0..<composer.editingText.utf16.count, in: .utf16)
+    _ = composer.backspace()
+}
+
 // Output: what goes in the To: header.
 let report = composer.send(smtpUTF8: false)
 check("send: sent", report.sent, "\(report)")
