@@ -54,7 +54,7 @@ public struct ContactImportOptions: Sendable, Hashable {
 public struct ContactImportProblem: ChipReason {
     /// What was wrong, as a stable code. A struct, not an enum: a reason
     /// added later breaks no host's `switch`.
-    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+    public struct Reason: ReasonCode {
         enum Kind: String, Sendable, CaseIterable {
             // The whole import.
             case unknownDefaultCharset = "unknown-default-charset"
@@ -199,7 +199,6 @@ public struct ContactImportProblem: ChipReason {
         /// The stable code, e.g. `pref-out-of-range-clamped`; a dropped
         /// property's ends in `-dropped` (`bad-base64-dropped`).
         public var code: String { dropsProperty ? kind.rawValue + "-dropped" : kind.rawValue }
-        public var description: String { code }
 
         /// The same fault, when a lenient import dropped the property that
         /// has it and kept the card.
@@ -212,13 +211,6 @@ public struct ContactImportProblem: ChipReason {
             Kind.allCases.map { Reason($0) } + Kind.allCases.filter(\.isPropertyFault).map { Reason($0, dropsProperty: true) }
         }
 
-        /// The reason of `code`, if it is one.
-        ///
-        /// - Complexity: O(*n*) in the reasons.
-        public init?(code: String) {
-            guard let found = Reason.allReasons.first(where: { $0.code == code }) else { return nil }
-            self = found
-        }
 
         func englishTemplate(_ values: [String: String]) -> String {
             let words = kind.englishTemplate(values)

@@ -38,7 +38,7 @@ public enum FieldChange: Sendable, Hashable {
 public struct Refusal: ChipReason {
     /// Why, as a stable code. A struct, not an enum: a reason added later
     /// breaks no host's `switch`.
-    public struct Reason: Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct Reason: ReasonCode {
         enum Kind: String, Sendable, CaseIterable {
             case tooManyChips = "too-many-chips"
             case pendingTooLong = "pending-too-long"
@@ -74,12 +74,6 @@ public struct Refusal: ChipReason {
 
         /// The stable code, e.g. `too-many-chips`.
         public var code: String { kind.rawValue }
-        public var description: String { code }
-        /// The reason with this code, if there is one.
-        public init?(code: String) {
-            guard let kind = Kind(rawValue: code) else { return nil }
-            self.kind = kind
-        }
         /// Every reason.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 
@@ -108,21 +102,6 @@ public struct Refusal: ChipReason {
         /// have no address or are all chips already): the text stays.
         public static let nothingToChoose = Reason(.nothingToChoose)
 
-        /// Its code, as a string.
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.singleValueContainer()
-            try c.encode(code)
-        }
-
-        /// A known code; any other is a decoding error.
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.singleValueContainer()
-            let code = try c.decode(String.self)
-            guard let reason = Reason(code: code) else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "no refusal is called \(code)")
-            }
-            self = reason
-        }
     }
 
     public var reason: Reason

@@ -117,7 +117,7 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
 public struct SnapshotError: Error, ChipReason {
     /// What is wrong, as a stable code. A struct, not an enum: a reason
     /// added later breaks no host's `switch`.
-    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+    public struct Reason: ReasonCode {
         enum Kind: String, Sendable, CaseIterable {
             case unreadableVersion = "unreadable-snapshot-version"
             case noField = "snapshot-without-fields"
@@ -176,7 +176,6 @@ public struct SnapshotError: Error, ChipReason {
 
         /// The stable code, e.g. `caret-out-of-range`.
         public var code: String { kind.rawValue }
-        public var description: String { code }
         /// Every reason.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 

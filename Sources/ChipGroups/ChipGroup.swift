@@ -41,7 +41,7 @@ public struct GroupConfiguration: Sendable, Hashable, Codable {
 public struct GroupConfigurationError: Error, ChipReason {
     /// What is wrong, as a stable code. A struct, not an enum: a reason
     /// added later breaks no host's `switch`.
-    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+    public struct Reason: ReasonCode {
         enum Kind: String, Sendable, CaseIterable {
             case maxVisibleOutOfRange = "max-visible-out-of-range"
             case maxSelectedOutOfRange = "max-selected-out-of-range"
@@ -75,7 +75,6 @@ public struct GroupConfigurationError: Error, ChipReason {
 
         /// The stable code, e.g. `repeated-option`.
         public var code: String { kind.rawValue }
-        public var description: String { code }
         /// Every reason.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 

@@ -92,7 +92,7 @@ public struct GroupRequest: Sendable, Hashable {
 public struct GroupRefusal: ChipReason {
     /// Why, as a stable code. A struct, not an enum: a reason added later
     /// breaks no host's `switch`.
-    public struct Reason: Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct Reason: ReasonCode {
         enum Kind: String, Sendable, CaseIterable {
             case disabled
             case readOnly = "read-only"
@@ -122,12 +122,6 @@ public struct GroupRefusal: ChipReason {
 
         /// The stable code, e.g. `selection-required`.
         public var code: String { kind.rawValue }
-        public var description: String { code }
-        /// The reason with this code, if there is one.
-        public init?(code: String) {
-            guard let kind = Kind(rawValue: code) else { return nil }
-            self.kind = kind
-        }
         /// Every reason.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 
@@ -148,21 +142,6 @@ public struct GroupRefusal: ChipReason {
         /// An option with this identity is already in the group.
         public static let duplicateID = Reason(.duplicateID)
 
-        /// Its code, as a string.
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.singleValueContainer()
-            try c.encode(code)
-        }
-
-        /// A known code; any other is a decoding error.
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.singleValueContainer()
-            let code = try c.decode(String.self)
-            guard let reason = Reason(code: code) else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "no group refusal is called \(code)")
-            }
-            self = reason
-        }
     }
 
     /// Why it was refused.

@@ -39,6 +39,48 @@ extension ChipReason {
     }
 }
 
+/// The code of a reason, as a value of its own type: a struct over a
+/// private kind (see ``ChipReason``). Gives ``init(code:)``, the
+/// description, and `Codable` as the code string, where a code no reason
+/// has is a decoding error.
+public protocol ReasonCode: Sendable, Hashable, CustomStringConvertible, Codable {
+    /// The stable code, in lower case words joined by `-`.
+    var code: String { get }
+    /// Every reason of the type.
+    static var allReasons: [Self] { get }
+}
+
+extension ReasonCode {
+    /// The reason with this code, if there is one.
+    ///
+    /// - Complexity: O(*n*) in the reasons of the type.
+    public init?(code: String) {
+        guard let found = Self.allReasons.first(where: { $0.code == code }) else { return nil }
+        self = found
+    }
+
+    /// The code.
+    public var description: String { code }
+
+    /// Its code, as a string.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(code)
+    }
+
+    /// A known code; any other is a decoding error.
+    ///
+    /// - Complexity: O(*n*) in the reasons of the type.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let code = try c.decode(String.self)
+        guard let reason = Self(code: code) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "no \(Self.self) is called \(code)")
+        }
+        self = reason
+    }
+}
+
 /// Templates with named `{placeholders}`.
 public enum ReasonTemplate {
     /// `template` with each `{key}` replaced by its value, in one pass: a
