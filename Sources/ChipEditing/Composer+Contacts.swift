@@ -154,11 +154,12 @@ extension Composer {
     /// - Complexity: O(*p*) in the pending text (O(*m*) members for a list).
     @discardableResult
     public mutating func choose(_ suggestion: Suggestion) -> [ComposerChange] {
-        let remote = lookups.remote?.directory.contact(suggestion.contact)
-        guard let contact = directory?.contact(suggestion.contact) ?? remote else {
+        let local = directory?.contact(suggestion.contact)
+        guard let contact = local ?? lookups.remote?.directory.contact(suggestion.contact) else {
             return [ComposerChange(field: fieldIDs[focusedIndex], change: .refused(Refusal(.noSuchContact)))]
         }
-        if let remote, directory?.contact(suggestion.contact) == nil { lookups.remoteContacts[remote.id] = remote }
+        // A remote contact is kept, so the chip's alternates work.
+        if local == nil { lookups.remoteContacts[contact.id] = contact }
         if suggestion.address == nil {
             let chipped = chippedTest()
             let members = memberMailboxes(of: contact).filter { !chipped($0.address) }
@@ -461,21 +462,33 @@ extension Composer {
     /// and with the next requests.
     mutating func cancelLookup(_ open: UInt64, of chip: ChipID) {
         lookups.byChip[chip] = nil
-        if let request = lookups.open.removeValue(forKey: open)?.request {
-            lookups.toReport.append(ComposerChange(field: request.field, change: .lookupCancelled(open)))
-        }
-        lookups.cancelled.append(open)
+        if let request = lookups.open.removeValue(forKey: open)?.request { takeBack(open, field: request.field) }
+    }
+
+    /// A question asked before is taken back: told in the operation's
+    /// changes and with the next requests.
+    mutating func takeBack(_ id: UInt64, field: FieldID) {
+        lookups.cancelled.append(id)
+        lookups.toReport.append(ComposerChange(field: field, change: .lookupCancelled(id)))
+    }
+
+    /// A new question, with the next id: told in the operation's changes
+    /// (unless `report` is false: a restore has none) and with the next
+    /// requests.
+    mutating func ask(chip: ChipID?, in k: Int, query: String, report: Bool = true) -> LookupRequest {
+        let request = LookupRequest(id: lookups.next, chip: chip, field: fieldIDs[k], query: query)
+        lookups.next += 1
+        lookups.issued.append(request)
+        if report { lookups.toReport.append(ComposerChange(field: request.field, change: .lookupRequested(request))) }
+        return request
     }
 
     /// Asks the remote directory about a chip's text; `report`: in the
     /// running operation's changes (a restore has none).
     mutating func issueLookup(for chip: ChipID, in k: Int, query: String, report: Bool = true) {
-        let request = LookupRequest(id: lookups.next, chip: chip, field: fieldIDs[k], query: query)
-        lookups.next += 1
+        let request = ask(chip: chip, in: k, query: query, report: report)
         lookups.open[request.id] = (request, resolution.applied(by: committingBy))
         lookups.byChip[chip] = request.id
-        lookups.issued.append(request)
-        if report { lookups.toReport.append(ComposerChange(field: request.field, change: .lookupRequested(request))) }
     }
 
     /// Applies a remote directory's answer to a suggestion request: its
@@ -517,18 +530,14 @@ extension Composer {
            answered.query == text { return }
         if let open = lookups.suggestion {
             lookups.suggestion = nil
-            lookups.cancelled.append(open.id)
-            lookups.toReport.append(ComposerChange(field: fieldIDs[open.field], change: .lookupCancelled(open.id)))
+            takeBack(open.id, field: fieldIDs[open.field])
         }
         guard SuggestionSearch.isQuery(text) else {
             lookups.remote = nil
             return
         }
-        let request = LookupRequest(id: lookups.next, chip: nil, field: fieldIDs[focusedIndex], query: text)
-        lookups.next += 1
+        let request = ask(chip: nil, in: focusedIndex, query: text)
         lookups.suggestion = (request.id, focusedIndex, text)
-        lookups.issued.append(request)
-        lookups.toReport.append(ComposerChange(field: request.field, change: .lookupRequested(request)))
     }
 
     // MARK: - Resolution after each operation

@@ -66,14 +66,9 @@ public struct ChipStrings: Sendable, Hashable {
     /// The English strings.
     public static let english = ChipStrings()
 
-    /// The reason for an error, as said.
-    public func message(for error: ChipError) -> String {
-        errorMessages[error.code] ?? error.message
-    }
-
     /// A reason in these words, its values filled in: the host's template
-    /// for its code, else the English one. Error codes are looked up in
-    /// ``errorMessages`` too.
+    /// for its code, else the English one. A chip's error (``ChipError``)
+    /// is looked up in ``errorMessages`` too.
     ///
     /// - Complexity: O(*n*) in the template and the values.
     public func message(for reason: some ChipReason) -> String {
