@@ -43,20 +43,43 @@ let package = Package(
         .executableTarget(name: "chipify", dependencies: ["ChipifyCLI"]),
         .executableTarget(
             name: "chipify-bench",
-            dependencies: ["ChipKit", "ChipifyCLI", "ChipTestSupport"],
+            dependencies: [
+                "ChipKit", "ChipifyCLI", "ChipTestSupport", "ChipDirectoryTestSupport",
+            ],
             path: "Benchmarks/chipify-bench"
         ),
-        // Shared by the tests, the fuzzer and the benchmark: the seeded
-        // generator, file reading, and the invariant verifier.
-        .target(name: "ChipTestSupport", dependencies: ["ChipKit"]),
-        .testTarget(name: "ChipSyntaxTests", dependencies: ["ChipSyntax", "ChipKit", "ChipTestSupport"]),
-        .testTarget(name: "ChipRecognitionTests", dependencies: ["ChipRecognition", "ChipKit", "ChipTestSupport"]),
-        .testTarget(name: "ChipDirectoryTests", dependencies: ["ChipDirectory", "ChipKit", "ChipTestSupport"]),
-        .testTarget(name: "ChipEditingTests", dependencies: ["ChipEditing", "ChipKit", "ChipTestSupport"]),
-        .testTarget(name: "ChipGroupsTests", dependencies: ["ChipGroups", "ChipKit", "ChipTestSupport"]),
-        .testTarget(name: "ChipOutputTests", dependencies: ["ChipOutput", "ChipKit", "ChipTestSupport"]),
-        .testTarget(name: "ChipKitTests", dependencies: ["ChipKit", "ChipTestSupport"]),
-        .testTarget(name: "ChipifyCLITests", dependencies: ["ChipifyCLI", "ChipKit", "ChipTestSupport", "chipify"]),
-        .testTarget(name: "ChipifyBenchTests", dependencies: ["chipify-bench", "ChipTestSupport"]),
+        // Shared by the tests, the fuzzer and the benchmark, one target per
+        // layer they need, so a layer's tests build only that layer: the
+        // seeded generator and file reading (Syntax), the recognition
+        // tables (Recognition), the address-book generator (Directory),
+        // the simple lane's differential check (Output), and the engine's
+        // invariant verifier (all of ChipKit).
+        .target(name: "ChipTestSupport", dependencies: ["ChipSyntax"]),
+        .target(name: "ChipRecognitionTestSupport", dependencies: ["ChipRecognition"]),
+        .target(name: "ChipDirectoryTestSupport", dependencies: ["ChipDirectory", "ChipTestSupport"]),
+        .target(name: "ChipOutputTestSupport", dependencies: ["ChipOutput"]),
+        .target(name: "ChipKitTestSupport", dependencies: ["ChipKit", "ChipTestSupport", "ChipOutputTestSupport"]),
+        // Each layer's tests depend on their layer only; what crosses
+        // layers is tested in ChipKitTests.
+        .testTarget(name: "ChipSyntaxTests", dependencies: ["ChipSyntax", "ChipTestSupport"]),
+        .testTarget(
+            name: "ChipRecognitionTests",
+            dependencies: ["ChipRecognition", "ChipRecognitionTestSupport", "ChipTestSupport"]),
+        .testTarget(
+            name: "ChipDirectoryTests", dependencies: ["ChipDirectory", "ChipDirectoryTestSupport", "ChipTestSupport"]),
+        .testTarget(name: "ChipOutputTests", dependencies: ["ChipOutput", "ChipOutputTestSupport", "ChipTestSupport"]),
+        .testTarget(name: "ChipEditingTests", dependencies: ["ChipEditing", "ChipTestSupport"]),
+        .testTarget(name: "ChipGroupsTests", dependencies: ["ChipGroups", "ChipTestSupport"]),
+        .testTarget(name: "ChipPresentationTests", dependencies: ["ChipPresentation", "ChipTestSupport"]),
+        .testTarget(
+            name: "ChipKitTests",
+            dependencies: [
+                "ChipKit", "ChipKitTestSupport", "ChipRecognitionTestSupport", "ChipDirectoryTestSupport",
+                "ChipTestSupport",
+            ]),
+        .testTarget(
+            name: "ChipifyCLITests",
+            dependencies: ["ChipifyCLI", "ChipKit", "ChipTestSupport", "chipify"]),
+        .testTarget(name: "ChipifyBenchTests", dependencies: ["chipify-bench", "ChipTestSupport", "ChipDirectoryTestSupport"]),
     ]
 )

@@ -6,6 +6,8 @@
 // that did it. Built by Fuzz/run.sh.
 
 import ChipTestSupport
+import ChipDirectoryTestSupport
+import ChipKitTestSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -17,12 +17,12 @@ mkdir -p "$WORK/corpus" "$WORK/artifacts"
 # the fuzzer's coverage and AddressSanitizer; then the target links them.
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -j"$(nproc)" -package-name chipify -I "$WORK" -L "$WORK")
 LIBS=()
-for module in ChipSyntax ChipRecognition ChipDirectory ChipOutput ChipEditing ChipGroups ChipPresentation ChipKit ChipTestSupport; do
+for module in ChipSyntax ChipRecognition ChipDirectory ChipOutput ChipEditing ChipGroups ChipPresentation ChipKit ChipTestSupport ChipDirectoryTestSupport ChipOutputTestSupport ChipKitTestSupport; do
     swiftc "${FLAGS[@]}" -module-name "$module" -emit-module -emit-module-path "$WORK/$module.swiftmodule" \
         -emit-library -static -o "$WORK/lib$module.a" "${LIBS[@]}" $(find "Sources/$module" -name '*.swift')
     LIBS+=(-l"$module")
 done
-swiftc "${FLAGS[@]}" -module-name ChipKitFuzz Fuzz/FuzzTarget.swift $(printf -- '-l%s ' ChipTestSupport ChipKit ChipPresentation ChipGroups ChipEditing ChipOutput ChipDirectory ChipRecognition ChipSyntax) \
+swiftc "${FLAGS[@]}" -module-name ChipKitFuzz Fuzz/FuzzTarget.swift $(printf -- '-l%s ' ChipKitTestSupport ChipOutputTestSupport ChipDirectoryTestSupport ChipTestSupport ChipKit ChipPresentation ChipGroups ChipEditing ChipOutput ChipDirectory ChipRecognition ChipSyntax) \
     -o "$WORK/fuzz-chipkit"
 # Seeds: each sample line, and each regression input.
 n=0

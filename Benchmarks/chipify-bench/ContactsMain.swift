@@ -10,6 +10,7 @@ import Darwin
 #endif
 import ChipKit
 import ChipTestSupport
+import ChipDirectoryTestSupport
 
 let contactsUsage =
     "Usage: chipify-bench contacts --count N --format vcard40|vcard30|vcard21|google|outlook|thunderbird [--seed S]"

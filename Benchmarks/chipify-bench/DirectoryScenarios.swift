@@ -1,5 +1,6 @@
 import ChipKit
 import ChipTestSupport
+import ChipDirectoryTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

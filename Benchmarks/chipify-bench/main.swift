@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ChipKit
 import ChipTestSupport
+import ChipDirectoryTestSupport
 
 // chipify-bench: benchmarks for Chipify, and the corpus generator.
 

@@ -1,4 +1,4 @@
-import ChipKit
+import ChipSyntax
 
 /// Scans `bytes` fed in the given chunk sizes (cycled) and returns the segments.
 public func segments(of bytes: [UInt8], chunks: [Int] = []) -> [Segment] {

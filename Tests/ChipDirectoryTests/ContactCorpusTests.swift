@@ -1,5 +1,6 @@
 import Testing
 import ChipTestSupport
+import ChipDirectoryTestSupport
 @testable import ChipDirectory
 
 /// The main differential test of import: generated address books written

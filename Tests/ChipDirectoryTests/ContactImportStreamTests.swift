@@ -1,5 +1,7 @@
 @testable import ChipDirectory
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectoryTestSupport
 import ChipTestSupport
 import Testing
 

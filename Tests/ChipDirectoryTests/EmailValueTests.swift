@@ -1,5 +1,6 @@
 @testable import ChipDirectory
-import ChipKit
+import ChipSyntax
+import ChipRecognition
 import ChipTestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Testing
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
 
 /// Every import problem is a stable code plus values: each code is reached
 /// by a file an exporter or a person could write, and its words name only
@@ -110,15 +112,4 @@ struct ImportProblemCodeTests {
         #expect(all.count == ContactImportProblem.Reason.allReasons.count, "codes repeat")
     }
 
-    /// A host's own words, keyed by code, replace the English ones, with
-    /// the same values.
-    @Test func aHostWordsAProblemByItsCode() {
-        let result = ContactImporter.import(Self.card(["FN:Ann", "EMAIL;PREF=0:ann@x.org"], version: "4.0"))
-        let p = result.problems.first { $0.reason == .prefOutOfRangeClamped }
-        #expect(p?.message == "PREF=0 is outside 1–100; read as 1")
-        var strings = ChipStrings.english
-        strings.reasonMessages["pref-out-of-range-clamped"] = "PREF={value} liegt nicht in 1–100; als {clamped} gelesen"
-        #expect(p.map { strings.message(for: $0) } == "PREF=0 liegt nicht in 1–100; als 1 gelesen")
-        #expect(p.map { ChipStrings.english.message(for: $0) } == p?.message)
-    }
 }

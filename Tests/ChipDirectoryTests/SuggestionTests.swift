@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ChipDirectory
 import ChipTestSupport
+import ChipDirectoryTestSupport
 
 private func person(
     _ id: String, _ name: String?, _ emails: [String], nick: [String] = [], org: String? = nil,

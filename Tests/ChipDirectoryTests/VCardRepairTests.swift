@@ -1,5 +1,6 @@
 import Testing
 import ChipTestSupport
+import ChipDirectoryTestSupport
 @testable import ChipDirectory
 
 /// What each version's specification writes, now that a contact keeps its

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipOutput
 @testable import ChipEditing
 import ChipTestSupport
 

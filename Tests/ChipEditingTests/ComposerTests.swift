@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipOutput
 @testable import ChipEditing
 import ChipTestSupport
 
@@ -10,6 +13,23 @@ func addresses(_ c: Composer, _ field: FieldID) -> [String?] {
 
 @Suite("Composer")
 struct ComposerTests {
+
+    @Test func listsAndComposersUseThePolicysRule() {
+        let list = "ANN@x.org, ann@x.org"
+        #expect(AddressList.parse(list)[1].warnings.contains(.duplicate))
+        var exact = ValidationPolicy.standard
+        exact.comparesLocalPartsExactly = true
+        #expect(!AddressList.parse(list, policy: exact)[1].warnings.contains(.duplicate))
+        var c = Composer(duplicatePolicy: .reject)
+        c.paste("ANN@x.org, ")
+        c.focus(.cc)
+        let changes = c.paste("ann@x.org, ")
+        #expect(c.field(.cc)!.count == 0)
+        #expect(changes.contains { if case .refused(let r) = $0.change { r.reason == .duplicate } else { false } })
+        var e = Composer(policy: exact, duplicatePolicy: .reject)
+        e.paste("ANN@x.org, ann@x.org, ")
+        #expect(e.focusedField.count == 2)
+    }
     /// A group a paste left open (`Team: a@x.org, `) closes when its field
     /// is committed or loses focus: what is typed or inserted afterwards
     /// is outside it.

@@ -1,5 +1,8 @@
 import Testing
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipOutput
 @testable import ChipEditing
 import ChipTestSupport
 

@@ -1,5 +1,9 @@
 import Testing
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipOutput
+import ChipEditing
 import ChipTestSupport
 
 /// The text being typed, in a host's units: what UIKit's `UITextInput`,

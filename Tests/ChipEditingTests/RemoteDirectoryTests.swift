@@ -1,5 +1,9 @@
 import Testing
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipOutput
+import ChipEditing
 import ChipTestSupport
 
 private func person(_ id: String, _ name: String?, _ emails: [String]) -> Contact {

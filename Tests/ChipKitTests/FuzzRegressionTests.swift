@@ -1,5 +1,7 @@
 import Testing
 import ChipKit
+import ChipKitTestSupport
+import ChipDirectoryTestSupport
 import ChipTestSupport
 
 /// Inputs the fuzzer once broke an invariant with (Fuzz/regressions/),

@@ -1,5 +1,6 @@
 import Testing
 import ChipKit
+import ChipKitTestSupport
 import ChipTestSupport
 
 /// The invariant verifier over the inputs the project carries: the sample

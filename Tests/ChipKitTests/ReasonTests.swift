@@ -7,6 +7,18 @@ import ChipKit
 /// `ChipStrings` in the host's language; codes that survive encoding.
 @Suite("Reasons: one idiom")
 struct ReasonTests {
+    /// A host's own words, keyed by code, replace the English ones, with
+    /// the same values.
+    @Test func aHostWordsAProblemByItsCode() {
+        let result = ContactImporter.import(Array("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann\r\nEMAIL;PREF=0:ann@x.org\r\nEND:VCARD\r\n".utf8))
+        let p = result.problems.first { $0.reason == .prefOutOfRangeClamped }
+        #expect(p?.message == "PREF=0 is outside 1–100; read as 1")
+        var strings = ChipStrings.english
+        strings.reasonMessages["pref-out-of-range-clamped"] = "PREF={value} liegt nicht in 1–100; als {clamped} gelesen"
+        #expect(p.map { strings.message(for: $0) } == "PREF=0 liegt nicht in 1–100; als 1 gelesen")
+        #expect(p.map { ChipStrings.english.message(for: $0) } == p?.message)
+    }
+
     /// Every reason of every type, as (type, code, English template, the
     /// value keys its constructors give).
     static var everyReason: [(type: String, code: String, template: String, keys: Set<String>)] {

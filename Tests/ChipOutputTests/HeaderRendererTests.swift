@@ -2,7 +2,9 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
 @testable import ChipOutput
 import ChipTestSupport
 
@@ -58,6 +60,21 @@ extension String {
 
 @Suite("Header rendering")
 struct HeaderRendererTests {
+
+    /// What goes out is ASCII (or the mapped U-labels under SMTPUTF8).
+    @Test func fullWidthFormsAreSentMapped() {
+        let chips = AddressList.parse("ann@\u{FF58}.org, ann\u{FF20}x.org, ann@x\u{3002}org, j@\u{4F8B}\u{5B50}\u{3002}\u{5E7F}\u{544A}")
+        #expect(chips.map(\.asciiDomain) == ["x.org", "x.org", "x.org", "xn--fsqu00a.xn--4rr70v"] as [String?])
+        #expect(HeaderRenderer.render(Array(chips.prefix(3))).text == "ann@x.org, ann@x.org, ann@x.org")
+    }
+
+    /// The header writer quotes an Outlook name, so it reads back as one.
+    @Test func outlookNamesGoOutQuoted() {
+        let chips = AddressList.parse("Lee, Ann <ann@x.org>; Ray, Bob <bob@y.org>")
+        let header = HeaderRenderer.render(chips).text
+        #expect(header == "\"Lee, Ann\" <ann@x.org>, \"Ray, Bob\" <bob@y.org>")
+        #expect(AddressList.parse(header).map(\.displayName) == ["Lee, Ann", "Ray, Bob"])
+    }
     static func chip(_ name: String?, _ address: String, group: String? = nil) -> ParsedChip {
         ParsedChip(displayName: name, address: address, group: group)
     }

@@ -3,6 +3,7 @@ import Testing
 @testable import ChipRecognition
 import ChipSyntax
 import ChipTestSupport
+import ChipOutputTestSupport
 
 /// The simple lane (the structural index's chips recognized as plain data
 /// and written without a ``ChipRecord``) is a shortcut, never a second
@@ -90,7 +91,7 @@ struct SimpleLaneTests {
     ])
     func agreesOnEachRule(_ text: String) {
         for policy in Self.policies {
-            let problems = InvariantVerifier.simpleLaneDifferences([Array(text.utf8)], policy: policy)
+            let problems = simpleLaneDifferences([Array(text.utf8)], policy: policy)
             #expect(problems.isEmpty, "\(policy.name) \(text.debugDescription): \(problems)")
         }
     }
@@ -147,7 +148,7 @@ struct SimpleLaneTests {
         let checked = TestScale.sample(records.indices, 2_500, "simple lane against the general path, records")
             .map { records[$0] }
         for policy in [ValidationPolicy.strict, .standard, .lenient] {
-            let problems = InvariantVerifier.simpleLaneDifferences(checked, policy: policy)
+            let problems = simpleLaneDifferences(checked, policy: policy)
             #expect(problems.isEmpty, "\(policy.name): \(problems.prefix(10))")
         }
         // How much of the real corpus the lane takes.

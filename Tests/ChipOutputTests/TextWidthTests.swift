@@ -1,5 +1,7 @@
 import Testing
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
 @testable import ChipOutput
 import ChipTestSupport
 

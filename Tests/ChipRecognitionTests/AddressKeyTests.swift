@@ -1,5 +1,5 @@
 import Testing
-import ChipKit
+import ChipSyntax
 @testable import ChipRecognition
 import ChipTestSupport
 
@@ -22,23 +22,6 @@ struct AddressKeyTests {
     func localPartsFoldCaseUnlessExact(_ a: String, _ b: String, _ folded: Bool, _ exact: Bool) {
         #expect((key(a) == key(b)) == folded, "\(a) vs \(b)")
         #expect((key(a, exact: true) == key(b, exact: true)) == exact, "\(a) vs \(b), exact")
-    }
-
-    @Test func listsAndComposersUseThePolicysRule() {
-        let list = "ANN@x.org, ann@x.org"
-        #expect(AddressList.parse(list)[1].warnings.contains(.duplicate))
-        var exact = ValidationPolicy.standard
-        exact.comparesLocalPartsExactly = true
-        #expect(!AddressList.parse(list, policy: exact)[1].warnings.contains(.duplicate))
-        var c = Composer(duplicatePolicy: .reject)
-        c.paste("ANN@x.org, ")
-        c.focus(.cc)
-        let changes = c.paste("ann@x.org, ")
-        #expect(c.field(.cc)!.count == 0)
-        #expect(changes.contains { if case .refused(let r) = $0.change { r.reason == .duplicate } else { false } })
-        var e = Composer(policy: exact, duplicatePolicy: .reject)
-        e.paste("ANN@x.org, ann@x.org, ")
-        #expect(e.focusedField.count == 2)
     }
 
     @Test(arguments: [

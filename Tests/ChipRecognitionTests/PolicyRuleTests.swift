@@ -5,7 +5,7 @@
 // even where the presets give two rules the same value).
 
 import Testing
-import ChipKit
+import ChipSyntax
 @testable import ChipRecognition
 
 @Suite("Each policy rule reaches the grammar alone")

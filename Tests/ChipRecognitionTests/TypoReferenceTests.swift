@@ -1,5 +1,4 @@
 import Testing
-import ChipKit
 @testable import ChipRecognition
 import ChipSyntax
 import ChipTestSupport

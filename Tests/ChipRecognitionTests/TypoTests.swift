@@ -1,5 +1,5 @@
 import Testing
-import ChipKit
+import ChipSyntax
 @testable import ChipRecognition
 import ChipTestSupport
 

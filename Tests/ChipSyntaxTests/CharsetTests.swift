@@ -3,7 +3,6 @@
 // algorithms, including what each does with bytes it cannot decode.
 
 import Testing
-import ChipKit
 @testable import ChipSyntax
 import ChipTestSupport
 

@@ -1,5 +1,6 @@
 import Testing
 import ChipTestSupport
+import ChipDirectoryTestSupport
 @testable import chipify_bench
 
 @Suite("chipify-bench contacts")

@@ -1,6 +1,10 @@
 import Testing
-import ChipKit
+import ChipSyntax
+import ChipRecognition
 @testable import ChipOutput
+import ChipEditing
+import ChipGroups
+@testable import ChipPresentation
 import ChipTestSupport
 
 /// What a chip shows, what a screen reader says, and the summary of a

@@ -1,4 +1,7 @@
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipTestSupport
 
 extension ContactCorpus {
     /// What must hold for any input to `ContactImporter`, however broken,

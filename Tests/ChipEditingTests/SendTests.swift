@@ -1,6 +1,9 @@
 import Testing
-import ChipKit
-@testable import ChipOutput
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipOutput
+@testable import ChipEditing
 import ChipTestSupport
 
 /// Send means sendable: a draft goes out only when every chip can be

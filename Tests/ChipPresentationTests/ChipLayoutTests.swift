@@ -1,6 +1,10 @@
 import Testing
-import ChipKit
-@testable import ChipOutput
+import ChipSyntax
+import ChipRecognition
+import ChipOutput
+import ChipEditing
+import ChipGroups
+@testable import ChipPresentation
 import ChipTestSupport
 
 /// Chips in wrapped rows and in one row with a count, and incremental

@@ -1,4 +1,7 @@
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipTestSupport
 
 extension ContactCorpus {
     /// Contacts made from arbitrary bytes, one a line: fields split at `|`

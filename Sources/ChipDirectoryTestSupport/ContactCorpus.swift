@@ -1,4 +1,7 @@
-import ChipKit
+import ChipSyntax
+import ChipRecognition
+import ChipDirectory
+import ChipTestSupport
 
 /// A seeded generator of realistic address books, and writers of the
 /// formats `ContactImporter` reads: vCard 4.0, 3.0 and 2.1 (quoted-printable
