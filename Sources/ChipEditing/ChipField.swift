@@ -1,5 +1,6 @@
 import ChipSyntax
 import ChipRecognition
+import ChipOutput
 
 /// Limits of one field, as values: reaching one gives a refusal, never a crash.
 public struct FieldLimits: Sendable, Hashable, Codable {
@@ -50,6 +51,12 @@ public struct ChipField: Sendable {
     /// dictionary slot is 16 bytes whatever a chip's size (a ``Chip`` is
     /// over 200), and an edit that keeps a chip keeps a reference.
     private var storage: [ChipID: Shared<Chip>] = [:]
+    /// What a send needs to know of the chips, counted as they come and
+    /// go (each chip's ``SendClass`` is kept in its box), so a Send button
+    /// reads it in O(1) whatever the number of chips.
+    package private(set) var sendTally = SendTally()
+    /// Checks whether a chip's address can go in a header (its class).
+    private var addrSpecChecker = HeaderRenderer.addrSpecChecker()
     private var text = TextState()
     public private(set) var selection: Set<ChipID> = []
     private var anchor: ChipID?
@@ -1283,10 +1290,16 @@ public struct ChipField: Sendable {
         }
     }
 
+    /// A chip in a box of its own, with its send class.
+    private mutating func box(_ chip: Chip) -> Shared<Chip> {
+        Shared(chip, tag: SendClass(of: chip, &addrSpecChecker).rawValue)
+    }
+
     private mutating func insertPrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
-        let box = Shared(chip)
+        let box = box(chip)
         order.insert(chip.id, at: index)
         storage[chip.id] = box
+        sendTally.count(box, 1)
         if recordsEdits { journal.append(.insert(box, at: index)) }
         changes.append(.inserted(chip.id, at: index))
     }
@@ -1294,6 +1307,7 @@ public struct ChipField: Sendable {
     private mutating func removePrimitive(at index: Int, _ changes: inout [FieldChange]) {
         let id = order.remove(at: index)
         let box = storage.removeValue(forKey: id)!
+        sendTally.count(box, -1)
         // A chip toggled off stays the anchor; gone, it anchors nothing
         // (an extended selection from it selects alone, as it did).
         if anchor == id { anchor = nil }
@@ -1304,8 +1318,10 @@ public struct ChipField: Sendable {
     private mutating func replacePrimitive(_ chip: Chip, at index: Int, _ changes: inout [FieldChange]) {
         let old = storage[order[index]]!
         guard old.value != chip else { return }
-        let new = Shared(chip)
+        let new = box(chip)
         storage[chip.id] = new
+        sendTally.count(old, -1)
+        sendTally.count(new, 1)
         if recordsEdits { journal.append(.replace(old: old, new: new, at: index)) }
         changes.append(.updated(chip.id, at: index))
     }
@@ -1345,7 +1361,13 @@ public struct ChipField: Sendable {
 /// kept once, and an edit that holds it is a few words, not a copy.
 final class Shared<Value: Sendable>: Sendable {
     let value: Value
-    init(_ value: Value) { self.value = value }
+    /// A byte of facts derived from the value once (a chip's
+    /// ``SendClass``), kept with it for as long as the box lives.
+    let tag: UInt8
+    init(_ value: Value, tag: UInt8 = 0) {
+        self.value = value
+        self.tag = tag
+    }
 }
 
 /// A primitive, invertible edit of a field, the unit of undo.
@@ -1384,13 +1406,16 @@ extension ChipField {
             case .insert(let box, let at):
                 order.insert(box.value.id, at: at)
                 storage[box.value.id] = box
+                sendTally.count(box, 1)
                 changes.append(.inserted(box.value.id, at: at))
             case .remove(let box, let at):
                 order.remove(at: at)
-                storage.removeValue(forKey: box.value.id)
+                if let gone = storage.removeValue(forKey: box.value.id) { sendTally.count(gone, -1) }
                 changes.append(.removed(box.value.id, at: at))
             case .replace(_, let new, let at):
+                if let old = storage[new.value.id] { sendTally.count(old, -1) }
                 storage[new.value.id] = new
+                sendTally.count(new, 1)
                 changes.append(.updated(new.value.id, at: at))
             case .move(let from, let to):
                 let id = order.remove(at: from)
@@ -1658,7 +1683,8 @@ extension ChipField {
                 typed = Array(group.utf8) + Array(": ".utf8) + typed + [UInt8(ascii: ";")]
             }
             _ = replacePendingAndCommit(typed)
-            guard order.count == k + 1, text.pending.isEmpty, var made = storage.removeValue(forKey: order[k])?.value,
+            guard order.count == k + 1, text.pending.isEmpty, let typedBox = storage.removeValue(forKey: order[k]),
+                  case var made = typedBox.value,
                   made.content.raw == content.raw, made.content.group == content.group
             else {
                 let text = String(decoding: typed.prefix(80), as: UTF8.self).debugDescription
@@ -1668,7 +1694,10 @@ extension ChipField {
                 id: chip.id, content: made.content, isCommitted: chip.isCommitted, contact: chip.contact,
                 isResolving: chip.isResolving)
             order[k] = chip.id
-            storage[chip.id] = Shared(made)
+            sendTally.count(typedBox, -1)
+            let box = box(made)
+            storage[chip.id] = box
+            sendTally.count(box, 1)
         }
         nextSerial = max(saved.nextSerial, 1)
         // New identities must not collide with restored ones.
@@ -1696,6 +1725,17 @@ extension ChipField {
     /// - Complexity: O(*n* + *s*) in the chips and the selection.
     package func invariantViolations() -> [String] {
         var out: [String] = []
+        var checker = HeaderRenderer.addrSpecChecker()
+        var tally = SendTally()
+        for id in order {
+            guard let box = storage[id] else { continue }
+            let fresh = SendClass(of: box.value, &checker, fastPath: false)
+            if fresh.rawValue != box.tag {
+                out.append("chip \(id)'s send class is \(box.tag), its content gives \(fresh.rawValue)")
+            }
+            tally.count(Shared(box.value, tag: fresh.rawValue), 1)
+        }
+        if tally != sendTally { out.append("send tally \(sendTally), the chips give \(tally)") }
         if !(0...order.count).contains(text.insertionIndex) {
             out.append("insertion index \(text.insertionIndex) outside 0...\(order.count)")
         }
@@ -1735,4 +1775,64 @@ extension ChipField {
     /// it the check (linear in the chips, hashing each address) would make
     /// the tests that type thousands of chips key by key quadratic.
     public static let invariantCheckLimit = 256
+}
+
+/// What a send needs to know of one chip, decided once when the chip is
+/// boxed (see ``HeaderRenderer/omission(of:smtpUTF8:_:)``).
+package struct SendClass: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The chip is in error and not sent: it blocks the send.
+    package static let inError = SendClass(rawValue: 1)
+    /// The chip is a mailbox: a recipient.
+    package static let mailbox = SendClass(rawValue: 2)
+    /// Not in error, yet a header without SMTPUTF8 would leave it out.
+    package static let blocked = SendClass(rawValue: 4)
+    /// Not in error, yet a header with SMTPUTF8 would leave it out.
+    package static let blockedWithSMTPUTF8 = SendClass(rawValue: 8)
+
+    /// Decided in one pass over the address when it is surely carried
+    /// (``HeaderRenderer/surelyCarried(_:)``), else as a header decides;
+    /// `fastPath: false` always asks the header (the debug checks compare).
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    package init(of chip: Chip, _ checker: inout Recognizer, fastPath: Bool = true) {
+        var c: SendClass = []
+        let valid = chip.content.error == nil
+        let inError = !valid && !chip.isCommitted
+        let mailbox = chip.content.kind == .mailbox
+        if inError { c.insert(.inError) }
+        if mailbox { c.insert(.mailbox) }
+        if fastPath, valid, mailbox, let address = chip.content.address, HeaderRenderer.surelyCarried(address) {
+            // Valid and carried either way: nothing more to know.
+        } else if !inError {
+            if HeaderRenderer.omission(of: chip.content, smtpUTF8: false, &checker) != nil { c.insert(.blocked) }
+            if HeaderRenderer.omission(of: chip.content, smtpUTF8: true, &checker) != nil {
+                c.insert(.blockedWithSMTPUTF8)
+            }
+        }
+        self = c
+    }
+}
+
+/// A field's chips counted by ``SendClass``: what decides, in O(1),
+/// whether a send would go (``Composer/readiness(smtpUTF8:)``).
+package struct SendTally: Sendable, Equatable, CustomStringConvertible {
+    package var inError = 0
+    package var mailboxes = 0
+    package var blocked = 0
+    package var blockedWithSMTPUTF8 = 0
+
+    mutating func count(_ box: Shared<Chip>, _ sign: Int) {
+        let c = SendClass(rawValue: box.tag)
+        if c.contains(.inError) { inError += sign }
+        if c.contains(.mailbox) { mailboxes += sign }
+        if c.contains(.blocked) { blocked += sign }
+        if c.contains(.blockedWithSMTPUTF8) { blockedWithSMTPUTF8 += sign }
+    }
+
+    package var description: String {
+        "{in error \(inError), mailboxes \(mailboxes), blocked \(blocked), with SMTPUTF8 \(blockedWithSMTPUTF8)}"
+    }
 }

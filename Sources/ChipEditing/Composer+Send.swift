@@ -37,6 +37,26 @@ extension Composer {
             unsendableChips: unsendable, headers: canSend ? headers : [])
     }
 
+    /// Whether a send with (or without) SMTPUTF8 would go now, and how
+    /// much blocks it: for a Send button, read after every change. Each
+    /// field counts its chips by what a send needs to know as they come
+    /// and go, so this agrees with ``sendability(options:)`` without
+    /// rendering anything.
+    ///
+    /// - Complexity: O(*f*) in the number of fields, whatever the number
+    ///   of chips.
+    public func readiness(smtpUTF8: Bool = false) -> SendReadiness {
+        var r = SendReadiness(chipsInError: 0, fieldsWithPendingText: 0, recipients: 0, unsendableChips: 0)
+        for field in fields {
+            let t = field.sendTally
+            r.chipsInError += t.inError
+            r.recipients += t.mailboxes
+            r.unsendableChips += smtpUTF8 ? t.blockedWithSMTPUTF8 : t.blocked
+            if field.hasUncommittedText { r.fieldsWithPendingText += 1 }
+        }
+        return r
+    }
+
     /// Sends, if the draft can go out on a transport with (or without)
     /// SMTPUTF8: ``send(options:)`` with the default line length.
     ///

@@ -132,6 +132,35 @@ public struct SendReport: Sendable, Hashable {
     }
 }
 
+/// Whether a send would go now, and how much blocks it, counted as the
+/// chips come and go: what a Send button reads after every change, at a
+/// cost that does not grow with the chips. ``Composer/sendability(options:)``
+/// says which chips and fields block, when the person asks why.
+public struct SendReadiness: Sendable, Hashable {
+    /// Chips in error, in every field.
+    public var chipsInError: Int
+    /// Fields holding text not yet made a chip.
+    public var fieldsWithPendingText: Int
+    /// Mailboxes, in every field.
+    public var recipients: Int
+    /// Valid chips the transport cannot carry (see
+    /// ``SendReport/unsendableChips``).
+    public var unsendableChips: Int
+
+    public init(chipsInError: Int, fieldsWithPendingText: Int, recipients: Int, unsendableChips: Int) {
+        self.chipsInError = chipsInError
+        self.fieldsWithPendingText = fieldsWithPendingText
+        self.recipients = recipients
+        self.unsendableChips = unsendableChips
+    }
+
+    /// Whether nothing blocks a send: the same answer as
+    /// ``SendReport/canSend`` of ``Composer/sendability(options:)``.
+    public var canSend: Bool {
+        chipsInError == 0 && fieldsWithPendingText == 0 && recipients > 0 && unsendableChips == 0
+    }
+}
+
 /// Several named fields (by default `to`, `cc`, `bcc`), the focus, moves
 /// between fields, a duplicate policy across all of them, undo and redo as
 /// transactions, and sending.

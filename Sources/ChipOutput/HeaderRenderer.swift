@@ -100,6 +100,92 @@ public enum HeaderRenderer {
         return .success(text)
     }
 
+    /// Why a header would leave `chip` out, or nil when it goes in: what
+    /// ``HeaderWriter/add(_:)`` decides for one chip. It depends on the
+    /// chip and on SMTPUTF8 only, never on the chip's place or the line
+    /// length, so an editor can decide it once per chip.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    package static func omission(
+        of chip: ParsedChip, smtpUTF8: Bool, _ checker: inout Recognizer
+    ) -> HeaderOmission.Reason? {
+        guard chip.isValid else { return .inError(chip.error) }
+        if chip.kind == .emptyGroup { return nil }
+        if case .failure(let reason) = addressText(chip, HeaderOptions(smtpUTF8: smtpUTF8), &checker) { return reason }
+        return nil
+    }
+
+    /// Whether `address` surely goes in a header with or without SMTPUTF8,
+    /// decided in one pass over its bytes: a dot-atom of ASCII `atext`, an
+    /// `@`, and a host name of letters, digits and hyphens (no label that
+    /// starts `xn--` or has hyphens in its third and fourth places, none at
+    /// either end), within the lengths of a header line and of DNS. Such an
+    /// address needs no IDNA and is an addr-spec as written, so
+    /// ``addressText(_:_:_:)`` takes it as it is. False means "ask
+    /// ``omission(of:smtpUTF8:_:)``", not "left out". The debug checks of
+    /// the editor compare the two on every chip.
+    ///
+    /// - Complexity: O(*n*) in the address's length.
+    package static func surelyCarried(_ address: String) -> Bool {
+        address.utf8.withContiguousStorageIfAvailable(surelyCarried) ?? false
+    }
+
+    /// ASCII `atext` (RFC 5322 §3.2.3) as two 64-bit masks, so the test
+    /// reads no table.
+    private static let atextLow: UInt64 = {
+        var m: UInt64 = 0
+        for b in 0..<64 where ByteClass.atext[UInt8(b)] != 0 { m |= 1 << UInt64(b) }
+        return m
+    }()
+
+    @inline(__always)
+    private static func isASCIIAtext(_ b: UInt8, low: UInt64) -> Bool {
+        if b < 64 { return low >> UInt64(b) & 1 == 1 }
+        if b >= 0x80 { return false }
+        // 64...127: letters, digits none, and ^ _ ` { | } ~ (not @ [ \ ] DEL).
+        let c = b | 0x20
+        return (c >= 0x61 && c <= 0x7A) || b == 0x5E || b == 0x5F || b == 0x60 || (b >= 0x7B && b <= 0x7E)
+    }
+
+    private static func surelyCarried(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        let dot = UInt8(ascii: "."), hyphen = UInt8(ascii: "-")
+        guard p.count <= maxAddressBytes, let at = p.lastIndex(of: UInt8(ascii: "@")) else { return false }
+        // The local part: atoms of ASCII atext joined by single dots.
+        guard at > 0, p[0] != dot, p[at - 1] != dot else { return false }
+        let low = atextLow
+        var previous: UInt8 = 0
+        for i in 0..<at {
+            let b = p[i]
+            if b == dot {
+                if previous == dot { return false }
+            } else if !isASCIIAtext(b, low: low) {
+                return false
+            }
+            previous = b
+        }
+        // The domain: LDH labels of 1 to 63 bytes, 253 bytes at most.
+        let domain = at + 1
+        guard p.count - domain >= 1, p.count - domain <= 253 else { return false }
+        var labelStart = domain
+        var i = domain
+        while i <= p.count {
+            if i == p.count || p[i] == dot {
+                let n = i - labelStart
+                guard n >= 1, n <= 63, p[labelStart] != hyphen, p[i - 1] != hyphen else { return false }
+                if n >= 4, p[labelStart + 2] == hyphen, p[labelStart + 3] == hyphen { return false }
+                labelStart = i + 1
+            } else {
+                let b = p[i], c = b | 0x20
+                guard (c >= 0x61 && c <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == hyphen else { return false }
+            }
+            i += 1
+        }
+        return true
+    }
+
+    /// The recognizer ``omission(of:smtpUTF8:_:)`` checks addresses with.
+    package static func addrSpecChecker() -> Recognizer { Recognizer(policy: HeaderWriter.addrSpecPolicy) }
+
     /// C0 and C1 controls, DEL, and the line and paragraph separators:
     /// what may end a line for some reader, and so never goes in a header
     /// except as the folds the writer makes.

@@ -396,3 +396,49 @@ struct HeaderSafetyRuleTests {
         }
     }
 }
+
+/// The one-pass test an editor uses to class a chip (`surelyCarried`)
+/// never says "carried" of an address a header would leave out: seeded
+/// addresses near its edges (numeric, hyphenated and `xn--` labels, long
+/// labels and domains, dots, non-ASCII), under every policy.
+@Suite("Surely carried")
+struct SurelyCarriedTests {
+    static let locals = ["ann", "a.b", "a..b", ".a", "a.", "o'neil", "x+tag", "jöran", "a!#$%&*/=?^_`{|}~-b", "\"q\""]
+    static let labels = [
+        "x", "org", "123", "-a", "a-", "ab--cd", "xn--bcher-kva", "XN--abc", "a-b", "b\u{FC}cher", "a_b",
+        String(repeating: "a", count: 63), String(repeating: "b", count: 64), "0", "[192.0.2.1]",
+    ]
+
+    @Test(arguments: 0..<40)
+    func surelyCarriedAddressesAreCarried(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 0xCA11)
+        var checker = HeaderRenderer.addrSpecChecker()
+        var carried = 0
+        for _ in 0..<600 {
+            let local = rng.below(8) == 0 ? String(repeating: "l", count: 1 + rng.below(1_000)) : rng.pick(Self.locals)
+            var domain = (0..<(1 + rng.below(4))).map { _ in rng.pick(Self.labels) }.joined(separator: ".")
+            if rng.below(10) == 0 { domain = (0..<5).map { _ in String(repeating: "d", count: 60) }.joined(separator: ".") }
+            let address = local + "@" + domain
+            guard HeaderRenderer.surelyCarried(address) else { continue }
+            carried += 1
+            for policy in [ValidationPolicy.strict, .standard, .lenient] {
+                for chip in AddressList.parse(address, policy: policy) where chip.isValid {
+                    for smtpUTF8 in [false, true] {
+                        let why = HeaderRenderer.omission(of: chip, smtpUTF8: smtpUTF8, &checker)
+                        #expect(why == nil, "\(address) under \(policy.name), smtpUTF8 \(smtpUTF8): \(String(describing: why))")
+                    }
+                }
+            }
+        }
+        #expect(carried > 20, "seed \(seed): too few addresses passed the test to check it")
+    }
+
+    @Test(arguments: [
+        ("ann@x.org", true), ("a.b@x-y.example", true), ("ann@x.123", true), ("jöran@x.org", false),
+        ("ann@bücher.de", false), ("ann@xn--bcher-kva.de", false), ("a..b@x.org", false), ("ann@-x.org", false),
+        ("ann@ab--cd.org", false), ("ann@[192.0.2.1]", false), ("ann@x_y.org", false), ("\"q\"@x.org", false),
+    ])
+    func oneAddressAtATime(_ address: String, _ expected: Bool) {
+        #expect(HeaderRenderer.surelyCarried(address) == expected, "\(address)")
+    }
+}

@@ -119,12 +119,15 @@ check("remote: answer merged", took && composer.suggestions().contains { $0.cont
 composer.remoteSuggestions = false
 for _ in 0..<3 { _ = composer.backspace() }
 
-// The Send button: what would block, without sending or changing anything.
+// The Send button: enabled from `readiness` after every change (it does
+// not grow with the chips); `sendability` says why, when asked.
 _ = composer.type("bob@")
 let blocked = composer.sendability()
-check("send: pending text blocks", !blocked.canSend && blocked.fieldsWithPendingText == [.to], "\(blocked)")
+check("send: pending text blocks", !composer.readiness().canSend && blocked.fieldsWithPendingText == [.to],
+      "\(composer.readiness()) \(blocked)")
 for _ in 0..<4 { _ = composer.backspace() }
-check("send: nothing blocks", composer.sendability().canSend, "\(composer.sendability())")
+check("send: nothing blocks", composer.readiness().canSend && composer.sendability().canSend,
+      "\(composer.readiness()) \(composer.sendability())")
 // A refusal in the host's words, by code.
 var words = ChipStrings.english
 words.reasonMessages["duplicate"] = "schon Empfänger: {text}"
