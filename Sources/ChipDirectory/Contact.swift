@@ -5,15 +5,23 @@
 /// derived from the contact's content, so the same card imported twice gets
 /// the same identity.
 public struct ContactID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The identity as text: the card's `UID`, or the derived one.
     public let rawValue: String
+    /// The identity `rawValue`, taken as it is (no check that it is unique).
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// Orders identities by their UTF-8 bytes, the same on every platform and locale.
+    ///
+    /// - Complexity: O(*n*), where *n* is the length in UTF-8 bytes of the shorter identity.
     public static func < (a: ContactID, b: ContactID) -> Bool { a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8) }
+    /// The identity as text, ``rawValue``.
     public var description: String { rawValue }
 
+    /// Decodes an identity from a single string.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the identity as a single string.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(rawValue)
@@ -23,12 +31,18 @@ public struct ContactID: Hashable, Comparable, Sendable, Codable, CustomStringCo
 /// A structured name (vCard `N`): family names, given names, additional
 /// names, honorific prefixes and suffixes, each possibly several.
 public struct StructuredName: Hashable, Sendable, Codable {
+    /// Family names (surnames), in the card's order.
     public var family: [String]
+    /// Given (first) names.
     public var given: [String]
+    /// Additional (middle) names.
     public var additional: [String]
+    /// Honorific prefixes (`Dr.`).
     public var prefixes: [String]
+    /// Honorific suffixes (`Jr.`, `PhD`).
     public var suffixes: [String]
 
+    /// A name with these parts; every part defaults to none.
     public init(
         family: [String] = [], given: [String] = [], additional: [String] = [],
         prefixes: [String] = [], suffixes: [String] = []
@@ -41,6 +55,8 @@ public struct StructuredName: Hashable, Sendable, Codable {
     }
 
     /// Whether no part has any text.
+    ///
+    /// - Complexity: O(*p*), where *p* is the number of name parts.
     public var isEmpty: Bool {
         [family, given, additional, prefixes, suffixes].allSatisfy { $0.allSatisfy(\.isEmpty) }
     }
@@ -119,6 +135,7 @@ public struct ContactEmail: Hashable, Sendable, Codable {
     /// one reference, not the record's 32 bytes.
     private var recorded: UsageRecord?
 
+    /// An address with its labels, preference and usage.
     public init(address: String, types: [String] = [], pref: Int? = nil, usage: ContactUsage = ContactUsage()) {
         self.address = address
         self.types = types
@@ -126,10 +143,13 @@ public struct ContactEmail: Hashable, Sendable, Codable {
         self.usage = usage
     }
 
+    /// Equal when address, labels, preference and usage are equal (the usage
+    /// compared by value, not by the record it is shared through).
     public static func == (a: ContactEmail, b: ContactEmail) -> Bool {
         a.address == b.address && a.types == b.types && a.pref == b.pref && a.usage == b.usage
     }
 
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(address)
         hasher.combine(types)
@@ -141,6 +161,8 @@ public struct ContactEmail: Hashable, Sendable, Codable {
         case address, types, pref, usage
     }
 
+    /// Decodes an address; a missing `pref` is no preference and a missing
+    /// `usage` is an address never used on its own.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -178,6 +200,7 @@ public struct ContactUsage: Hashable, Sendable, Codable {
     /// When the contact was last used, in seconds since 1970, or `nil`.
     public var last: Double?
 
+    /// A record with these values; the defaults are a contact never used.
     public init(count: Int = 0, weight: Double = 0, last: Double? = nil) {
         self.count = count
         self.weight = weight
@@ -230,9 +253,13 @@ public struct ContactUsage: Hashable, Sendable, Codable {
 
 /// Where a contact came from, for messages and for `chipify contacts`.
 public enum ContactSource: String, Hashable, Sendable, Codable {
+    /// A card read by vCard 2.1's rules.
     case vCard21 = "2.1"
+    /// A card read by vCard 3.0's rules (RFC 2426).
     case vCard30 = "3.0"
+    /// A card read by vCard 4.0's rules (RFC 6350).
     case vCard40 = "4.0"
+    /// A row of a CSV file.
     case csv
     /// Made by the host, not imported.
     case host
@@ -240,18 +267,28 @@ public enum ContactSource: String, Hashable, Sendable, Codable {
 
 /// A person, organization or list of an address book.
 public struct Contact: Hashable, Sendable, Codable {
+    /// What the contact is (vCard 4.0 `KIND`); cards without one are individuals.
     public enum Kind: String, Hashable, Sendable, Codable {
+        /// A person; a list (`KIND:group`) whose ``members`` make its chip; an
+        /// organization; a place.
         case individual, group, org, location
     }
 
+    /// The contact's identity, unique in its directory.
     public var id: ContactID
+    /// A person, a list (whose ``members`` make its chip), an organization or a place.
     public var kind: Kind
     /// The formatted name (`FN`), or the structured name formatted when the
     /// card had no `FN`; `nil` when the contact has no name at all.
     public var displayName: String?
+    /// The structured name (vCard `N`, CSV name columns); empty when the file gave none.
     public var name: StructuredName
+    /// Nicknames (vCard `NICKNAME`): a query that is one of them is an exact match.
     public var nicknames: [String]
+    /// The organization (vCard `ORG`, CSV company column), searched as a name is.
     public var organization: String?
+    /// Categories or labels (vCard `CATEGORIES`, CSV groups): kept, not
+    /// searched; a CSV import can turn them into lists.
     public var categories: [String]
     /// The addresses in the card's order.
     public var emails: [ContactEmail]
@@ -262,16 +299,20 @@ public struct Contact: Hashable, Sendable, Codable {
     /// A list's members as the card names them: `mailto:` URIs, `urn:uuid:`
     /// or other references to contacts' ids, or (from CSV) addresses.
     public var members: [String]
+    /// How often and how lately the contact was used, kept by the host; it ranks suggestions.
     public var usage: ContactUsage
     /// Where it came from, and the line of the file its record starts on
     /// (1-based; 0 when not imported).
     public var source: ContactSource
+    /// The line of the file the record starts on, 1-based; 0 when not imported.
     public var line: Int
     /// A vCard's `VERSION` as the card wrote it (`"3.0"`, `"9.9"`), or
     /// `nil` for a card without one and for contacts not read from a vCard.
     /// ``source`` says which version's rules the card was read by.
     public var declaredVersion: String?
 
+    /// A contact with these fields; everything but the identity defaults to
+    /// empty, an individual made by the host.
     public init(
         id: ContactID, kind: Kind = .individual, displayName: String? = nil, name: StructuredName = StructuredName(),
         nicknames: [String] = [], organization: String? = nil, categories: [String] = [],
@@ -303,6 +344,8 @@ public struct Contact: Hashable, Sendable, Codable {
     /// The index in ``emails`` of the preferred address: the lowest `pref`,
     /// the first address among equals, the first address when none has a
     /// `pref`; `nil` when the contact has no address.
+    ///
+    /// - Complexity: O(*e*), where *e* is the number of addresses.
     public var preferredEmailIndex: Int? {
         guard !emails.isEmpty else { return nil }
         var best = 0
@@ -313,6 +356,8 @@ public struct Contact: Hashable, Sendable, Codable {
     }
 
     /// The preferred address (see ``preferredEmailIndex``).
+    ///
+    /// - Complexity: O(*e*), where *e* is the number of addresses.
     public var preferredEmail: ContactEmail? { preferredEmailIndex.map { emails[$0] } }
 }
 

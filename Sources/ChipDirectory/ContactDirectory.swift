@@ -5,12 +5,15 @@ import ChipSyntax
 
 /// One suggestion: a contact's address (or a list) that the query matched.
 public struct Suggestion: Sendable, Hashable, Codable {
+    /// The contact the suggestion makes a chip of.
     public var contact: ContactID
+    /// The name to show: the contact's display name, or nil when it has none.
     public var name: String?
     /// The address, or nil for a list without one (it expands to members).
     public var address: String?
     /// The address's index in the contact's `emails`, or nil.
     public var addressIndex: Int?
+    /// How well the query matched, which ranks the suggestion first.
     public var matchClass: MatchClass
     /// Byte ranges of ``name`` the query's words matched, for highlighting.
     public var nameMatches: [Range<Int>]
@@ -88,6 +91,10 @@ public struct ContactDirectory: Sendable {
     /// default): the frecency that orders rows of one match class.
     public let halfLife: Double
 
+    /// A directory of `contacts`, indexed for suggestions; when an identity
+    /// repeats, the last contact with it wins. A use `halfLife` seconds old
+    /// counts half as much as one now.
+    ///
     /// - Complexity: O(*n* log *n*) for *n* contacts, plus O(*w*) for the
     ///   *w* word starts of their names, nicknames, organizations and
     ///   addresses and O(*v* log *v*) for their *v* distinct words.
@@ -116,11 +123,12 @@ public struct ContactDirectory: Sendable {
     /// Every contact: those of the last full build not replaced, in their
     /// order, then those added or changed since.
     ///
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*n*), where *n* is the number of contacts.
     public var contacts: [Contact] {
         base.contacts.indices.filter { !hidden.contains(Int32($0)) }.map { base.contacts[$0] } + overlay.contacts
     }
 
+    /// How many contacts the directory holds, without building ``contacts``.
     public var count: Int { base.contacts.count - hidden.count + overlay.contacts.count }
 
     /// The heap bytes of the two indexes by part (see
@@ -133,6 +141,9 @@ public struct ContactDirectory: Sendable {
     }
 
     /// The contact with this id.
+    ///
+    /// - Complexity: O(log *n*), where *n* is the number of contacts (a binary
+    ///   search of the ids' fingerprints).
     public func contact(_ id: ContactID) -> Contact? {
         if let i = overlay.position(of: id) { return overlay.contacts[Int(i)] }
         if let i = base.position(of: id), !hidden.contains(i) { return base.contacts[Int(i)] }
@@ -142,6 +153,10 @@ public struct ContactDirectory: Sendable {
     /// The contact an address belongs to (compared folded: without case),
     /// and the address's index in its `emails`; the most used one when
     /// several share it.
+    ///
+    /// - Complexity: O(log *r* + *k* · *a*), where *r* is the number of
+    ///   addresses and nicknames indexed, *k* the number of rows whose
+    ///   fingerprint matches and *a* the address's length in bytes.
     public func contact(forAddress address: String) -> (contact: Contact, addressIndex: Int)? {
         let folded = SearchFold.fold(address)
         let key = SearchIndex.hash(folded)
@@ -403,8 +418,11 @@ public struct ContactDirectory: Sendable {
 /// hold those of every word it starts), and gives exactly what a fresh
 /// search gives.
 public struct SuggestionSearch: Sendable {
+    /// The directory searched.
     public let directory: ContactDirectory
+    /// The most suggestions an update gives.
     public var limit: Int
+    /// Addresses already chips, left out of the suggestions (compared folded).
     public var excluding: Set<String> {
         didSet { excluded = ExcludedAddresses(excluding) }
     }
@@ -416,6 +434,7 @@ public struct SuggestionSearch: Sendable {
     /// The last query and its words' entry ranges in each index.
     var previous: (query: SearchQuery, base: [Range<Int>], overlay: [Range<Int>])?
 
+    /// A search of `directory` that has seen no query yet.
     public init(_ directory: ContactDirectory, limit: Int = 8, excluding: Set<String> = []) {
         self.directory = directory
         self.limit = limit
@@ -800,7 +819,7 @@ extension SuggestionSearch {
 
     /// Whether `text` holds a word to search for.
     ///
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*n*), where *n* is the text's length.
     package static func isQuery(_ text: String) -> Bool {
         !SearchQuery(text).phrase.isEmpty
     }

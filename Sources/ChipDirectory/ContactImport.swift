@@ -206,7 +206,7 @@ public struct ContactImportProblem: ChipReason {
 
         /// Every reason, the `-dropped` forms included.
         ///
-        /// - Complexity: O(*n*) in the reasons.
+        /// - Complexity: O(*n*), where *n* is the number of reasons.
         public static var allReasons: [Reason] {
             Kind.allCases.map { Reason($0) } + Kind.allCases.filter(\.isPropertyFault).map { Reason($0, dropsProperty: true) }
         }
@@ -342,9 +342,14 @@ public struct ContactImportProblem: ChipReason {
         self.isWarning = isWarning ?? !skipsRecord
     }
 
+    /// The reason's code.
     public var code: String { reason.code }
+    /// The reason's English words, chosen by the values where number matters
+    /// (`1 field`, `2 fields`); ``values`` fill its placeholders.
     public var englishTemplate: String { reason.englishTemplate(values) }
     /// `line: message`.
+    ///
+    /// - Complexity: as ``ChipReason/message``.
     public var description: String { "\(line): \(message)" }
 }
 

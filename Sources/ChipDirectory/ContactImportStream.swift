@@ -85,7 +85,7 @@ public struct ContactImportStream: ~Copyable {
 
     /// Adds the next bytes of the file and reads every record they complete.
     ///
-    /// - Complexity: O(*m*) amortized in the bytes fed.
+    /// - Complexity: O(*m*) amortized, where *m* is the number of bytes fed.
     public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
         precondition(!finished, "feed after finish")
         raw.append(contentsOf: bytes)
@@ -93,6 +93,8 @@ public struct ContactImportStream: ~Copyable {
     }
 
     /// Adds the next bytes of the file (see ``feed(_:)-(UnsafeBufferPointer<UInt8>)``).
+    ///
+    /// - Complexity: O(*m*) amortized, where *m* is the number of bytes fed.
     public mutating func feed(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { feed($0) }
     }
@@ -100,7 +102,7 @@ public struct ContactImportStream: ~Copyable {
     /// Ends the file: reads what is left, including a record without its
     /// end.
     ///
-    /// - Complexity: O(*m*) in the bytes not yet read.
+    /// - Complexity: O(*m*), where *m* is the number of bytes not yet read.
     public mutating func finish() {
         guard !finished else { return }
         finished = true

@@ -18,6 +18,7 @@ public enum MatchClass: Int, Sendable, Hashable, Comparable, Codable {
     /// of a field (`smith` in `johnsmith@x.org`), and starts none.
     case inWord = 4
 
+    /// Better matches first: `exact` precedes every other class.
     public static func < (a: MatchClass, b: MatchClass) -> Bool { a.rawValue < b.rawValue }
 }
 

@@ -5,15 +5,23 @@ import ChipDirectory
 /// A chip's identity: stable across every operation but deletion, and
 /// unique across the fields of a composer (a moved chip keeps it).
 public struct ChipID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The identity as a number: the number of the field that made the chip
+    /// (from 1 in a composer) above a 40-bit serial within that field.
     public let rawValue: UInt64
+    /// The identity `rawValue`, taken as it is: a restored snapshot's are
+    /// checked by ``Composer/init(snapshot:)``.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// Orders identities by number: by the field that made them, then oldest first.
     public static func < (a: ChipID, b: ChipID) -> Bool { a.rawValue < b.rawValue }
+    /// The number in decimal.
     public var description: String { "\(rawValue)" }
 
+    /// Decodes an identity from a single number.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(UInt64.self)
     }
 
+    /// Encodes the identity as a single number.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(rawValue)
@@ -50,8 +58,11 @@ public enum ChipState: String, Sendable, Hashable, Codable {
 /// One chip of a field: an identity, what recognition found, and whether
 /// it was sent.
 public struct Chip: Sendable, Hashable, Identifiable {
+    /// The chip's identity, kept while it exists, whatever edits or moves it.
     public let id: ChipID
+    /// What recognition found in the chip's text.
     public var content: ParsedChip
+    /// Whether the chip was sent: a committed chip cannot be edited, moved or deleted.
     public var isCommitted: Bool
     /// The contact the chip stands for: chosen from a suggestion, resolved
     /// from a typed name, or the owner of a typed address.
@@ -62,6 +73,8 @@ public struct Chip: Sendable, Hashable, Identifiable {
     /// answered yet.
     public var isResolving: Bool
 
+    /// A chip with this identity and content; by default not sent, standing
+    /// for no contact, and not waiting for a remote answer.
     public init(
         id: ChipID, content: ParsedChip, isCommitted: Bool = false, contact: ContactID? = nil,
         candidates: [Suggestion] = [], isResolving: Bool = false
@@ -74,6 +87,7 @@ public struct Chip: Sendable, Hashable, Identifiable {
         self.isResolving = isResolving
     }
 
+    /// Committed when sent, else valid or in error as its content is.
     public var state: ChipState {
         if isCommitted { return .committed }
         return content.isValid ? .valid : .error
@@ -90,6 +104,12 @@ extension Chip: Codable {
 
     /// Saved with its state by name (`valid`, `error`, `committed`); a
     /// snapshot of version 1 saved `isCommitted` instead.
+    ///
+    /// A state that contradicts the content (`valid` for a chip in error) is a
+    /// decoding error.
+    ///
+    /// - Complexity: O(*n* + *c*), where *n* is the length of the chip's text
+    ///   and *c* the number of candidates.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let content = try c.decode(ParsedChip.self, forKey: .content)
@@ -110,6 +130,11 @@ extension Chip: Codable {
             isResolving: try c.decodeIfPresent(Bool.self, forKey: .resolving) ?? false)
     }
 
+    /// Encodes the chip with its state by name; the candidates and the
+    /// resolving flag only when there are some.
+    ///
+    /// - Complexity: O(*n* + *c*), where *n* is the length of the chip's text
+    ///   and *c* the number of candidates.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)

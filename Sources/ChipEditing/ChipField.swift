@@ -9,6 +9,8 @@ public struct FieldLimits: Sendable, Hashable, Codable {
     /// Most bytes of text being typed (not yet chips).
     public var maxPendingBytes: Int
 
+    /// Limits that a person typing never reaches, yet that bound what pasted
+    /// or restored text can make a field hold.
     public init(maxChips: Int = 1_000_000, maxPendingBytes: Int = 65_536) {
         self.maxChips = maxChips
         self.maxPendingBytes = maxPendingBytes
@@ -34,6 +36,7 @@ public struct FieldLimits: Sendable, Hashable, Codable {
 ///    other edit rescans at most the pending text: the work of a keystroke
 ///    does not depend on the number of chips.
 public struct ChipField: Sendable {
+    /// The field's name; in a composer, its ``FieldID``'s name as given.
     public let name: String
     /// The rules chips are recognized with, fixed for the field's life:
     /// changing them under existing chips would silently change which
@@ -58,6 +61,7 @@ public struct ChipField: Sendable {
     /// Checks whether a chip's address can go in a header (its class).
     private var addrSpecChecker = HeaderRenderer.addrSpecChecker()
     private var text = TextState()
+    /// The selected chips, changed only by the field's operations.
     public private(set) var selection: Set<ChipID> = []
     private var anchor: ChipID?
     private var names: Recognizer
@@ -172,6 +176,10 @@ public struct ChipField: Sendable {
 
     /// Creates an empty field. `idPrefix` keeps identities unique across
     /// the fields of a composer.
+    ///
+    /// - Complexity: O(*d* log *d*), where *d* is the number of the policy's
+    ///   common domains when they are not the default ones (whose look-alike
+    ///   tables are shared); O(1) otherwise.
     public init(name: String, policy: ValidationPolicy = .standard, limits: FieldLimits = FieldLimits(),
                 idPrefix: UInt64 = 0) {
         self.name = name
@@ -219,14 +227,18 @@ public struct ChipField: Sendable {
     /// - Complexity: O(*n*) in the number of chips.
     public func index(of id: ChipID) -> Int? { order.firstIndex(of: id) }
 
-    /// Whether the chip is selected. - Complexity: O(1).
+    /// Whether the chip is selected.
     public func isSelected(_ id: ChipID) -> Bool { selection.contains(id) }
 
     /// The text being typed, as bytes.
     public var pending: [UInt8] { text.pending }
     /// The text being typed, invalid UTF-8 shown as U+FFFD.
+    ///
+    /// - Complexity: O(*p*), where *p* is the length of the pending text.
     public var pendingText: String { String(decoding: text.pending, as: UTF8.self) }
     /// The marked (uncommitted) text of an input method.
+    ///
+    /// - Complexity: O(*k*), where *k* is the length of the marked text.
     public var markedText: String { String(decoding: text.marked, as: UTF8.self) }
     /// Chips before the caret.
     public var insertionIndex: Int { text.insertionIndex }
@@ -307,8 +319,11 @@ public struct ChipField: Sendable {
     /// Inserts text at the caret, as typed or pasted. Complete chips become
     /// chips at once; the rest stays pending.
     ///
-    /// - Complexity: O(*m*) for *m* bytes typed at the end of the pending
-    ///   text, else O(*m* + *p*) for *p* pending bytes; never O(chips).
+    /// - Complexity: O(*m* + *p*), where *m* is the number of bytes inserted
+    ///   and *p* the length of the pending text (copied, as the state before
+    ///   the edit is kept); at its end only the new bytes are scanned. The
+    ///   chips are never scanned, but each chip made before other chips
+    ///   moves their identities in the array (8 bytes a chip).
     @discardableResult
     public mutating func insert(_ bytes: [UInt8]) -> [FieldChange] {
         guard !bytes.isEmpty else { return [] }
@@ -456,7 +471,7 @@ public struct ChipField: Sendable {
 
     /// Inserts a string at the caret.
     ///
-    /// - Complexity: O(*m*) for *m* bytes typed at the end of the pending text, else O(*m* + *p*) for *p* pending bytes.
+    /// - Complexity: as ``insert(_:)-([UInt8])``.
     @discardableResult
     public mutating func insert(_ string: String) -> [FieldChange] { insert(Array(string.utf8)) }
 
@@ -621,7 +636,7 @@ public struct ChipField: Sendable {
 
     /// ``editingBytes`` as a string (ill-formed UTF-8 shown as U+FFFD).
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     public var editingText: String { String(decoding: editingBytes, as: UTF8.self) }
 
     /// The selection in the editing text, `start..<caret`: empty at the
@@ -651,12 +666,12 @@ public struct ChipField: Sendable {
 
     /// The selection as indices of ``editingText``.
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     public var pendingSelectionIndices: Range<String.Index> { indices(of: pendingSelection(in: .utf16)) }
 
     /// The marked text as indices of ``editingText``, or nil.
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     public var markedIndices: Range<String.Index>? { markedRange(in: .utf16).map(indices(of:)) }
 
     /// Selects `range` of the editing text (empty: puts the caret there),
@@ -680,7 +695,7 @@ public struct ChipField: Sendable {
 
     /// Selects a range of ``editingText``, given as its indices.
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     @discardableResult
     public mutating func selectPendingText(_ range: Range<String.Index>) -> [FieldChange] {
         guard let r = utf16Range(of: range) else { return [.refused(Refusal(.invalidTextRange))] }
@@ -689,7 +704,7 @@ public struct ChipField: Sendable {
 
     /// Puts the caret at `offset` of the editing text.
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     @discardableResult
     public mutating func setCaret(_ offset: Int, in unit: TextUnit = .utf8) -> [FieldChange] {
         selectPendingText(offset..<offset, in: unit)
@@ -702,7 +717,7 @@ public struct ChipField: Sendable {
     /// `nil` ends the composition: the marked text is typed, as
     /// ``compositionEnd(_:)`` does.
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     @discardableResult
     public mutating func setMarkedRange(_ range: Range<Int>?, in unit: TextUnit = .utf8) -> [FieldChange] {
         guard let range else {
@@ -732,8 +747,10 @@ public struct ChipField: Sendable {
     /// Refused, changing nothing, when a limit would overflow or the range
     /// is off the text's boundaries.
     ///
-    /// - Complexity: O(*m* + *p*) for *m* bytes replaced in and *p* pending
-    ///   bytes; never O(chips).
+    /// - Complexity: O(*m* + *p*), where *m* is the number of bytes replaced
+    ///   in and *p* the length of the pending text; the chips are never
+    ///   scanned, but each chip made before other chips moves their
+    ///   identities, as ``insert(_:)-([UInt8])`` does.
     @discardableResult
     public mutating func replacePending(_ range: Range<Int>, in unit: TextUnit = .utf8, with replacement: String)
         -> [FieldChange] {
@@ -743,7 +760,7 @@ public struct ChipField: Sendable {
 
     /// Replaces a range of ``editingText``, given as its indices.
     ///
-    /// - Complexity: O(*m* + *p*).
+    /// - Complexity: as ``replacePending(_:in:with:)``.
     @discardableResult
     public mutating func replacePending(_ range: Range<String.Index>, with replacement: String) -> [FieldChange] {
         guard let r = utf16Range(of: range) else { return [.refused(Refusal(.invalidTextRange))] }
@@ -753,7 +770,7 @@ public struct ChipField: Sendable {
     /// Replaces a byte range of the editing text with bytes (ill-formed
     /// UTF-8 ends in an error chip, never dropped).
     ///
-    /// - Complexity: O(*m* + *p*).
+    /// - Complexity: as ``replacePending(_:in:with:)``.
     @discardableResult
     public mutating func replacePending(_ range: Range<Int>, with bytes: [UInt8]) -> [FieldChange] {
         guard let r = editingByteRange(range, .utf8) else { return [.refused(Refusal(.invalidTextRange))] }
@@ -862,7 +879,8 @@ public struct ChipField: Sendable {
     /// the caret; else selects the chip before the caret (a second
     /// backspace then deletes it).
     ///
-    /// - Complexity: O(*p*) in the pending text; O(*n*) in the chips when it deletes a selection.
+    /// - Complexity: O(*p*), where *p* is the length of the pending text;
+    ///   with chips selected, as ``removeSelection()``.
     @discardableResult
     public mutating func backspace() -> [FieldChange] {
         provisional = nil
@@ -886,7 +904,7 @@ public struct ChipField: Sendable {
 
     /// Forward delete: the mirror of ``backspace()``.
     ///
-    /// - Complexity: O(*p*) in the pending text; O(*n*) in the chips when it deletes a selection.
+    /// - Complexity: as ``backspace()``.
     @discardableResult
     public mutating func deleteForward() -> [FieldChange] {
         provisional = nil
@@ -922,7 +940,9 @@ public struct ChipField: Sendable {
 
     /// Deletes the selected chips (committed ones stay, with a refusal).
     ///
-    /// - Complexity: O(*n*) in the number of chips.
+    /// - Complexity: O((*s* + 1) · *n*), where *n* is the number of chips and
+    ///   *s* the number removed: a scan of the chips, then an array move for
+    ///   each chip removed (8 bytes a chip).
     @discardableResult
     public mutating func removeSelection() -> [FieldChange] {
         provisional = nil
@@ -1035,7 +1055,9 @@ public struct ChipField: Sendable {
     /// Selects the chip at `index`: alone, or extending a range from the
     /// last chip selected alone (shift), or toggling it (command).
     ///
-    /// - Complexity: O(1) alone or toggled; O(*n*) to find a range's anchor.
+    /// - Complexity: O(1) alone; O(*s*) toggled, where *s* is the number of
+    ///   selected chips (the selection is copied for undo); O(*n*) in a
+    ///   range, where *n* is the number of chips.
     @discardableResult
     public mutating func select(_ index: Int, extend: Bool = false, toggle: Bool = false) -> [FieldChange] {
         guard order.indices.contains(index) else { return [.refused(Refusal(.noSuchChip))] }
@@ -1054,7 +1076,9 @@ public struct ChipField: Sendable {
         return changes
     }
 
-    /// Selects every chip. - Complexity: O(chips).
+    /// Selects every chip.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of chips.
     @discardableResult
     public mutating func selectAll() -> [FieldChange] {
         var changes: [FieldChange] = []
@@ -1062,7 +1086,7 @@ public struct ChipField: Sendable {
         return changes
     }
 
-    /// Selects nothing. - Complexity: O(1).
+    /// Selects nothing.
     @discardableResult
     public mutating func clearSelection() -> [FieldChange] {
         var changes: [FieldChange] = []

@@ -29,8 +29,11 @@ public enum ContactResolution: String, Sendable, Hashable, Codable, CaseIterable
 /// What commits the pending text: it matters to
 /// ``ContactResolution/topSuggestionOnReturn``.
 public enum CommitTrigger: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Return (Enter) was pressed.
     case returnKey
+    /// Tab moved on from the field.
     case tab
+    /// The field lost the focus.
     case blur
 }
 
@@ -40,12 +43,15 @@ public enum CommitTrigger: String, Sendable, Hashable, Codable, CaseIterable {
 /// or the text being typed in ``field``, to suggest from (``chip`` nil;
 /// answer with ``Composer/applySuggestionLookup(_:contacts:)``).
 public struct LookupRequest: Sendable, Hashable {
+    /// The request's number in its composer, which the answer and a
+    /// cancellation name; numbers are never reused.
     public let id: UInt64
     /// The chip whose name this asks about; nil when it asks for
     /// suggestions for the text being typed.
     public let chip: ChipID?
     /// The field of the chip, or of the text being typed.
     public let field: FieldID
+    /// The text to look up: the chip's text as typed, or the pending text.
     public let query: String
 
     /// Whether this asks for suggestions for the text being typed.
@@ -425,7 +431,9 @@ extension Composer {
     /// An answer to a request that an edit made stale, or that was
     /// cancelled, changes nothing.
     ///
-    /// - Complexity: O(*c*) in the contacts of the answer, plus finding the chip.
+    /// - Complexity: O(*c* log *c*), where *c* is the number of contacts in
+    ///   the answer (indexed to be searched), plus O(*f* + *n*) to find the
+    ///   chip among the *n* of *f* fields.
     @discardableResult
     public mutating func applyLookup(_ id: UInt64, contacts: [Contact]) -> [ComposerChange] {
         guard let (request, applied) = lookups.open.removeValue(forKey: id) else { return [] }

@@ -19,14 +19,18 @@ public enum DuplicatePolicy: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A change in one of a composer's fields.
 public struct ComposerChange: Sendable, Hashable, CustomStringConvertible {
+    /// The field the change happened in.
     public var field: FieldID
+    /// What changed, as the field reports it.
     public var change: FieldChange
 
+    /// The change `change` in field `field`.
     public init(field: FieldID, change: FieldChange) {
         self.field = field
         self.change = change
     }
 
+    /// The field's name, then the change: for logs and tests.
     public var description: String { "\(field): \(change)" }
 
     /// The changes with one report per chip: an `updated` of a chip the
@@ -63,7 +67,9 @@ public struct ComposerChange: Sendable, Hashable, CustomStringConvertible {
 public struct SendReport: Sendable, Hashable {
     /// A chip that is valid but cannot go out with this transport.
     public struct UnsendableChip: Sendable, Hashable {
+        /// The field that holds the chip.
         public var field: FieldID
+        /// The chip left out.
         public var id: ChipID
         /// Why the header writer left it out: `needs-smtputf8` (a UTF-8
         /// local part without SMTPUTF8), `invalid-idn` (a domain without an
@@ -72,6 +78,7 @@ public struct SendReport: Sendable, Hashable {
         /// RFC 5322 addr-spec, so it would not read back the same).
         public var reason: HeaderOmission.Reason
 
+        /// The chip `id` of `field`, left out for `reason`.
         public init(field: FieldID, id: ChipID, reason: HeaderOmission.Reason) {
             self.field = field
             self.id = id
@@ -83,9 +90,12 @@ public struct SendReport: Sendable, Hashable {
     /// renders it (folded for a line that starts with the field's name,
     /// encoded words, no raw CR/LF).
     public struct Header: Sendable, Hashable {
+        /// The field the header is for; its ``FieldID/headerName`` names the header.
         public var field: FieldID
+        /// The header's value, without the name and the final line break.
         public var value: String
 
+        /// The header of `field` with this value.
         public init(field: FieldID, value: String) {
             self.field = field
             self.value = value
@@ -93,6 +103,8 @@ public struct SendReport: Sendable, Hashable {
 
         /// The header's line as a message holds it: `To: ` and the value
         /// (without the final line break).
+        ///
+        /// - Complexity: O(*n*), where *n* is the length of the value.
         public var line: String { field.headerName + ": " + value }
     }
 
@@ -109,6 +121,7 @@ public struct SendReport: Sendable, Hashable {
     /// When nothing blocks (``canSend``), the non-empty fields' header
     /// values, in field order; empty otherwise.
     public var headers: [Header]
+    /// The changes a send made (every chip committed); empty when nothing was sent.
     public var changes: [ComposerChange]
 
     /// Whether nothing blocks a send: no chip in error, no pending text, a
@@ -117,6 +130,7 @@ public struct SendReport: Sendable, Hashable {
         errorChips.isEmpty && fieldsWithPendingText.isEmpty && !hasNoRecipient && unsendableChips.isEmpty
     }
 
+    /// A report with these parts; by default nothing blocks and nothing was rendered or changed.
     public init(
         sent: Bool, errorChips: [FieldID: [ChipID]] = [:], fieldsWithPendingText: [FieldID] = [],
         hasNoRecipient: Bool = false, unsendableChips: [UnsendableChip] = [], headers: [Header] = [],
@@ -173,10 +187,15 @@ public struct SendReadiness: Sendable, Hashable {
 /// 3. The work of an operation does not depend on the number of chips in
 ///    the fields, except operations on all chips (send, select all).
 public struct Composer: Sendable {
+    /// The fields, in order (`fields[k]` is named `fieldIDs[k]`); changed only
+    /// by the composer's operations, so the invariants hold.
     public internal(set) var fields: [ChipField]
     /// The fields' identities, in field order (`fieldIDs[k]` is `fields[k]`).
     public let fieldIDs: [FieldID]
+    /// The index in ``fields`` of the field with the focus.
     public internal(set) var focusedIndex = 0
+    /// What adding an address some field already holds does; a change applies
+    /// to addresses added from then on.
     public var duplicatePolicy: DuplicatePolicy
     /// Undo steps kept; older ones are forgotten (at once when it is lowered).
     public var maxUndoSteps = 1_000 {
@@ -275,7 +294,9 @@ public struct Composer: Sendable {
 
     /// A composer with these fields (they must differ), focused on the first.
     ///
-    /// - Complexity: O(*f*) in the number of fields.
+    /// - Complexity: O(*f*), where *f* is the number of fields; O(*f* · *d* log *d*)
+    ///   when the policy's *d* common domains are not the default ones (each
+    ///   field builds its look-alike tables).
     public init(
         fields ids: [FieldID] = [.to, .cc, .bcc], policy: ValidationPolicy = .standard,
         limits: FieldLimits = FieldLimits(), duplicatePolicy: DuplicatePolicy = .warn
@@ -358,7 +379,10 @@ public struct Composer: Sendable {
 
     /// Types text at the caret, as one key (or one string of keys).
     ///
-    /// - Complexity: O(*m*) for *m* bytes typed at the end of the pending text, else O(*m* + *p*) for *p* pending bytes; never O(chips).
+    /// - Complexity: as ``ChipField/insert(_:)-([UInt8])``: O(*m* + *p*), where
+    ///   *m* is the number of bytes typed and *p* the length of the pending
+    ///   text; the chips are never scanned, but each chip made before other
+    ///   chips moves their identities.
     @discardableResult
     public mutating func type(_ text: String) -> [ComposerChange] {
         perform(.typing(field: focusedIndex)) { $0.insert(text) }
@@ -367,8 +391,7 @@ public struct Composer: Sendable {
     /// Types bytes at the caret (for instance a key of a terminal that
     /// sends raw bytes); bytes that are not UTF-8 end up in error chips.
     ///
-    /// - Complexity: O(*m*) for *m* bytes typed at the end of the pending
-    ///   text, else O(*m* + *p*) for *p* pending bytes; never O(chips).
+    /// - Complexity: as ``type(_:)``.
     @discardableResult
     public mutating func type(bytes: [UInt8]) -> [ComposerChange] {
         perform(.typing(field: focusedIndex)) { $0.insert(bytes) }
@@ -376,7 +399,7 @@ public struct Composer: Sendable {
 
     /// Pastes text: one undo step, however many chips it makes.
     ///
-    /// - Complexity: O(*m* + *p*) for *m* bytes pasted and *p* pending bytes.
+    /// - Complexity: as ``type(_:)``, for the *m* bytes pasted.
     @discardableResult
     public mutating func paste(_ text: String) -> [ComposerChange] {
         perform(nil) { $0.insert(text) + $0.endPastedList() }
@@ -385,7 +408,7 @@ public struct Composer: Sendable {
     /// Pastes bytes (a file, a clipboard of unknown encoding): one undo
     /// step; bytes that are not UTF-8 end up in error chips, never dropped.
     ///
-    /// - Complexity: O(*m* + *p*) for *m* bytes pasted and *p* pending bytes.
+    /// - Complexity: as ``type(_:)``, for the *m* bytes pasted.
     @discardableResult
     public mutating func paste(bytes: [UInt8]) -> [ComposerChange] {
         perform(nil) { $0.insert(bytes) + $0.endPastedList() }
@@ -402,7 +425,7 @@ public struct Composer: Sendable {
 
     /// Types the final text of a composition.
     ///
-    /// - Complexity: O(*m*) in the text, as ``type(_:)``.
+    /// - Complexity: as ``type(_:)``.
     @discardableResult
     public mutating func compositionEnd(_ text: String) -> [ComposerChange] {
         perform(.typing(field: focusedIndex)) { $0.compositionEnd(text) }
@@ -412,7 +435,7 @@ public struct Composer: Sendable {
     /// what positions in the host's units are offsets into (see
     /// ``ChipField/editingBytes``).
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     public var editingText: String { focusedField.editingText }
 
     /// The selection in the focused field's editing text, in `unit`.
@@ -428,7 +451,7 @@ public struct Composer: Sendable {
     /// Selects a range of the focused field's editing text, or puts the
     /// caret there (see ``ChipField/selectPendingText(_:in:)``).
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     @discardableResult
     public mutating func selectPendingText(_ range: Range<Int>, in unit: TextUnit = .utf8) -> [ComposerChange] {
         perform(nil) { $0.selectPendingText(range, in: unit) }
@@ -436,7 +459,7 @@ public struct Composer: Sendable {
 
     /// Selects a range of ``editingText`` given as its indices.
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     @discardableResult
     public mutating func selectPendingText(_ range: Range<String.Index>) -> [ComposerChange] {
         perform(nil) { $0.selectPendingText(range) }
@@ -444,7 +467,7 @@ public struct Composer: Sendable {
 
     /// Puts the caret at `offset` of the focused field's editing text.
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     @discardableResult
     public mutating func setCaret(_ offset: Int, in unit: TextUnit = .utf8) -> [ComposerChange] {
         perform(nil) { $0.setCaret(offset, in: unit) }
@@ -454,7 +477,7 @@ public struct Composer: Sendable {
     /// it (see ``ChipField/setMarkedRange(_:in:)``). Part of the current
     /// typing step.
     ///
-    /// - Complexity: O(*p*).
+    /// - Complexity: O(*p*), where *p* is the length of the editing text.
     @discardableResult
     public mutating func setMarkedRange(_ range: Range<Int>?, in unit: TextUnit = .utf8) -> [ComposerChange] {
         perform(.typing(field: focusedIndex)) { $0.setMarkedRange(range, in: unit) }
@@ -464,8 +487,7 @@ public struct Composer: Sendable {
     /// dictation or select-and-overtype do: one undo step, the same chip
     /// rules as typing (see ``ChipField/replacePending(_:in:with:)``).
     ///
-    /// - Complexity: O(*m* + *p*) for *m* bytes replaced in and *p* pending
-    ///   bytes; never O(chips).
+    /// - Complexity: as ``ChipField/replacePending(_:in:with:)``.
     @discardableResult
     public mutating func replacePending(_ range: Range<Int>, in unit: TextUnit = .utf8, with text: String)
         -> [ComposerChange] {
@@ -474,7 +496,7 @@ public struct Composer: Sendable {
 
     /// Replaces a range of ``editingText`` given as its indices: one undo step.
     ///
-    /// - Complexity: O(*m* + *p*).
+    /// - Complexity: as ``ChipField/replacePending(_:in:with:)``.
     @discardableResult
     public mutating func replacePending(_ range: Range<String.Index>, with text: String) -> [ComposerChange] {
         perform(nil) { $0.replacePending(range, with: text) }
@@ -496,14 +518,14 @@ public struct Composer: Sendable {
 
     /// Backspace in the focused field (see ``ChipField/backspace()``).
     ///
-    /// - Complexity: O(*p*) in the pending text, or O(*s*) for *s* selected chips
-    ///   removed; not O(chips).
+    /// - Complexity: as ``ChipField/backspace()``: O(*p*) in the pending
+    ///   text, or with chips selected as ``removeSelection()``.
     @discardableResult
     public mutating func backspace() -> [ComposerChange] { perform(nil) { $0.backspace() } }
 
     /// Forward delete in the focused field (see ``ChipField/deleteForward()``).
     ///
-    /// - Complexity: O(*p*) in the pending text, or O(*n*) when it deletes a selection.
+    /// - Complexity: as ``backspace()``.
     @discardableResult
     public mutating func deleteForward() -> [ComposerChange] { perform(nil) { $0.deleteForward() } }
 
@@ -522,7 +544,7 @@ public struct Composer: Sendable {
     /// Selects a chip of the focused field: alone, as a range from the last
     /// chip selected alone (`extend`), or toggled (`toggle`).
     ///
-    /// - Complexity: O(1) alone or toggled; O(chips) to find a range's anchor.
+    /// - Complexity: as ``ChipField/select(_:extend:toggle:)``.
     @discardableResult
     public mutating func select(_ index: Int, extend: Bool = false, toggle: Bool = false) -> [ComposerChange] {
         perform(nil) { $0.select(index, extend: extend, toggle: toggle) }
@@ -541,7 +563,8 @@ public struct Composer: Sendable {
     /// Deletes the selected chips of the focused field (committed ones
     /// stay, with a refusal): one undo step.
     ///
-    /// - Complexity: O(*n*) in the field's chips.
+    /// - Complexity: as ``ChipField/removeSelection()``: O((*s* + 1) · *n*)
+    ///   for *s* chips removed of the field's *n*.
     @discardableResult
     public mutating func removeSelection() -> [ComposerChange] { perform(nil) { $0.removeSelection() } }
 

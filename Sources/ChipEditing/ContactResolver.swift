@@ -8,9 +8,13 @@ import ChipDirectory
 /// `ambiguous` error listing the equally good ones, or stays as it was.
 /// Used by ``Composer`` and by `chipify --contacts`.
 public struct ContactResolver: Sendable {
+    /// The address book names and addresses are looked up in.
     public var directory: ContactDirectory
+    /// What a typed name becomes.
     public var resolution: ContactResolution
 
+    /// A resolver over `directory`; by default a name becomes a contact only
+    /// when one matches best.
     public init(directory: ContactDirectory, resolution: ContactResolution = .uniqueMatch) {
         self.directory = directory
         self.resolution = resolution
@@ -19,13 +23,20 @@ public struct ContactResolver: Sendable {
     /// A chip's content after resolution, the contact it stands for, and
     /// for an `ambiguous` chip the candidates.
     public struct Resolved: Sendable, Hashable {
+        /// The chip as resolved: the contact's mailbox for a resolved name, the
+        /// typed address with the contact's name when it had none, else as it was.
         public var content: ParsedChip
+        /// The contact the chip stands for, or nil.
         public var contact: ContactID?
+        /// For an `ambiguous` chip, the contacts that matched equally well; else empty.
         public var candidates: [Suggestion]
     }
 
     /// Whether a chip is a name typed without an address (`missing-at`
     /// or `not-an-address`).
+    ///
+    /// - Complexity: O(*n*), where *n* is the length of the chip's text (it is
+    ///   decoded to tell whether it is empty).
     public static func isName(_ content: ParsedChip) -> Bool {
         content.kind == .mailbox && (content.error == .missingAt || content.error == .notAnAddress)
             && !content.rawText.isEmpty
@@ -34,7 +45,9 @@ public struct ContactResolver: Sendable {
     /// Resolves one chip; `excludes` says which addresses are already
     /// chips (a name is not resolved to one of them).
     ///
-    /// - Complexity: one address look-up, or one suggestion query for a name.
+    /// - Complexity: as ``ContactDirectory/contact(forAddress:)`` for an
+    ///   address; for a name, as ``ContactDirectory/suggestions(for:limit:excluding:)``
+    ///   and ``resolveName(_:from:policy:_:)``.
     public func resolve(
         _ content: ParsedChip, policy: ValidationPolicy, excludes: (@Sendable (String) -> Bool)? = nil
     ) -> Resolved {
@@ -59,6 +72,9 @@ public struct ContactResolver: Sendable {
     /// What a name becomes given the suggestions for its text: nil when
     /// nothing matched. Rows of one contact (its several addresses) are no
     /// tie: the best row is its preferred address.
+    ///
+    /// - Complexity: O(*s*² + *m*), where *s* is the number of suggestions and
+    ///   *m* the length of the chosen mailbox's text.
     public static func resolveName(
         _ content: ParsedChip, from s: [Suggestion], policy: ValidationPolicy, _ resolution: ContactResolution
     ) -> Resolved? {

@@ -75,6 +75,8 @@ public struct Refusal: ChipReason {
         /// The stable code, e.g. `too-many-chips`.
         public var code: String { kind.rawValue }
         /// Every reason.
+        ///
+        /// - Complexity: O(*n*), where *n* is the number of reasons.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 
         /// The field holds its maximum number of chips.
@@ -104,18 +106,22 @@ public struct Refusal: ChipReason {
 
     }
 
+    /// What was refused, and why.
     public var reason: Reason
     /// The text concerned, when there is one (a rejected duplicate's raw text).
     public var text: String?
 
+    /// A refusal for `reason`, about `text` when there is one.
     public init(_ reason: Reason, text: String? = nil) {
         self.reason = reason
         self.text = text
     }
 
+    /// The reason's code.
     public var code: String { reason.code }
-    /// `text` when there is one.
+    /// `text`: the text concerned, empty when there is none.
     public var values: [String: String] { text.map { ["text": $0] } ?? ["text": ""] }
+    /// The reason's English words; `{text}` is the text concerned.
     public var englishTemplate: String { reason.kind.englishTemplate }
     /// `code: text`, for logs.
     public var description: String { text.map { "\(reason.code): \($0)" } ?? reason.code }

@@ -48,6 +48,8 @@ public struct FieldID: Hashable, Sendable, CustomStringConvertible {
     /// The name as a header writes it: `To`, `Cc`, `Bcc`, and otherwise
     /// each word between hyphens with a capital first letter
     /// (`reply-to` → `Reply-To`), as RFC 5322 spells its fields.
+    ///
+    /// - Complexity: O(*n*), where *n* is the name's length in bytes.
     public var headerName: String {
         var out: [UInt8] = []
         var start = true
@@ -58,15 +60,20 @@ public struct FieldID: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The name as given.
     public var description: String { name }
 
+    /// Equal when the names are, without ASCII case.
     public static func == (a: FieldID, b: FieldID) -> Bool { a.key == b.key }
+    /// Hashes the name without ASCII case, as ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }
 
 extension FieldID: Codable {
     /// Decoded from its name; a name that cannot name a header is a
     /// decoding error, so a snapshot never holds one.
+    ///
+    /// - Complexity: O(*n*), where *n* is the name's length in bytes.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let name = try c.decode(String.self)
@@ -77,6 +84,7 @@ extension FieldID: Codable {
         self = id
     }
 
+    /// Encodes the field as its name, spelled as given.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(name)

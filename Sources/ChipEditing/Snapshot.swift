@@ -4,20 +4,28 @@ import ChipRecognition
 /// A field as saved: its rules and limits, its chips with identities and
 /// states, the pending text, caret and selection.
 public struct FieldSnapshot: Sendable, Hashable {
+    /// The field's name, unique among the composer's fields.
     public var name: FieldID
     /// The field's rules, every one of them (nil only in a version 1
     /// snapshot, which kept one policy name for all fields).
     public var policy: ValidationPolicy?
     /// The field's limits (nil only in a version 1 snapshot).
     public var limits: FieldLimits?
+    /// The chips in order, with their identities and states; restoring types
+    /// each chip's text again.
     public var chips: [Chip]
+    /// The text typed and not yet a chip, as bytes (which may not be UTF-8).
     public var pending: [UInt8]
+    /// The caret, a byte offset in ``pending``.
     public var caret: Int
+    /// How many chips stand before the pending text.
     public var insertionIndex: Int
+    /// The identities of the selected chips.
     public var selection: [ChipID]
     /// The next serial number for new identities in this field.
     public var nextSerial: UInt64
 
+    /// A field as saved, each part given.
     public init(
         name: FieldID, policy: ValidationPolicy?, limits: FieldLimits?, chips: [Chip], pending: [UInt8],
         caret: Int, insertionIndex: Int, selection: [ChipID], nextSerial: UInt64
@@ -39,6 +47,12 @@ extension FieldSnapshot: Codable {
         case name, policy, limits, chips, pending, pendingEscaped, caret, insertionIndex, selection, nextSerial
     }
 
+    /// Decodes a field as ``encode(to:)`` writes it, or as version 1 did (no
+    /// policy or limits, text as byte values). What the values mean is checked
+    /// by ``Composer/init(snapshot:)``.
+    ///
+    /// - Complexity: O(*b* + *p*), where *b* is the length of the chips'
+    ///   text and *p* that of the pending text.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -53,6 +67,11 @@ extension FieldSnapshot: Codable {
             nextSerial: try c.decode(UInt64.self, forKey: .nextSerial))
     }
 
+    /// Encodes each part under its name, the pending text as a string
+    /// (`pendingEscaped`, with `\xHH` escapes, when it is not UTF-8).
+    ///
+    /// - Complexity: O(*b* + *p*), where *b* is the length of the chips'
+    ///   text and *p* that of the pending text.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
@@ -78,8 +97,11 @@ extension FieldSnapshot: Codable {
 public struct ComposerSnapshot: Sendable, Hashable, Codable {
     /// The format's version (``currentVersion`` when made here).
     public var version: Int
+    /// The fields in the composer's order.
     public var fields: [FieldSnapshot]
+    /// The field that had the focus.
     public var focus: FieldID
+    /// What an address that is already a recipient does.
     public var duplicatePolicy: DuplicatePolicy
     /// Version 1 only: the policy's name, for every field.
     public var policy: String?
@@ -88,6 +110,8 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
     /// How committed names become contacts, and whether a remote directory
     /// is asked (absent in older snapshots: the defaults).
     public var resolution: ContactResolution?
+    /// Whether the remote directory is asked about names the local one cannot
+    /// resolve (absent in older snapshots: no).
     public var remoteLookups: Bool?
     /// Whether the remote directory is asked for suggestions (absent in
     /// older snapshots: no).
@@ -95,6 +119,8 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
     /// The undo steps kept (absent in older snapshots: the default, 1,000).
     public var maxUndoSteps: Int?
 
+    /// A snapshot of these fields; the settings older snapshots lack stay nil
+    /// (their defaults when restored).
     public init(
         version: Int = ComposerSnapshot.currentVersion, fields: [FieldSnapshot], focus: FieldID,
         duplicatePolicy: DuplicatePolicy, policy: String? = nil, limits: FieldLimits? = nil
@@ -107,6 +133,7 @@ public struct ComposerSnapshot: Sendable, Hashable, Codable {
         self.limits = limits
     }
 
+    /// The version ``Composer/snapshot`` writes.
     public static let currentVersion = 2
     /// The versions ``Composer/init(snapshot:)`` restores.
     public static let readableVersions = 1...2
@@ -177,6 +204,8 @@ public struct SnapshotError: Error, ChipReason {
         /// The stable code, e.g. `caret-out-of-range`.
         public var code: String { kind.rawValue }
         /// Every reason.
+        ///
+        /// - Complexity: O(*n*), where *n* is the number of reasons.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 
         /// `unreadable-snapshot-version`: "snapshot version {version} is not one of {readable}".
@@ -236,9 +265,13 @@ public struct SnapshotError: Error, ChipReason {
         self.values = values
     }
 
+    /// The reason's code.
     public var code: String { reason.code }
+    /// The reason's English words, whose placeholders ``values`` fill.
     public var englishTemplate: String { reason.kind.englishTemplate }
     /// The English sentence, as ``message``.
+    ///
+    /// - Complexity: as ``ChipReason/message``.
     public var description: String { message }
 }
 
@@ -264,7 +297,9 @@ extension Composer {
     /// The largest limits and chip length a snapshot may ask for: ten
     /// times the defaults' order, and far below what would exhaust memory.
     public static let maxRestoredChips = 10_000_000
+    /// The most pending bytes a restored field's limits may allow.
     public static let maxRestoredPendingBytes = 1 << 24
+    /// The largest `maxChipBytes` a restored field's policy may have.
     public static let maxRestoredChipBytes = 1 << 24
     /// The most undo steps a snapshot may ask to keep.
     public static let maxRestoredUndoSteps = 1_000_000

@@ -30,9 +30,11 @@ public struct GroupOverflow: Sendable, Hashable {
 
 /// What an accessibility label needs of one option ("Large, selected, 3 of 12").
 public struct OptionAccessibility: Sendable, Hashable {
+    /// The option described.
     public var id: ChipOptionID
     /// The chip's text, to start the label with.
     public var label: String
+    /// Whether the option is selected (said for radio and toggle chips either way).
     public var isSelected: Bool
     /// The option ignores taps.
     public var isDisabled: Bool
@@ -59,7 +61,7 @@ extension ChipGroup {
 
     /// The overflow entry, or nil when every option fits in `maxVisible`.
     ///
-    /// - Complexity: O(*k*) in the number of selected options.
+    /// - Complexity: O(*k*), where *k* is the number of selected options.
     public var overflow: GroupOverflow? {
         guard options.count > configuration.maxVisible else { return nil }
         let total = selectedCount
@@ -92,7 +94,8 @@ extension ChipGroup {
     /// is not exclusive in multi mode, a selection above the maximum, a
     /// maximum in single mode, a single checkable option.
     ///
-    /// - Complexity: O(*n*) in the number of options.
+    /// - Complexity: O(*n* + *b*), where *n* is the number of options and
+    ///   *b* the length of the labels and identities read for "None".
     public var configurationWarnings: [GroupWarning] {
         var out: [GroupWarning] = []
         let single = configuration.isSingleSelection

@@ -8,6 +8,7 @@ public struct ChipGroupSnapshot<Value: Hashable & Sendable>: Sendable, Hashable 
     public var version: Int
     /// The options, in display order, with their states.
     public var options: [ChipOption<Value>]
+    /// The group's settings.
     public var configuration: GroupConfiguration
     /// The selected options, in display order.
     public var selectedIDs: [ChipOptionID]
@@ -32,7 +33,8 @@ extension ChipGroupSnapshot: Codable where Value: Codable {}
 extension ChipGroup {
     /// The state to save.
     ///
-    /// - Complexity: O(*n* + *k* log *k*).
+    /// - Complexity: O(*k* log *k*), where *k* is the number of selected
+    ///   options (the options are shared, not copied).
     public var snapshot: ChipGroupSnapshot<Value> {
         ChipGroupSnapshot(
             options: options, configuration: configuration, selectedIDs: selectedIDs, isExpanded: isExpanded)
@@ -44,7 +46,8 @@ extension ChipGroup {
     /// behind; `isExpanded` is kept only if some option is hidden.
     ///
     /// - Throws: ``GroupConfigurationError``.
-    /// - Complexity: O(*n* + *k* log *k*).
+    /// - Complexity: O(*n* + *k*), where *n* is the number of options and
+    ///   *k* the number of selected ones.
     public init(snapshot s: ChipGroupSnapshot<Value>) throws(GroupConfigurationError) {
         guard s.version == ChipGroupSnapshot<Value>.currentVersion else {
             throw GroupConfigurationError(

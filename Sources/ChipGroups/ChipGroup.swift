@@ -76,6 +76,8 @@ public struct GroupConfigurationError: Error, ChipReason {
         /// The stable code, e.g. `repeated-option`.
         public var code: String { kind.rawValue }
         /// Every reason.
+        ///
+        /// - Complexity: O(*n*), where *n* is the number of reasons.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 
         /// `maxVisible` below 1 (`{value}`).
@@ -111,9 +113,13 @@ public struct GroupConfigurationError: Error, ChipReason {
         self.values = values
     }
 
+    /// The reason's code.
     public var code: String { reason.code }
+    /// The reason's English words, whose placeholders ``values`` fill.
     public var englishTemplate: String { reason.kind.englishTemplate }
     /// The English sentence, as ``message``.
+    ///
+    /// - Complexity: as ``ChipReason/message``.
     public var description: String { message }
 }
 
@@ -173,7 +179,8 @@ public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
     ///   rules would not give (unknown or repeated identities, action
     ///   chips, two options in single mode, an exclusive option with
     ///   others, more than `maxSelected`).
-    /// - Complexity: O(*n* + *k* log *k*).
+    /// - Complexity: O(*n* + *c*), where *n* is the number of options and
+    ///   *c* the number of `checked` identities.
     public init(
         options: [ChipOption<Value>], configuration: GroupConfiguration = GroupConfiguration(),
         checked: [ChipOptionID] = []
@@ -480,7 +487,8 @@ public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
     /// is still added, unselected, and the change carries the refusal.
     ///
     /// - Precondition: `index` is in `0...count`.
-    /// - Complexity: O(1) at the end, O(*n*) elsewhere; plus O(*k* log *k*).
+    /// - Complexity: O(*n* − `index` + *k* log *k*), where *n* is the number
+    ///   of options and *k* the number of selected ones: O(*k* log *k*) at the end.
     public mutating func add(_ option: ChipOption<Value>, checked: Bool = false, at index: Int? = nil) -> GroupChange {
         guard indexByID[option.id] == nil else { return refused(.duplicateID, option.id) }
         let at = index ?? options.count
@@ -503,7 +511,8 @@ public struct ChipGroup<Value: Hashable & Sendable>: Sendable, Hashable {
     /// come and go with the host's data, and nothing is selected by itself
     /// in its place.
     ///
-    /// - Complexity: O(*n*) in the number of options.
+    /// - Complexity: O(*n* + *k* log *k*), where *n* is the number of options
+    ///   and *k* the number of selected ones.
     public mutating func remove(_ id: ChipOptionID) -> GroupChange {
         guard let i = indexByID[id] else { return refused(.unknownOption, id) }
         var r = Recorder()

@@ -13,13 +13,20 @@ public struct ChipOptionID: Sendable, Hashable, Codable, Comparable, CustomStrin
     /// An identity written as a literal: `"large"`.
     public init(stringLiteral value: String) { rawValue = value }
 
+    /// The host's identity text.
     public var description: String { rawValue }
+    /// Orders identities as their texts compare, for a stable order in
+    /// sets and logs; display order is the group's.
+    ///
+    /// - Complexity: O(*n*), where *n* is the length of the shorter identity.
     public static func < (a: ChipOptionID, b: ChipOptionID) -> Bool { a.rawValue < b.rawValue }
 
+    /// Decodes an identity from a single string.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the identity as a single string.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(rawValue)
@@ -43,8 +50,12 @@ public enum ActionProgress: String, Sendable, Hashable, Codable {
 /// Stored as ``ChipOption/isDisabled`` plus ``ActionProgress``, so
 /// "disabled" means the same for every kind of chip.
 public enum ActionChipState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// `enabled`: a tap triggers the action; `disabled`: taps are refused
+    /// (``ChipOption/isDisabled``).
     case enabled, disabled
+    /// The action is running: taps are refused.
     case inProgress = "in-progress"
+    /// The action finished, showing its confirmation.
     case done
 }
 

@@ -26,12 +26,16 @@ public struct GroupChange: Sendable, Hashable {
     }
 
     /// The refusal, when the operation (or part of it) was refused.
+    ///
+    /// - Complexity: O(*e*), where *e* is the number of edits.
     public var refusal: GroupRefusal? {
         for case .refused(let r) in edits { return r }
         return nil
     }
 
     /// The request a tap on a controlled group emitted.
+    ///
+    /// - Complexity: O(*e*), where *e* is the number of edits.
     public var request: GroupRequest? {
         for case .requested(let r) in edits { return r }
         return nil
@@ -68,6 +72,9 @@ public enum GroupEdit: Sendable, Hashable {
 
 /// The settings a ``GroupEdit/settingChanged(_:)`` names.
 public enum GroupSetting: String, Sendable, Hashable, Codable {
+    /// ``GroupConfiguration/isSelectionRequired``, ``GroupConfiguration/isReadOnly``,
+    /// ``GroupConfiguration/isControlled``, ``GroupConfiguration/maxSelected`` and
+    /// ``GroupConfiguration/maxVisible``, by the code a change reports.
     case required, readOnly = "read-only", controlled, maxSelected = "max-selected", maxVisible = "max-visible"
 }
 
@@ -123,6 +130,8 @@ public struct GroupRefusal: ChipReason {
         /// The stable code, e.g. `selection-required`.
         public var code: String { kind.rawValue }
         /// Every reason.
+        ///
+        /// - Complexity: O(*n*), where *n* is the number of reasons.
         public static var allReasons: [Reason] { Kind.allCases.map(Reason.init) }
 
         /// The option is disabled (taps only).
@@ -155,9 +164,11 @@ public struct GroupRefusal: ChipReason {
         self.id = id
     }
 
+    /// The reason's code.
     public var code: String { reason.code }
     /// `option`: the option's identity (a host words it with its label).
     public var values: [String: String] { ["option": id?.rawValue ?? ""] }
+    /// The reason's English words, whose placeholders ``values`` fill.
     public var englishTemplate: String { reason.kind.englishTemplate }
     /// `code: id`, for logs.
     public var description: String { id.map { "\(reason.code): \($0)" } ?? reason.code }

@@ -20,9 +20,11 @@ public struct ChipStrings: Sendable, Hashable {
     public var invalid = "{text}, invalid address: {reason}"
     /// One warning of a valid chip: `{reason}`.
     public var warning = "warning: {reason}"
+    /// A selected chip, or a choice or filter chip that is on.
     public var selected = "selected"
     /// Said for radio and toggle chips, whose state is always told.
     public var notSelected = "not selected"
+    /// A chip that cannot be used now.
     public var disabled = "disabled"
     /// A committed chip of the editor: no longer editable.
     public var sent = "sent"
@@ -40,7 +42,9 @@ public struct ChipStrings: Sendable, Hashable {
     public var separator = ", "
     /// The roles, said only when a host asks (platforms announce roles themselves).
     public var radioRole = "radio button"
+    /// The role of a chip of a multiple-selection group, which turns on and off.
     public var toggleRole = "toggle button"
+    /// The role of an action chip.
     public var buttonRole = "button"
     /// Reasons by error code, overriding ``ChipError/message``.
     public var errorMessages: [String: String] = [:]
@@ -61,6 +65,7 @@ public struct ChipStrings: Sendable, Hashable {
     /// The overflow chip, and the summary when not even one name fits: `{count}`.
     public var moreChip = "+{count}"
 
+    /// The English words; a host then sets those it translates.
     public init() {}
 
     /// The English strings.
@@ -70,7 +75,8 @@ public struct ChipStrings: Sendable, Hashable {
     /// for its code, else the English one. A chip's error (``ChipError``)
     /// is looked up in ``errorMessages`` too.
     ///
-    /// - Complexity: O(*n*) in the template and the values.
+    /// - Complexity: O(*n* + *m*), where *n* is the template's length and *m*
+    ///   the length of the values.
     public func message(for reason: some ChipReason) -> String {
         let template = reasonMessages[reason.code] ?? errorMessages[reason.code] ?? reason.englishTemplate
         return ReasonTemplate.fill(template, reason.values)
@@ -84,7 +90,9 @@ public struct ChipStrings: Sendable, Hashable {
     /// `template` with each `{key}` replaced by its value; an unknown
     /// placeholder is kept as written.
     ///
-    /// - Complexity: O(*n* + *m*) in the template's and the values' lengths.
+    /// - Complexity: O(*n* + *p* · *k* + *m*), where *n* is the template's
+    ///   length, *p* the number of its placeholders, *k* the number of
+    ///   values, and *m* the length of the values inserted.
     public static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
         ReasonTemplate.fill(template) { key in values.first(where: { $0.key == key })?.value }
     }
@@ -94,6 +102,8 @@ extension ChipWarnings {
     /// Each warning in the set as an English sentence, in ``codes`` order,
     /// for people (a screen reader, a tooltip). Kept in the output layer:
     /// recognition names warnings by code only.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of warning kinds.
     public var messages: [String] { codes.map(ChipWarnings.englishMessage(code:)) }
 
     static func englishMessage(code: String) -> String {

@@ -107,8 +107,10 @@ public enum ChipText {
     /// ellipsis itself gives the empty string: nothing can be shown, and
     /// the caller can tell (an empty label is never a truncation).
     ///
-    /// - Complexity: O(*n*) measures of one cluster each, plus one of the
-    ///   result, for *n* the clusters of `text`.
+    /// - Complexity: O(*n*) measures of one cluster each, for *n* the
+    ///   clusters of `text`, plus one of the whole text and one of the
+    ///   result (one more for each cluster a measure that is not additive
+    ///   makes it give back).
     public static func truncate(
         _ text: String, toWidth budget: Int, measure: some TextWidthMeasure = TerminalWidth()
     ) -> String {
@@ -146,7 +148,8 @@ public enum ChipText {
     /// its line, since it cannot be cut.
     ///
     /// - Complexity: O(*n*) measures of one cluster each, for *n* the
-    ///   clusters of `text`.
+    ///   clusters of `text`, plus, for each of the at most `maxLines` lines,
+    ///   one of the text left, and the last line's ``truncate(_:toWidth:measure:)``.
     public static func wrap(
         _ text: String, lineWidth: Int, maxLines: Int = 2, measure: some TextWidthMeasure = TerminalWidth()
     ) -> [String] {

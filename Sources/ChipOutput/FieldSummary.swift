@@ -14,6 +14,7 @@
 ///    `fits` is false: then `text` is the `+N` of every label, which the
 ///    budget could not hold either (shown anyway, so a field never looks empty).
 public struct FieldSummary: Sendable, Hashable {
+    /// The line to show: names, then the count of the rest in the host's words.
     public var text: String
     /// Names shown in `text`, from the first.
     public var shownCount: Int
@@ -21,13 +22,17 @@ public struct FieldSummary: Sendable, Hashable {
     public var hiddenCount: Int
     /// The measure of `text`.
     public var width: Int
+    /// Whether ``width`` is within the budget; false only for a `+N` the budget
+    /// cannot hold either.
     public var fits: Bool
 
     /// The summary of `labels` (already cleaned, e.g. by ``ChipText/label(of:)-(ParsedChip)``)
     /// in `budget`: as many names as fit, then the count of the rest.
     ///
-    /// - Complexity: O(*k* + *t*) measures, for *k* the names shown (plus
-    ///   one) and *t* the template's length, each of one name or template.
+    /// - Complexity: O(*k*) measures, where *k* is the number of names shown
+    ///   (plus one), each of a name, of the `and N more` words or of the
+    ///   summary; the summary is measured again only for each name a measure
+    ///   that is not additive makes it give back.
     public static func make(
         labels: [String], budget: Int, measure: some TextWidthMeasure = TerminalWidth(),
         strings: ChipStrings = .english, isolatesBidi: Bool = true
@@ -82,7 +87,8 @@ public struct FieldSummary: Sendable, Hashable {
 
         /// Counts a label, and keeps it while it can still show.
         ///
-        /// - Complexity: O(*m*) in the label's length while it is kept; O(1) after.
+        /// - Complexity: O(*m*), where *m* is the label's length, while labels
+        ///   are kept; O(1) once the summary is full.
         public mutating func append(_ label: String) {
             count += 1
             guard widths[widths.count - 1] <= widthLimit || separatorWidth == 0 else { return }
@@ -102,7 +108,7 @@ public struct FieldSummary: Sendable, Hashable {
         /// The summary of the labels appended, in `budget` columns.
         ///
         /// - Precondition: `budget <= widthLimit`.
-        /// - Complexity: O(*k* + *t*) measures, as ``FieldSummary/make(labels:budget:measure:strings:isolatesBidi:)``.
+        /// - Complexity: as ``FieldSummary/make(labels:budget:measure:strings:isolatesBidi:)``.
         public func summary(budget: Int) -> FieldSummary { summary(budget: budget, count: count) }
 
         func summary(budget: Int, count n: Int) -> FieldSummary {
@@ -155,7 +161,7 @@ public struct FieldSummary: Sendable, Hashable {
 
     /// The overflow chip's text, `+N`.
     ///
-    /// - Complexity: O(*t*) in the template's length.
+    /// - Complexity: O(*t*), where *t* is the length of the `moreChip` template.
     public static func moreChipText(count: Int, strings: ChipStrings = .english) -> String {
         ChipStrings.fill(strings.moreChip, ["count": "\(count)"])
     }

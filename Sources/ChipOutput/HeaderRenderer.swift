@@ -15,6 +15,8 @@ public struct HeaderOptions: Sendable, Hashable {
     /// What folding inserts before the space that starts a continuation line.
     public var lineBreak = "\r\n"
 
+    /// Options as RFC 5322 recommends unless given: no SMTPUTF8, lines folded
+    /// before 78 bytes, CRLF line breaks, nothing on the first line yet.
     public init(smtpUTF8: Bool = false, foldAt: Int = HeaderLimits.foldAtBytes, firstLineUsed: Int = 0, lineBreak: String = "\r\n") {
         self.smtpUTF8 = smtpUTF8
         self.foldAt = foldAt
@@ -34,7 +36,7 @@ public struct HeaderValue: Sendable, Hashable {
     /// Indexes of chips left out: chips in error, and without SMTPUTF8,
     /// chips whose local part is not ASCII (the indexes of ``omissions``).
     ///
-    /// - Complexity: O(*k*) in the chips left out.
+    /// - Complexity: O(*k*), where *k* is the number of chips left out.
     public var omitted: [Int] { omissions.map(\.index) }
 }
 
@@ -362,6 +364,7 @@ public enum HeaderRenderer {
 /// what is done so far is in ``text`` (take it with ``take()``), except the
 /// last word, which may still get a `,` `;` or `:`.
 public struct HeaderWriter: Sendable {
+    /// How the chips are rendered, fixed for the writer's life.
     public let options: HeaderOptions
     /// Rendered text not yet taken.
     public private(set) var text = ""
@@ -386,6 +389,7 @@ public struct HeaderWriter: Sendable {
         return p
     }()
 
+    /// A writer for one header value, starting `options.firstLineUsed` bytes into its line.
     public init(options: HeaderOptions = HeaderOptions()) {
         self.options = options
         self.line = options.firstLineUsed
@@ -445,15 +449,13 @@ public struct HeaderWriter: Sendable {
 
     /// Ends the value: closes an open group and writes the last word.
     ///
-    /// - Complexity: O(*k*) in the words held back.
+    /// - Complexity: O(*w*), where *w* is the length of the word held back.
     public mutating func finish() {
         closeGroup()
         flushLastWord()
     }
 
     /// Takes the text rendered so far.
-    ///
-    /// - Complexity: O(*k*) in the text taken.
     public mutating func take() -> String {
         defer { text = "" }
         return text

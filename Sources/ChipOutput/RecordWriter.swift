@@ -59,8 +59,10 @@ public struct OmittedChip: Sendable, Hashable {
     public var raw: [UInt8]
     /// Whether ``raw`` is only the start of the chip's text.
     public var truncated: Bool
+    /// Why the header writer left the chip out.
     public var reason: HeaderOmission.Reason
 
+    /// A chip of `record` left out for `reason`.
     public init(record: Int, index: Int, raw: [UInt8], truncated: Bool, reason: HeaderOmission.Reason) {
         self.record = record
         self.index = index
@@ -89,6 +91,7 @@ public struct OmittedChip: Sendable, Hashable {
 /// 2. For the same record, ``write(record:_:)`` writes the bytes `chipify`
 ///    writes for it with the same options.
 public struct ChipRecordWriter: Sendable {
+    /// What the writer writes, fixed at creation.
     public let format: OutputFormat
     /// Count instead of writing chips (`--summary`).
     public let summarize: Bool
@@ -150,7 +153,8 @@ public struct ChipRecordWriter: Sendable {
     /// and writes all its chips, then ends the record: what `chipify`
     /// writes for that line. `record` is its number (from 1).
     ///
-    /// - Complexity: O(*n*) in the record's length.
+    /// - Complexity: O(*n* + *s*), where *n* is the record's length and *s*
+    ///   the size of the tables a new ``ListRecognizer`` builds, once a record.
     public mutating func write(record: Int, _ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { p in
             var scanner = ListScanner()
@@ -431,7 +435,9 @@ public struct ChipRecordWriter: Sendable {
     /// Ends a record: for `header`, its value is finished and written,
     /// with a line break.
     ///
-    /// - Complexity: O(*k*) in the header value finished; O(1) in other formats.
+    /// - Complexity: O(*k*), where *k* is the length of the header value
+    ///   finished (`header`) or of the summary line written (`text` with
+    ///   ``summaryWidth``); O(1) otherwise.
     public mutating func endRecord() {
         if let width = summaryWidth, format == .text && !summarize {
             writeSummaryLine(width: width)

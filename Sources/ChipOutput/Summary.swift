@@ -4,9 +4,13 @@ import ChipRecognition
 /// A ``ChipRecordWriter`` that summarizes keeps one; hosts can fill one
 /// with ``count(_:)-(ParsedChip)``.
 public struct Summary: Sendable, Equatable {
+    /// Records (lines, or lists) read.
     public var records = 0
+    /// Chips counted, valid or not.
     public var chips = 0
+    /// Chips without an error.
     public var valid = 0
+    /// Chips in error; ``errorsByReason`` says why.
     public var errors = 0
     /// Error chips by reason, indexed by `ChipError.precedence`.
     public var errorsByReason = [Int](repeating: 0, count: ChipError.allReasons.count)
@@ -15,9 +19,15 @@ public struct Summary: Sendable, Equatable {
     /// Input bytes read.
     public var bytes = 0
 
+    /// A summary with every count at zero.
+    ///
+    /// - Complexity: O(*r* + *w*), where *r* is the number of reasons and *w*
+    ///   the number of warning kinds.
     public init() {}
 
     /// Counts one chip of a record.
+    ///
+    /// - Complexity: O(*k*), where *k* is the number of the chip's warnings.
     public mutating func count(_ chip: ParsedChip) { count(error: chip.error, warnings: chip.warnings) }
 
     @inline(__always)
@@ -36,6 +46,9 @@ public struct Summary: Sendable, Equatable {
     }
 
     /// Adds another summary's counts (for parallel runs).
+    ///
+    /// - Complexity: O(*r* + *w*), where *r* is the number of reasons and *w*
+    ///   the number of warning kinds.
     public mutating func add(_ other: Summary) {
         records += other.records
         chips += other.chips
@@ -48,6 +61,9 @@ public struct Summary: Sendable, Equatable {
 
     /// One text block: a `name: value` line per count, reasons and warnings
     /// indented below their totals, zero counts left out.
+    ///
+    /// - Complexity: O(*r* + *w*), where *r* is the number of reasons and *w*
+    ///   the number of warning kinds.
     public var text: String {
         var lines = [
             "records: \(records)", "chips: \(chips)", "valid: \(valid)", "errors: \(errors)",
@@ -65,6 +81,9 @@ public struct Summary: Sendable, Equatable {
 
     /// One JSON object on one line; every reason and warning is present,
     /// zero or not, so the keys are stable.
+    ///
+    /// - Complexity: O(*r* + *w*), where *r* is the number of reasons and *w*
+    ///   the number of warning kinds.
     public var json: String {
         var s = "{\"records\":\(records),\"chips\":\(chips),\"valid\":\(valid),\"errors\":\(errors)"
         s += ",\"errors_by_reason\":{"

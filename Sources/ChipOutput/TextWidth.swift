@@ -30,8 +30,12 @@ extension TextWidthMeasure {
 public struct WidthMeasure: TextWidthMeasure {
     let body: @Sendable (Substring) -> Int
 
+    /// A measure that calls `body`, which must be safe to call from any thread.
     public init(_ body: @escaping @Sendable (Substring) -> Int) { self.body = body }
 
+    /// The width `body` gives for `text`.
+    ///
+    /// - Complexity: that of `body`.
     public func width(of text: Substring) -> Int { body(text) }
 }
 
@@ -60,6 +64,7 @@ public struct TerminalWidth: TextWidthMeasure, Hashable {
     /// Count East Asian ambiguous characters as two columns.
     public var ambiguousIsWide: Bool
 
+    /// Terminal columns; ambiguous characters are one column unless `ambiguousIsWide`.
     public init(ambiguousIsWide: Bool = false) {
         self.ambiguousIsWide = ambiguousIsWide
     }

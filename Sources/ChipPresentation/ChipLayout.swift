@@ -29,8 +29,11 @@
 /// 4. The layout equals ``init(widths:spacing:lineWidth:)`` of its widths
 ///    after any sequence of edits (tested with seeded random edits).
 public struct ChipFlowLayout: Sendable, Hashable {
+    /// Each chip's width, in the host's unit, in chip order.
     public private(set) var widths: [Int]
+    /// The gap between two chips of a row.
     public let spacing: Int
+    /// The width a row may fill; fixed: another width is a new layout.
     public let lineWidth: Int
     /// The index of each row's first chip.
     public private(set) var rowStarts: [Int]
@@ -39,7 +42,7 @@ public struct ChipFlowLayout: Sendable, Hashable {
 
     /// Lays out chips of `widths` in rows of `lineWidth`.
     ///
-    /// - Complexity: O(*n*) in the number of chips.
+    /// - Complexity: O(*n*), where *n* is the number of chips.
     public init(widths: [Int], spacing: Int, lineWidth: Int) {
         precondition(spacing >= 0 && lineWidth >= 0, "spacing and line width must not be negative")
         self.widths = widths
@@ -67,7 +70,7 @@ public struct ChipFlowLayout: Sendable, Hashable {
 
     /// The row that holds chip `index`.
     ///
-    /// - Complexity: O(log *r*) in the number of rows.
+    /// - Complexity: O(log *r*), where *r* is the number of rows.
     public func row(ofChip index: Int) -> Int {
         precondition(index >= 0 && index < widths.count, "no chip \(index)")
         var lo = 0
@@ -81,8 +84,7 @@ public struct ChipFlowLayout: Sendable, Hashable {
 
     /// Inserts a chip of `width` before chip `index`.
     ///
-    /// - Complexity: O(*k*) in the chips of the rows laid out again, plus
-    ///   moving the arrays' tails (see the type's discussion).
+    /// - Complexity: as ``replace(_:with:)`` with one new chip.
     @discardableResult
     public mutating func insert(width: Int, at index: Int) -> ChipLayoutChange {
         replace(index..<index, with: [width])
@@ -90,8 +92,7 @@ public struct ChipFlowLayout: Sendable, Hashable {
 
     /// Removes chip `index`.
     ///
-    /// - Complexity: O(*k*) in the chips of the rows laid out again, plus
-    ///   moving the arrays' tails.
+    /// - Complexity: as ``replace(_:with:)`` with no new chip.
     @discardableResult
     public mutating func remove(at index: Int) -> ChipLayoutChange {
         replace(index..<index + 1, with: [])
@@ -101,8 +102,10 @@ public struct ChipFlowLayout: Sendable, Hashable {
     /// changed is a replacement of one by one), and says which rows changed
     /// (none, as empty ranges at the last row, when nothing is replaced).
     ///
-    /// - Complexity: O(*k* + *m*) in the chips of the rows laid out again and
-    ///   the new chips, plus moving the arrays' tails.
+    /// - Complexity: O(*k* + *m* + *t*), where *k* is the number of chips in
+    ///   the rows laid out again, *m* the number of new chips, and *t* the
+    ///   number of chips and rows after them, whose arrays' tails move and
+    ///   whose row starts shift by the change in count (none is laid out again).
     @discardableResult
     public mutating func replace(_ range: Range<Int>, with newWidths: [Int]) -> ChipLayoutChange {
         precondition(range.lowerBound >= 0 && range.upperBound <= widths.count, "range \(range) out of the chips")
@@ -178,9 +181,12 @@ public struct ChipFlowLayout: Sendable, Hashable {
 /// at the same offsets, moved down by `newRows.count - oldRows.count` rows
 /// (and their chip indexes by the change in count).
 public struct ChipLayoutChange: Sendable, Hashable {
+    /// The rows of the layout before the edit that were replaced.
     public var oldRows: Range<Int>
+    /// The rows of the layout after the edit that replaced them.
     public var newRows: Range<Int>
 
+    /// A change that replaced `oldRows` by `newRows`.
     public init(oldRows: Range<Int>, newRows: Range<Int>) {
         self.oldRows = oldRows
         self.newRows = newRows
@@ -214,7 +220,8 @@ public struct SingleLineLayout: Sendable, Hashable {
     /// The most chips of `widths` that fit `lineWidth` with, when some are
     /// left, a `+N` chip of `overflowWidth(N)` after them.
     ///
-    /// - Complexity: O(*k*) in the chips shown, plus *k* calls of `overflowWidth`.
+    /// - Complexity: O(*k*), where *k* is the number of chips that fit the
+    ///   line, plus *k* calls of `overflowWidth`.
     public init(widths: [Int], spacing: Int, lineWidth: Int, overflowWidth: (Int) -> Int) {
         let n = widths.count
         var best = n == 1 ? 1 : 0

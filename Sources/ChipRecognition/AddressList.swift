@@ -18,7 +18,10 @@ public struct ParsedChip: Sendable, Hashable {
     /// The address as typed (`local@domain`), without obsolete white space
     /// or comments; nil when none could be found.
     public package(set) var address: String?
+    /// The local part as typed, obsolete white space and comments included
+    /// (decoded for a %-encoded `mailto:` link); nil when none was found.
     public package(set) var localPart: String?
+    /// The domain as typed, like ``localPart``; nil when none was found.
     public package(set) var domain: String?
     /// The domain's ASCII form (A-labels), for sending and length checks;
     /// nil when the chip has no usable domain.
@@ -46,6 +49,7 @@ public struct ParsedChip: Sendable, Hashable {
         var cursor = TextOffsets.Cursor(raw)
         return cursor.offset(ofByteRoundingDown: offset, unit: unit)
     }
+    /// What is worth telling a person about the chip, valid or not.
     public package(set) var warnings: ChipWarnings
     /// With the `likely-typo` warning: the common domain meant, probably.
     public package(set) var suggestedDomain: String?
@@ -75,8 +79,11 @@ public struct ParsedChip: Sendable, Hashable {
         self.warnings = warnings
     }
 
+    /// Whether the chip has no ``error``: a mailbox that can be sent to, or an empty group.
     public var isValid: Bool { error == nil }
     /// The source text, with invalid UTF-8 shown as U+FFFD.
+    ///
+    /// - Complexity: O(*n*), where *n* is the length of ``raw`` in bytes.
     public var rawText: String { String(decoding: raw, as: UTF8.self) }
 }
 

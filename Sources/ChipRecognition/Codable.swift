@@ -97,6 +97,8 @@ package enum SavedBytes {
 extension ListItem.Kind: Codable {
     var savedName: String { self == .mailbox ? "mailbox" : "group" }
 
+    /// Decodes a kind from its name, `mailbox` or `group`, or from the number
+    /// version 1 saved; anything else is a decoding error.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let name = try? c.decode(String.self) {
@@ -115,6 +117,7 @@ extension ListItem.Kind: Codable {
         self = kind
     }
 
+    /// Encodes the kind as its name, `mailbox` or `group`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(savedName)
@@ -127,6 +130,11 @@ extension ParsedChip: Codable {
         case asciiDomain, unicodeDomain, group, error, errorOffset, warnings, suggestedDomain
     }
 
+    /// Decodes a chip as ``encode(to:)`` writes it, or as version 1 did (a
+    /// `byteRange` and bytes as numbers); an end before the start, or an error
+    /// without its offset (or an offset without an error), is a decoding error.
+    ///
+    /// - Complexity: O(*n*), where *n* is the length of the chip's text.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let range: Range<Int>
@@ -161,6 +169,10 @@ extension ParsedChip: Codable {
             suggestedDomain: try c.decodeIfPresent(String.self, forKey: .suggestedDomain))
     }
 
+    /// Encodes the chip's parts by name, its text as a string (`rawEscaped`,
+    /// with `\xHH` escapes, when it is not UTF-8) and its range as `start` and `end`.
+    ///
+    /// - Complexity: O(*n*), where *n* is the length of the chip's text.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)
@@ -191,6 +203,8 @@ extension ValidationPolicy: Codable {
     /// Every rule is read; one that is missing takes the value of the
     /// preset the policy names (or of `standard` for another name), so a
     /// policy saved by an older version, with fewer rules, still loads.
+    ///
+    /// - Complexity: O(*d*), where *d* is the number of common domains.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decode(String.self, forKey: .name)
@@ -227,6 +241,8 @@ extension ValidationPolicy: Codable {
     /// above takes a missing rule from the same preset, so what is read is
     /// what was written (and a full policy, as older versions wrote it,
     /// still reads the same).
+    ///
+    /// - Complexity: O(*d*), where *d* is the number of common domains.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         let base = ValidationPolicy(named: name) ?? .standard

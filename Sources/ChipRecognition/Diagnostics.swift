@@ -137,6 +137,7 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     public var staticCode: StaticString { kind.staticCode }
     /// A short explanation in English, for people.
     public var message: String { kind.message }
+    /// The code, as logs and tests show it.
     public var description: String { code }
 
     /// The reason's rank: 0 for the reason reported first when several
@@ -144,45 +145,110 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
     public var precedence: Int { Int(kind.rawValue) }
 
     /// Every reason, in order of precedence.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of reasons.
     public static var allReasons: [ChipError] { Kind.allCases.map(ChipError.init) }
 
     /// The reason with this code, if there is one.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of reasons.
     public init?(code: String) {
         guard let kind = Kind.allCases.first(where: { "\($0.staticCode)" == code }) else { return nil }
         self.kind = kind
     }
 
+    /// `too-long`: the chip is longer than the policy's `maxChipBytes` (or a
+    /// reader no longer holds its text), so it is not parsed at all.
     public static let tooLong = ChipError(.tooLong)
+    /// `invalid-utf8`: the chip's bytes are not well-formed UTF-8.
     public static let invalidUTF8 = ChipError(.invalidUTF8)
+    /// `invalid-character`: a byte that cannot stand where it is: a control
+    /// character, a stray `>`, `]`, `\` or `[`, text after the `<…>`, or a
+    /// special character in text that has no `@`.
     public static let invalidCharacter = ChipError(.invalidCharacter)
+    /// `invisible-character`: the local part or domain holds a zero-width
+    /// character, bidi control or BOM, which would make the address look like another.
     public static let invisibleCharacter = ChipError(.invisibleCharacter)
+    /// `unterminated-quote`: a `"` opens a quoted string the chip never closes.
     public static let unterminatedQuote = ChipError(.unterminatedQuote)
+    /// `unbalanced-comment`: a `(` the chip never closes, or a `)` that closes nothing.
     public static let unbalancedComment = ChipError(.unbalancedComment)
+    /// `unterminated-domain-literal`: a `[` after the `@` the chip never closes with `]`.
     public static let unterminatedDomainLiteral = ChipError(.unterminatedDomainLiteral)
+    /// `unterminated-angle`: a `<` with no `>` after it.
     public static let unterminatedAngle = ChipError(.unterminatedAngle)
+    /// `not-an-address`: nothing reads as an address: an empty chip, a
+    /// `mailto:` prefix alone, or several words or quoted text without an `@`
+    /// (a name, not a mistyped address).
     public static let notAnAddress = ChipError(.notAnAddress)
+    /// `empty-address`: `<>` holds nothing (or only a `mailto:` prefix or a route).
     public static let emptyAddress = ChipError(.emptyAddress)
+    /// `missing-at`: one word without an `@`, as a mistyped address reads.
     public static let missingAt = ChipError(.missingAt)
+    /// `multiple-at`: a second `@` outside quotes.
     public static let multipleAt = ChipError(.multipleAt)
+    /// `empty-local-part`: nothing before the `@`.
     public static let emptyLocalPart = ChipError(.emptyLocalPart)
+    /// `missing-domain`: nothing after the `@` (or after an `@` of an obsolete route).
     public static let missingDomain = ChipError(.missingDomain)
+    /// `leading-dot`: the local part or the domain starts with a dot
+    /// (`.ann@x.org`), under a policy that checks the grammar.
     public static let leadingDot = ChipError(.leadingDot)
+    /// `trailing-dot`: the local part or the domain ends with a dot
+    /// (`ann.@x.org`), under a policy that checks the grammar.
     public static let trailingDot = ChipError(.trailingDot)
+    /// `consecutive-dots`: two dots with nothing between them in the local
+    /// part or the domain (`ann..lee@x.org`), under a policy that checks the grammar.
     public static let consecutiveDots = ChipError(.consecutiveDots)
+    /// `invalid-display-name`: the name is not an RFC 5322 phrase: it starts
+    /// with a dot, holds an unquoted special character (`@`, `:`, a comma the
+    /// policy does not allow), or ends with a comma; under a policy that
+    /// checks the grammar.
     public static let invalidDisplayName = ChipError(.invalidDisplayName)
+    /// `invalid-local-part`: two words of the local part stand side by side
+    /// without a dot (`ann lee@x.org`), under a policy that checks the grammar.
     public static let invalidLocalPart = ChipError(.invalidLocalPart)
+    /// `unnecessary-quotes`: the local part is one quoted string that would be
+    /// valid unquoted (`"ann"@x.org`), under a policy that does not allow it (`strict`).
     public static let unnecessaryQuotes = ChipError(.unnecessaryQuotes)
+    /// `comment-not-allowed`: a comment `(…)`, under a policy without comments (`strict`).
     public static let commentNotAllowed = ChipError(.commentNotAllowed)
+    /// `obsolete-syntax`: RFC 5322 §4 syntax (a route, white space or comments
+    /// inside the address, a dot in an unquoted name, quoted and unquoted words
+    /// mixed, a line of white space only) under a policy that does not accept
+    /// it; the others accept it with the warning of the same code.
     public static let obsoleteSyntax = ChipError(.obsoleteSyntax)
+    /// `invalid-domain-literal`: a domain literal that holds no IPv4 or IPv6
+    /// address, under a policy that requires a host name.
     public static let invalidDomainLiteral = ChipError(.invalidDomainLiteral)
+    /// `invalid-domain-character`: a quoted string in the domain, or, under a
+    /// policy that requires a host name, an ASCII byte other than a letter,
+    /// digit or `-` in a label.
     public static let invalidDomainCharacter = ChipError(.invalidDomainCharacter)
+    /// `invalid-domain-label`: a label starts or ends with `-`, under a policy
+    /// that requires a host name.
     public static let invalidDomainLabel = ChipError(.invalidDomainLabel)
+    /// `invalid-idn`: a label with non-ASCII text that has no A-label, or one
+    /// with `--` in its third and fourth places that is no valid A-label, under
+    /// a policy that requires a host name.
     public static let invalidInternationalDomain = ChipError(.invalidInternationalDomain)
+    /// `domain-missing-dot`: the domain is one label (`ann@localhost`), under a
+    /// policy that requires a dotted domain; the others warn with the same code.
     public static let domainMissingDot = ChipError(.domainMissingDot)
+    /// `numeric-tld`: the last label is all digits (`ann@192.168.1.1`), under a
+    /// policy that requires a dotted domain; the others warn with the same code.
     public static let numericTopLevelDomain = ChipError(.numericTopLevelDomain)
+    /// `local-part-too-long`: the local part is over 64 bytes (RFC 5321), under
+    /// a policy that enforces the length limits.
     public static let localPartTooLong = ChipError(.localPartTooLong)
+    /// `domain-label-too-long`: a label is over 63 bytes in its ASCII form,
+    /// under a policy that enforces the length limits.
     public static let domainLabelTooLong = ChipError(.domainLabelTooLong)
+    /// `domain-too-long`: the domain is over 255 bytes in its ASCII form, under
+    /// a policy that enforces the length limits.
     public static let domainTooLong = ChipError(.domainTooLong)
+    /// `address-too-long`: `local@domain` is over 254 bytes, under a policy
+    /// that enforces the length limits.
     public static let addressTooLong = ChipError(.addressTooLong)
     /// A typed name that several contacts match equally well (set by the
     /// editing engine, never by recognition); the chip lists them.
@@ -199,12 +265,15 @@ public struct ChipError: Sendable, Hashable, CustomStringConvertible {
 extension ChipError: ChipReason {
     /// None: an error's words name no value.
     public var values: [String: String] { [:] }
+    /// The ``message``: an error's words name no value.
     public var englishTemplate: String { kind.message }
 }
 
 /// Things worth telling a person about a chip that is still sendable.
 public struct ChipWarnings: OptionSet, Sendable, Hashable {
+    /// The warnings as bits: the k-th of ``all`` is `1 << k`.
     public let rawValue: UInt32
+    /// The set whose bits are `rawValue`; bits no warning has are kept, and have no code.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Obsolete RFC 5322 syntax (§4) was accepted: a route, white space or
@@ -230,7 +299,6 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     /// should be written as a literal, `ann@[192.168.1.1]`.
     public static let numericTopLevelDomain = ChipWarnings(rawValue: 1 << 6)
 
-    /// Every warning with its code; the k-th is the bit `1 << k`.
     /// The name holds an address other than the chip's
     /// (`"ceo@company.com" <x@elsewhere.example>`).
     public static let displayNameSpoof = ChipWarnings(rawValue: 1 << 7)
@@ -265,17 +333,23 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     }
 
     /// The stable kebab-case codes of the warnings in this set, in a fixed order.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of warning kinds.
     public var codes: [String] {
         ChipWarnings.table.compactMap { contains($0.0) ? "\($0.1)" : nil }
     }
 
     /// Calls `body` with each code in ``codes`` order, without allocating.
+    ///
+    /// - Complexity: O(*k*), where *k* is the number of warnings in the set.
     public func forEachCode(_ body: (StaticString) -> Void) {
         forEachIndex { body(ChipWarnings.code(ofIndex: $0)) }
     }
 
     /// Calls `body` with the index (in ``all``) of each warning in the set.
     /// Each warning is the bit `1 << index`.
+    ///
+    /// - Complexity: O(*k*), where *k* is the number of warnings in the set.
     @inline(__always)
     public func forEachIndex(_ body: (Int) -> Void) {
         var bits = rawValue
@@ -307,11 +381,15 @@ public struct ChipWarnings: OptionSet, Sendable, Hashable {
     }
 
     /// Every single warning with its code, in ``codes`` order.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of warning kinds.
     public static var all: [(warning: ChipWarnings, code: String)] {
         table.map { ($0.0, "\($0.1)") }
     }
 
     /// The warning with this code, if there is one.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of warning kinds.
     public init?(code: String) {
         guard let entry = ChipWarnings.table.first(where: { "\($0.1)" == code }) else { return nil }
         self = entry.0

@@ -5,8 +5,10 @@ import ChipSyntax
 public struct HeaderOmission: Sendable, Hashable {
     /// The chip's index among the chips rendered.
     public var index: Int
+    /// Why the chip was left out.
     public var reason: Reason
 
+    /// The chip at `index` left out for `reason`.
     public init(index: Int, reason: Reason) {
         self.index = index
         self.reason = reason
@@ -42,6 +44,8 @@ public struct HeaderOmission: Sendable, Hashable {
         /// An address longer than a header line holds.
         public static let tooLong = Reason(.tooLong)
         /// One reason of each kind (`in-error` without an error).
+        ///
+        /// - Complexity: O(*n*), where *n* is the number of reasons.
         public static var allReasons: [Reason] { Kind.allCases.map { Reason($0) } }
 
         /// `in-error` (see ``error``), `needs-smtputf8`, `invalid-idn`,
@@ -62,6 +66,7 @@ public struct HeaderOmission: Sendable, Hashable {
         /// `error`: the chip's error code, for `in-error`.
         public var values: [String: String] { kind == .inError ? ["error": error?.code ?? ""] : [:] }
 
+        /// The English words; `{error}` is the chip's error code.
         public var englishTemplate: String {
             switch kind {
             case .inError: "the address is in error ({error})"
@@ -76,6 +81,7 @@ public struct HeaderOmission: Sendable, Hashable {
         /// Whether sending with SMTPUTF8 would let the chip through.
         public var needsSMTPUTF8: Bool { kind == .needsSMTPUTF8 }
 
+        /// The code, as logs and tests show it.
         public var description: String { code }
     }
 }

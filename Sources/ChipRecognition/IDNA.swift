@@ -13,7 +13,9 @@ import ChipSyntax
 public enum IDNA {
     /// Why a domain cannot be converted.
     public enum Failure: Error, Sendable, Hashable {
+        /// A label with nothing in it (`a..org`, or a dot at either end).
         case emptyLabel
+        /// A label that starts or ends with `-`.
         case hyphenAtEdge
         /// `--` in the third and fourth places of a label that is not a valid A-label.
         case reservedHyphens
@@ -22,7 +24,9 @@ public enum IDNA {
         case invalidALabel
         /// A character IDNA does not allow (symbols, punctuation, spaces…).
         case disallowedCharacter(Unicode.Scalar)
+        /// A label whose first character is a combining mark.
         case startsWithCombiningMark
+        /// A label whose A-label is over 63 bytes.
         case labelTooLong
     }
 
@@ -47,8 +51,9 @@ public enum IDNA {
     /// The ASCII form of a domain: each non-ASCII label as `xn--` +
     /// Punycode, ASCII lower-cased.
     ///
-    /// - Complexity: O(*n*) in the domain's length (Punycode is quadratic in
-    ///   a label, which is at most 63 bytes).
+    /// - Complexity: O(*n* + *l*²), where *n* is the domain's length and *l*
+    ///   that of its longest non-ASCII label: Punycode is quadratic in a
+    ///   label, and the 63-byte limit is checked on the label encoded.
     public static func toASCII(_ domain: String) throws(Failure) -> String {
         var labels: [String] = []
         for label in mapWidth(domain).split(separator: ".", omittingEmptySubsequences: false) {
@@ -61,7 +66,8 @@ public enum IDNA {
 
     /// The Unicode form of a domain: each valid A-label decoded.
     ///
-    /// - Complexity: O(*n*) in the domain's length.
+    /// - Complexity: O(*n* + *l*²), where *n* is the domain's length and *l*
+    ///   that of its longest A-label (Punycode is quadratic in a label).
     public static func toUnicode(_ domain: String) throws(Failure) -> String {
         var labels: [String] = []
         for label in mapWidth(domain).split(separator: ".", omittingEmptySubsequences: false) {

@@ -2,6 +2,7 @@ import ChipSyntax
 
 /// One recognized chip of an address list, as reported by ``ListRecognizer``.
 public struct ListItem: Sendable {
+    /// Whether an item is a mailbox or an empty group.
     public enum Kind: UInt8, Sendable, Hashable {
         /// A mailbox, valid or in error (see ``recognition``).
         case mailbox
@@ -9,6 +10,7 @@ public struct ListItem: Sendable {
         case emptyGroup
     }
 
+    /// A mailbox, or a group without members.
     public var kind: Kind
     /// Stream offsets of the chip's text (for an empty group, from the
     /// group's name to its `;`).
@@ -29,6 +31,7 @@ public struct ListItem: Sendable {
 /// 2. Memory is bounded: duplicate tracking remembers at most
 ///    ``maxTrackedAddresses`` addresses per list.
 public struct ListRecognizer: Sendable {
+    /// The recognizer each chip goes through; it also decodes names and group names.
     public private(set) var recognizer: Recognizer
     /// How many distinct addresses per list are remembered to find
     /// duplicates; later ones are not checked.
@@ -58,6 +61,11 @@ public struct ListRecognizer: Sendable {
     /// does not pass a lazy global's once-check per chip.
     let fastClasses = FastPath.classes
 
+    /// A recognizer for lists by `policy`, with the look-alike checks when the policy asks for them.
+    ///
+    /// - Complexity: O(*s* + *d* log *d*), where *s* is the size of the
+    ///   look-alike cache (8,448 verdicts, zeroed) and *d* the number of common
+    ///   domains when they are not the default ones (whose tables are shared).
     public init(policy: ValidationPolicy = .standard) {
         self.init(policy: policy, checksLookalikes: policy.checksLookalikes)
     }
@@ -97,7 +105,9 @@ public struct ListRecognizer: Sendable {
     /// `base` on and must contain the whole segment, except that a chip
     /// longer than `maxChipBytes` may have been dropped (it is `too-long`).
     ///
-    /// - Complexity: O(*n*) in the segment's length.
+    /// - Complexity: O(*n*), where *n* is the segment's length, plus O(*e*)
+    ///   for a domain the look-alike cache has not seen, where *e* is the
+    ///   number of the policy's common domains.
     public mutating func handle(
         _ segment: Segment, _ p: UnsafeBufferPointer<UInt8>, base: Int
     ) -> ListItem? {

@@ -15,14 +15,18 @@ public struct Recognition: Sendable, Hashable {
     public package(set) var error: ChipError?
     /// Where the error was found (buffer offset), when there is an error.
     public package(set) var errorOffset: Int = 0
+    /// What is worth telling a person about the chip, valid or not.
     public package(set) var warnings: ChipWarnings = []
     /// The display name's source: a phrase, or a comment (parentheses
     /// included) when ``nameIsComment``.
     public package(set) var nameRange: Range<Int>?
+    /// The name came from a comment after a bare address (`ann@x.org (Ann Lee)`),
+    /// so ``nameRange`` includes the parentheses.
     public package(set) var nameIsComment = false
     /// The local part and domain as typed (comments and folding white
     /// space inside them only when ``addressIsVerbatim`` is false).
     public package(set) var localPartRange: Range<Int>?
+    /// The domain as typed, like ``localPartRange``.
     public package(set) var domainRange: Range<Int>?
     /// The address is exactly the bytes from the local part's start to the
     /// domain's end; when false (obsolete white space or comments inside),
@@ -40,6 +44,7 @@ public struct Recognition: Sendable, Hashable {
     /// The ranges then cover the encoded bytes.
     public package(set) var decodedAddress: [UInt8]?
 
+    /// Whether the chip is a valid mailbox: no ``error``.
     public var isValid: Bool { error == nil }
 
     /// The address, `local@domain`, when both parts were found.
@@ -76,6 +81,7 @@ public struct Recognition: Sendable, Hashable {
 /// A value with a reusable scratch buffer: recognizing allocates nothing
 /// once the buffer has grown to the longest chip seen.
 public struct Recognizer: Sendable {
+    /// The rules chips are recognized by.
     public package(set) var policy: ValidationPolicy {
         didSet { rules = policy.grammarRules }
     }
@@ -84,6 +90,7 @@ public struct Recognizer: Sendable {
     var lexemes: [Lexeme] = []
     var scratch: [Lexeme] = []
 
+    /// A recognizer by `policy`, with room for a chip of 64 lexemes before it allocates.
     public init(policy: ValidationPolicy = .standard) {
         self.policy = policy
         rules = policy.grammarRules

@@ -98,6 +98,9 @@ public struct ValidationPolicy: Sendable, Hashable {
         checksGrammar: false, requiresHostName: false, requiresDottedDomain: false,
         enforcesLengthLimits: false, maxChipBytes: 65_536)
 
+    /// A `custom` policy with each rule given; the look-alike checks, unquoted
+    /// commas in names, case-blind local parts and the default common domains
+    /// are as in ``standard`` until set.
     public init(
         name: String = "custom", allowsObsoleteSyntax: Bool, allowsComments: Bool,
         allowsUnnecessaryQuotes: Bool, allowsMissingAngleBrackets: Bool,

@@ -29,10 +29,14 @@ public protocol ChipReason: Sendable, Hashable, CustomStringConvertible {
 extension ChipReason {
     /// The English sentence, with the values filled in.
     ///
-    /// - Complexity: O(*n*) in the template and the values.
+    /// - Complexity: O(*n* + *m*), where *n* is the template's length and *m*
+    ///   the length of the values.
     public var message: String { ReasonTemplate.fill(englishTemplate, values) }
 
     /// The code, then the values in key order: for logs and tests.
+    ///
+    /// - Complexity: O(*v* log *v* + *n*), where *v* is the number of values
+    ///   and *n* the length of the text written.
     public var description: String {
         guard !values.isEmpty else { return code }
         return code + " (" + values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
@@ -53,7 +57,7 @@ public protocol ReasonCode: Sendable, Hashable, CustomStringConvertible, Codable
 extension ReasonCode {
     /// The reason with this code, if there is one.
     ///
-    /// - Complexity: O(*n*) in the reasons of the type.
+    /// - Complexity: O(*n*), where *n* is the number of the type's reasons.
     public init?(code: String) {
         guard let found = Self.allReasons.first(where: { $0.code == code }) else { return nil }
         self = found
@@ -70,7 +74,7 @@ extension ReasonCode {
 
     /// A known code; any other is a decoding error.
     ///
-    /// - Complexity: O(*n*) in the reasons of the type.
+    /// - Complexity: O(*n*), where *n* is the number of the type's reasons.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let code = try c.decode(String.self)
@@ -94,7 +98,8 @@ public enum ReasonTemplate {
 
     /// The same with the values given as a function of the key.
     ///
-    /// - Complexity: O(*n* + *m*).
+    /// - Complexity: O(*n* + *m*), where *n* is the template's length and
+    ///   *m* the length of the values inserted.
     public static func fill(_ template: String, _ value: (Substring) -> String?) -> String {
         var out = ""
         var rest = Substring(template)
@@ -115,7 +120,7 @@ public enum ReasonTemplate {
 
     /// The placeholders a template names, in order.
     ///
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*n*), where *n* is the template's length.
     public static func placeholders(_ template: String) -> [String] {
         var keys: [String] = []
         _ = fill(template) { key in

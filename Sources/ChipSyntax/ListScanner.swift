@@ -4,6 +4,7 @@
 /// them (white space and the separators `,` `;` and line breaks), so the
 /// segments plus those bytes reproduce the input exactly.
 public struct Segment: Sendable, Hashable {
+    /// What a segment's bytes are: a chip, or a group's opening or end.
     public enum Kind: UInt8, Sendable, Hashable {
         /// The text of one chip: a mailbox, or something that should have
         /// been one (recognition decides which). Never starts or ends with
@@ -16,10 +17,12 @@ public struct Segment: Sendable, Hashable {
         case groupClose
     }
 
+    /// Whether the bytes are a chip, or a group's opening or end.
     public var kind: Kind
     /// Byte offsets in the scanned stream (the first byte ever fed is 0).
     public var byteRange: Range<Int>
 
+    /// A segment of `kind` over `byteRange`, offsets in the scanned stream.
     @inlinable
     public init(_ kind: Kind, _ byteRange: Range<Int>) {
         self.kind = kind

@@ -71,12 +71,16 @@ public enum TextOffsets {
     /// for chip in chips { print(cursor.offset(ofByte: chip.byteRange.lowerBound, unit: .utf16)) }
     /// ```
     public struct Cursor<Text: Collection<UInt8>> where Text.Index == Int {
+        /// The text walked, as the host's bytes.
         public let text: Text
         /// Where the cursor stands, in each unit.
         public private(set) var byte: Int
+        /// Where the cursor stands, in UTF-16 code units.
         public private(set) var utf16 = 0
+        /// Where the cursor stands, in Unicode scalars.
         public private(set) var scalars = 0
 
+        /// A cursor at the start of `text`.
         public init(_ text: Text) {
             self.text = text
             byte = text.startIndex
@@ -154,7 +158,7 @@ public enum TextOffsets {
     /// The offset in `unit` of the byte offset `offset` in `bytes`, or nil
     /// when it is not on a boundary of the text.
     ///
-    /// - Complexity: O(*offset*).
+    /// - Complexity: O(*offset*), a walk of the bytes before it; O(1) in `.utf8`.
     public static func offset<C: Collection<UInt8>>(ofByte offset: Int, in bytes: C, unit: TextUnit) -> Int?
     where C.Index == Int {
         if unit == .utf8 { return (0...bytes.count).contains(offset) && isBoundary(offset, in: bytes) ? offset : nil }
@@ -164,7 +168,7 @@ public enum TextOffsets {
 
     /// The byte offset in `bytes` of `offset` counted in `unit`, or nil.
     ///
-    /// - Complexity: O(*n*) in the bytes up to the offset.
+    /// - Complexity: O(*n*), where *n* is the number of bytes up to the offset found.
     public static func byteOffset<C: Collection<UInt8>>(of offset: Int, in unit: TextUnit, in bytes: C) -> Int?
     where C.Index == Int {
         var cursor = Cursor(bytes)
@@ -174,7 +178,7 @@ public enum TextOffsets {
     /// The range in `unit` of a byte range of `bytes`, or nil when either
     /// end is not on a boundary.
     ///
-    /// - Complexity: O(*upperBound*).
+    /// - Complexity: O(*u*), where *u* is `range.upperBound`: one walk from the start.
     public static func range<C: Collection<UInt8>>(ofBytes range: Range<Int>, in bytes: C, unit: TextUnit) -> Range<Int>?
     where C.Index == Int {
         var cursor = Cursor(bytes)
@@ -185,7 +189,7 @@ public enum TextOffsets {
 
     /// The byte range of a range counted in `unit`, or nil.
     ///
-    /// - Complexity: O(*n*) in the bytes up to the range's end.
+    /// - Complexity: O(*n*), where *n* is the number of bytes up to the range's end.
     public static func byteRange<C: Collection<UInt8>>(of range: Range<Int>, in unit: TextUnit, in bytes: C) -> Range<Int>?
     where C.Index == Int {
         var cursor = Cursor(bytes)
