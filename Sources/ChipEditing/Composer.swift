@@ -161,6 +161,8 @@ public struct SendReadiness: Sendable, Hashable {
     /// ``SendReport/unsendableChips``).
     public var unsendableChips: Int
 
+    /// Counts as a host or a test states them (``Composer/readiness(smtpUTF8:)``
+    /// counts a draft's).
     public init(chipsInError: Int, fieldsWithPendingText: Int, recipients: Int, unsendableChips: Int) {
         self.chipsInError = chipsInError
         self.fieldsWithPendingText = fieldsWithPendingText
