@@ -203,7 +203,7 @@ public struct Composer: Sendable {
     public var maxUndoSteps = 1_000 {
         didSet {
             let keep = max(maxUndoSteps, 0)
-            if undoStack.count > keep { undoStack.removeFirst(undoStack.count - keep) }
+            if undoStack.count > keep { undoStack.dropOldest(undoStack.count - keep) }
         }
     }
 
@@ -258,6 +258,47 @@ public struct Composer: Sendable {
         var focusAfter: Int
     }
 
+    /// The undo steps, oldest first: an array read from `start`, so that
+    /// forgetting the oldest step when the history is full costs O(1)
+    /// amortized, not a move of every step kept (the array is compacted
+    /// when half of it is forgotten steps).
+    struct UndoHistory: Sendable {
+        private var items: [Transaction] = []
+        private var start = 0
+
+        var count: Int { items.count - start }
+        var isEmpty: Bool { items.count == start }
+        var capacity: Int { items.capacity }
+        /// The steps kept, oldest first.
+        var transactions: ArraySlice<Transaction> { items[start...] }
+        /// The step `i` places from the oldest kept.
+        subscript(i: Int) -> Transaction { items[start + i] }
+
+        mutating func append(_ t: Transaction) { items.append(t) }
+
+        mutating func popLast() -> Transaction? { isEmpty ? nil : items.removeLast() }
+
+        mutating func removeLast() -> Transaction { items.removeLast() }
+
+        mutating func removeAll() {
+            items.removeAll()
+            start = 0
+        }
+
+        /// Forgets the `k` oldest steps.
+        ///
+        /// - Complexity: O(*k*) amortized.
+        mutating func dropOldest(_ k: Int) {
+            let k = min(k, count)
+            for i in start..<(start + k) { items[i].steps = [] }  // what they held goes now
+            start += k
+            if start >= 32 && start * 2 >= items.count {
+                items.removeFirst(start)
+                start = 0
+            }
+        }
+    }
+
     enum Coalescing: Equatable {
         case typing(field: Int)
         case editSession(field: Int)
@@ -287,7 +328,7 @@ public struct Composer: Sendable {
     /// order of insertion.
     var pendingTags: [ContactID?]?
 
-    var undoStack: [Transaction] = []
+    var undoStack = UndoHistory()
     var redoStack: [Transaction] = []
     var coalescing: Coalescing?
     /// Address key → chips holding it, oldest first.
@@ -343,7 +384,7 @@ public struct Composer: Sendable {
     /// - Complexity: O(*e*) in the edits held.
     package var historyFootprint: Int {
         var total = (undoStack.capacity + redoStack.capacity) * MemoryLayout<Transaction>.stride
-        for t in undoStack + redoStack {
+        for t in undoStack.transactions + redoStack[...] {
             total += t.steps.capacity * MemoryLayout<Step>.stride
             for step in t.steps { total += fields[step.field].footprint(of: step.edits) }
         }
@@ -865,7 +906,7 @@ public struct Composer: Sendable {
         guard !t.steps.isEmpty else { return }
         undoStack.append(t)
         let keep = max(maxUndoSteps, 0)
-        if undoStack.count > keep { undoStack.removeFirst(undoStack.count - keep) }
+        if undoStack.count > keep { undoStack.dropOldest(undoStack.count - keep) }
     }
 
     /// The duplicate key of a chip, under the fields' policy (whether local

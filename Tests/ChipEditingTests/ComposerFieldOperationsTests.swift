@@ -78,6 +78,31 @@ struct ComposerFieldOperationsTests {
     /// old design every step pinned its own copy of the 4,096-entry
     /// look-alike cache (64 KiB), about 65 MB in all. Now each step keeps
     /// only its text and chips.
+    /// A full history forgets its oldest steps and keeps the newest, in
+    /// order, however many were forgotten (the history is read from an
+    /// offset and compacted now and then): undoing every step kept gives
+    /// the draft as it was before them, and no step more.
+    @Test(arguments: [1, 7, 50, 64])
+    func aFullHistoryKeepsTheNewestSteps(_ keep: Int) {
+        var c = Composer()
+        c.maxUndoSteps = keep
+        let total = 300
+        for k in 0..<total { c.paste("p\(k)@x.org, ") }
+        #expect(c.undoStackCount == keep)
+        var undone = 0
+        while c.canUndo {
+            c.undo()
+            undone += 1
+        }
+        #expect(undone == keep)
+        #expect(c.focusedField.chips.map(\.content.address) == (0..<(total - keep)).map { "p\($0)@x.org" } as [String?])
+        for _ in 0..<keep { c.redo() }
+        #expect(c.focusedField.count == total)
+        // Lowering the limit forgets at once.
+        c.maxUndoSteps = keep / 2
+        #expect(c.undoStackCount == keep / 2)
+    }
+
     @Test func undoHistoryMemoryFollowsTheEditsNotTheLookalikeCache() {
         var c = Composer()
         c.maxUndoSteps = 2_000
