@@ -20,6 +20,9 @@ public struct ChipStrings: Sendable, Hashable {
     public var invalid = "{text}, invalid address: {reason}"
     /// One warning of a valid chip: `{reason}`.
     public var warning = "warning: {reason}"
+    /// The reason of a `likely-typo` warning when the common domain meant
+    /// is known: `{reason}` (the warning's words), `{domain}`.
+    public var likelyTypo = "{reason}: did you mean {domain}?"
     /// A selected chip, or a choice or filter chip that is on.
     public var selected = "selected"
     /// Said for radio and toggle chips, whose state is always told.

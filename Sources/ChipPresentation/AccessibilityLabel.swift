@@ -7,7 +7,8 @@ import ChipGroups
 /// ``ChipStrings/separator``, in the host's words.
 ///
 /// - Input chip: `Ann Lee, ann@x.org`, `bob@, invalid address: nothing after
-///   the @`, then warnings (`warning: the domain may be misspelled`), then
+///   the @`, then warnings (`warning: the domain may be misspelled: did you
+///   mean gmail.com?`), then
 ///   state (`selected`, `sent`, `looking up contact`), then `3 of 12`.
 /// - Group chip: `Vegetarian, selected, 2 of 5`; radio and toggle chips say
 ///   `not selected` too, since their state is always told; an action chip
@@ -41,7 +42,12 @@ public enum AccessibilityLabel {
                 parts.append(label)
             }
             for code in chip.warnings.codes {
-                parts.append(ChipStrings.fill(strings.warning, ["reason": strings.message(forWarning: code)]))
+                var reason = strings.message(forWarning: code)
+                if code == "likely-typo", let domain = chip.suggestedDomain {
+                    // The domain meant, as the text format's `-> gmail.com` says it.
+                    reason = ChipStrings.fill(strings.likelyTypo, ["reason": reason, "domain": ChipText.clean(domain)])
+                }
+                parts.append(ChipStrings.fill(strings.warning, ["reason": reason]))
             }
         }
         if isSelected { parts.append(strings.selected) }

@@ -56,7 +56,7 @@ struct ChipLabelTests {
         ("ann@x.org", false, nil, nil, "ann@x.org"),
         ("bob@", false, nil, nil, "bob@, invalid address: nothing after the @"),
         ("Ann Lee <ann@x.org>", true, 2, 12, "Ann Lee, ann@x.org, selected, 3 of 12"),
-        ("ann@gmial.com", false, nil, nil, "ann@gmial.com, warning: the domain may be misspelled"),
+        ("ann@gmial.com", false, nil, nil, "ann@gmial.com, warning: the domain may be misspelled: did you mean gmail.com?"),
         ("\"Ann\u{202E}Lee\" <ann@xn--bcher-kva.example>", false, 0, 1,
          "AnnLee, ann@bücher.example, warning: the name holds characters that reorder text, 1 of 1"),
     ] as [(String, Bool, Int?, Int?, String)])

@@ -142,7 +142,7 @@ struct ComposeScreenTests {
         
         
         
-        carol@gmial.com, warning: the domain may be misspelled, 1 of 1
+        carol@gmial.com, warning: the domain may be misspelled: did you mean gmail.com?…
         cursor 0,24
         """),
         ("selected", 20, """
@@ -507,5 +507,55 @@ struct ComposeMemoTests {
             #expect(memo == direct, "seed \(seed), step \(step), key \(key.debugDescription)")
             if memo != direct { return }
         }
+    }
+}
+
+/// The compose field says how to use what it shows: an `ambiguous` chip
+/// offers its candidates (Ctrl-O, or Return on the chip selected) and the
+/// status line says so; a likely typo names the domain meant.
+@Suite("Compose explains itself")
+struct ComposeExplainsItselfTests {
+    @Test func anAmbiguousChipOffersItsCandidatesAndSaysHow() throws {
+        var s = ComposeSession(contacts: true)
+        s.keys("céli, ")
+        let chip = s.controller.composer.fields[0][0]
+        #expect(chip.content.error == .ambiguous)
+        let n = chip.candidates.count
+        #expect(n >= 2)
+        #expect(s.screen(width: 140, height: 6).contains("Ctrl-O or Return on the chip: choose one of \(n)"))
+        s.keys("\u{0F}")
+        #expect(s.controller.ui.candidates == chip.candidates)
+        let screen = s.screen(width: 140, height: 8)
+        #expect(screen.contains("Several contacts match"))
+        #expect(screen.contains("> "), "the first candidate is highlighted: \(screen)")
+        s.keys("\u{1B}[B\r")
+        let chosen = s.controller.composer.fields[0][0]
+        #expect(chosen.content.error == nil)
+        #expect(chosen.contact == chip.candidates[1].contact)
+        #expect(chosen.content.address == chip.candidates[1].address)
+        #expect(s.controller.ui.candidates.isEmpty)
+    }
+
+    @Test func returnOnTheSelectedAmbiguousChipOffersItsCandidates() {
+        var s = ComposeSession(contacts: true)
+        s.keys("céli, ")
+        s.keys("\u{7F}")  // selects the chip
+        #expect(s.controller.composer.focusedField.selection.count == 1)
+        s.keys("\r")
+        #expect(!s.controller.ui.candidates.isEmpty)
+        s.keys("\u{1B}[A")  // Up from the first row leaves the highlight, Return then closes without choosing
+        s.keys("\u{0F}")
+        #expect(!s.controller.ui.candidates.isEmpty)
+        // A chip that is not ambiguous: Ctrl-O says there is nothing else.
+        var t = ComposeSession(contacts: true)
+        t.keys("zed@nowhere.example, \u{0F}")
+        #expect(t.controller.ui.candidates.isEmpty)
+        #expect(t.screen(width: 100, height: 5).contains("This chip has no other address"))
+    }
+
+    @Test func aLikelyTypoNamesTheDomainMeant() {
+        var s = ComposeSession()
+        s.keys("ann@gmial.com, ")
+        #expect(s.screen(width: 140, height: 5).contains("the domain may be misspelled: did you mean gmail.com?"))
     }
 }

@@ -56,8 +56,9 @@ struct ComposeController: Sendable {
         askedToLeave = false
         var changes: [ComposerChange] = []
         var pendingMayChange = true
-        let menuOpen = ui.alternatesChip != nil ? !ui.alternates.isEmpty : !ui.suggestions.isEmpty
-        let menuCount = ui.alternatesChip != nil ? ui.alternates.count : ui.suggestions.count
+        let menuCount = ui.candidatesChip != nil ? ui.candidates.count
+            : ui.alternatesChip != nil ? ui.alternates.count : ui.suggestions.count
+        let menuOpen = menuCount > 0
         switch key {
         case .text(let bytes):
             closeAlternates()
@@ -66,7 +67,15 @@ struct ComposeController: Sendable {
             closeAlternates()
             changes = composer.paste(bytes: bytes)
         case .enter:
-            if let k = ui.highlighted, let chip = ui.alternatesChip {
+            if let k = ui.highlighted, let chip = ui.candidatesChip, ui.candidates.indices.contains(k),
+               chip < composer.focusedField.count {
+                changes = composer.resolve(composer.focusedField[chip].id, to: ui.candidates[k])
+                closeAlternates()
+            } else if ui.highlighted == nil, ui.alternatesChip == nil, ui.candidatesChip == nil,
+                      composer.focusedField.pending.isEmpty, let i = selectedAmbiguousChip() {
+                // Return on a selected `ambiguous` chip: its candidates.
+                openCandidates(of: i)
+            } else if let k = ui.highlighted, let chip = ui.alternatesChip {
                 changes = composer.chooseAlternate(at: chip, k)
                 closeAlternates()
             } else if let k = ui.highlighted, ui.suggestions.indices.contains(k) {
@@ -115,7 +124,7 @@ struct ComposeController: Sendable {
             changes = composer.deleteForward()
         case .escape:
             // What is open closes first; Escape leaves only from the field.
-            if ui.alternatesChip != nil {
+            if ui.alternatesChip != nil || ui.candidatesChip != nil {
                 closeAlternates()
                 return .stay
             }
@@ -236,13 +245,14 @@ struct ComposeController: Sendable {
         return changes
     }
 
-    /// Ctrl-O: the other addresses of the contact chip under the caret, or
-    /// a list's members in its place.
+    /// Ctrl-O: the candidates of an `ambiguous` chip under the caret, the
+    /// other addresses of a contact chip, or a list's members in its place.
     private mutating func openAlternates() -> [ComposerChange] {
         guard let index = chipUnderCaret() else {
             ui.message = "No chip here to expand"
             return []
         }
+        if openCandidates(of: index) { return [] }
         let expanded = composer.expand(at: index)
         if !expanded.contains(where: { if case .refused = $0.change { true } else { false } }) { return expanded }
         let options = composer.alternates(at: index)
@@ -256,16 +266,41 @@ struct ComposeController: Sendable {
         return []
     }
 
+    /// Lists the candidates of the chip at `index` when it is `ambiguous`
+    /// and has some; says how to choose. False for any other chip.
+    @discardableResult
+    private mutating func openCandidates(of index: Int) -> Bool {
+        let field = composer.focusedField
+        guard index < field.count, field[index].content.error == .ambiguous, !field[index].candidates.isEmpty else {
+            return false
+        }
+        ui.candidatesChip = index
+        ui.candidates = field[index].candidates
+        ui.highlighted = 0
+        ui.message = "Several contacts match: Up/Down and Return choose one, Escape keeps the text"
+        return true
+    }
+
+    /// The one selected chip of the focused field, when it is `ambiguous`.
+    private func selectedAmbiguousChip() -> Int? {
+        let field = composer.focusedField
+        guard field.selection.count == 1 else { return nil }
+        let i = (0..<field.count).first { field.isSelected(field[$0].id) }
+        return i.flatMap { field[$0].content.error == .ambiguous ? $0 : nil }
+    }
+
     private mutating func closeAlternates() {
-        if ui.alternatesChip != nil {
+        if ui.alternatesChip != nil || ui.candidatesChip != nil {
             ui.alternatesChip = nil
             ui.alternates = []
+            ui.candidatesChip = nil
+            ui.candidates = []
             ui.highlighted = nil
         }
     }
 
     private mutating func refreshSuggestions() {
-        guard ui.alternatesChip == nil else { return }
+        guard ui.alternatesChip == nil, ui.candidatesChip == nil else { return }
         let previous = ui.suggestions
         ui.suggestions = composer.focusedField.pending.isEmpty ? [] : composer.suggestions(limit: ComposeScreen.maxMenuRows)
         if ui.suggestions != previous { ui.highlighted = nil }

@@ -12,6 +12,10 @@ struct ComposeUIState: Sendable {
     /// The chip whose other addresses are listed (Ctrl-O), and those addresses.
     var alternatesChip: Int?
     var alternates: [ContactEmail] = []
+    /// The `ambiguous` chip whose candidates are listed (Ctrl-O, or Return
+    /// on the chip selected), and those contacts, best first.
+    var candidatesChip: Int?
+    var candidates: [Suggestion] = []
     /// Why the last key did nothing, or what it did (shown once).
     var message: String?
     /// Where the draft is kept, as the status line names it (nil: none).
@@ -176,7 +180,11 @@ struct ComposeScreen: Sendable, Hashable {
 
         // The menu under the focused field: a contact's other addresses, or suggestions.
         var menu: [String] = []
-        if ui.alternatesChip != nil, !ui.alternates.isEmpty {
+        if ui.candidatesChip != nil, !ui.candidates.isEmpty {
+            for (k, s) in ui.candidates.prefix(ComposeScreen.maxMenuRows).enumerated() {
+                menu.append(ComposeScreen.suggestionRow(s, highlighted: ui.highlighted == k, width: w, paint: paint))
+            }
+        } else if ui.alternatesChip != nil, !ui.alternates.isEmpty {
             for (k, email) in ui.alternates.prefix(ComposeScreen.maxMenuRows).enumerated() {
                 let text = ChipText.truncate(
                     ChipText.clean(ChipText.displayAddress(email.address))
@@ -359,8 +367,13 @@ struct ComposeScreen: Sendable, Hashable {
             index = field.insertionIndex - 1
         }
         if let i = index {
-            return AccessibilityLabel.inputChip(
+            let label = AccessibilityLabel.inputChip(
                 field[i], isSelected: field.isSelected(field[i].id), position: i, count: field.count)
+            // Say how to choose, where the chip says there is a choice.
+            if field[i].content.error == .ambiguous && !field[i].candidates.isEmpty {
+                return label + " · Ctrl-O or Return on the chip: choose one of \(field[i].candidates.count)"
+            }
+            return label
         }
         let keys = "Ctrl-S send · Ctrl-C quit · Ctrl-N next field · Ctrl-Z undo"
         return ui.draftPath.map { keys + " · draft " + $0 } ?? keys
