@@ -1,4 +1,5 @@
 import ChipSyntax
+import ChipRecognition
 
 /// JSON string escaping that never loses a byte: control characters as
 /// `\uXXXX`, and each byte of invalid UTF-8 as a lone surrogate
@@ -20,8 +21,10 @@ package enum JSON {
     }
 
     /// Whether bytes already known to be well-formed UTF-8 need no
-    /// escape: no control byte, no DEL, no `"` or `\\` (bytes of 0x80 and
-    /// above pass: ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
+    /// escape: no control byte, no DEL, no `"` or `\\`, and no byte that
+    /// may start a bidi control, a hidden character, a C1 control or a line
+    /// or paragraph separator (other bytes of 0x80
+    /// and above pass: ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
     /// copies a well-formed sequence as it is). Eight bytes a step. A
     /// string of such bytes, and any part of it, is written by
     /// ``JSONLine`` whole.
@@ -46,7 +49,17 @@ package enum JSON {
                 bad .|= v .== SIMD16<UInt8>(repeating: 0x7F)
                 bad .|= v .== SIMD16<UInt8>(repeating: ASCII.quote)
                 bad .|= v .== SIMD16<UInt8>(repeating: ASCII.backslash)
-                if !allowsHighBytes { bad .|= v .>= SIMD16<UInt8>(repeating: 0x80) }
+                if !allowsHighBytes {
+                    bad .|= v .>= SIMD16<UInt8>(repeating: 0x80)
+                } else {
+                    // A byte that may start a bidi control or hidden
+                    // character, which the escaper writes as `\uXXXX`.
+                    bad .|= v .== SIMD16<UInt8>(repeating: 0xC2)
+                    bad .|= v .== SIMD16<UInt8>(repeating: 0xD8)
+                    bad .|= v .== SIMD16<UInt8>(repeating: 0xE1)
+                    bad .|= v .== SIMD16<UInt8>(repeating: 0xE2)
+                    bad .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+                }
                 if i + 16 >= n { break }
                 i = min(i + 16, n - 16)
             }
@@ -58,8 +71,12 @@ package enum JSON {
         // so `~w` clears it), a high byte if refused, DEL, a quote or a
         // backslash.
         @inline(__always) func flags(_ w: UInt64) -> UInt64 {
-            (w &- 0x2020_2020_2020_2020) & ~w | (allowsHighBytes ? 0 : w) | SWAR.byte(w, 0x7F)
-                | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash)
+            (w &- 0x2020_2020_2020_2020) & ~w
+                | (allowsHighBytes
+                    ? SWAR.byte(w, 0xC2) | SWAR.byte(w, 0xD8) | SWAR.byte(w, 0xE1) | SWAR.byte(w, 0xE2)
+                        | SWAR.byte(w, 0xEF)
+                    : w)
+                | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash)
         }
         while i + 8 <= n {
             bad |= flags(SWAR.load(p, i))
@@ -74,7 +91,8 @@ package enum JSON {
         if bad & 0x8080_8080_8080_8080 != 0 { return false }
         while i < n {
             let b = p[i]
-            if b < 0x20 || b == 0x7F || b == ASCII.quote || b == ASCII.backslash || (!allowsHighBytes && b >= 0x80) {
+            if b < 0x20 || b == 0x7F || b == ASCII.quote || b == ASCII.backslash || (!allowsHighBytes && b >= 0x80)
+                || (allowsHighBytes && Invisibles.mayStartInvisible(b)) {
                 return false
             }
             i += 1
@@ -146,6 +164,17 @@ package enum JSON {
                     store("\\udc", d, &o)
                     storeHex(b, d, &o)
                     i += 1
+                } else if let scalar = Invisibles.invisibleScalar(p, at: i, length: len)
+                    ?? (Escaper.isLineOrControl(p, at: i, length: len) ? Self.scalar(p, at: i, length: len) : nil) {
+                    // A bidi control, a hidden character, a C1 control or a
+                    // line or paragraph separator: escaped, so the line
+                    // never renders reversed in a terminal, hides a
+                    // character or sends a terminal a control; a JSON
+                    // reader gets the same string.
+                    store("\\u", d, &o)
+                    storeHex(UInt8(scalar >> 8), d, &o)
+                    storeHex(UInt8(scalar & 0xFF), d, &o)
+                    i += len
                 } else {
                     for k in 0..<len { d[o + k] = p[i + k] }
                     o += len
@@ -155,6 +184,14 @@ package enum JSON {
         }
         d[o] = ASCII.quote
         out.count = o + 1
+    }
+
+    /// The scalar of the well-formed two- or three-byte sequence at `i`.
+    @inline(__always)
+    static func scalar(_ p: UnsafeBufferPointer<UInt8>, at i: Int, length: Int) -> UInt32 {
+        length == 2
+            ? UInt32(p[i] & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F)
+            : UInt32(p[i] & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F)
     }
 
     @inline(__always)
@@ -189,46 +226,86 @@ package enum Escaper {
             || (length == 3 && p[i] == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))
     }
 
-    package static func appendEscaped(_ a: [UInt8], to out: ByteBuffer.Storage) {
-        a.withUnsafeBufferPointer { appendEscaped($0, to: out) }
+    package static func appendEscaped(_ a: [UInt8], invisibles: Bool = false, to out: ByteBuffer.Storage) {
+        a.withUnsafeBufferPointer { appendEscaped($0, invisibles: invisibles, to: out) }
     }
 
-    package static func appendEscaped(_ p: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
+    /// Writes `p` with controls, line separators and invalid bytes as
+    /// `\xHH`, a tab, line feed or carriage return as `\t`, `\n`, `\r`,
+    /// `\` as `\\`; with `invisibles`, a bidi control or hidden character
+    /// as `\u{xxxx}` (the text format, which a person reads in a terminal).
+    ///
+    /// - Complexity: O(*n*) in the bytes.
+    package static func appendEscaped(
+        _ p: UnsafeBufferPointer<UInt8>, invisibles: Bool = false, to out: ByteBuffer.Storage
+    ) {
+        // Room for the worst case (four bytes out for each byte in), so the
+        // loop stores without checking; words of eight printable ASCII
+        // bytes but `\` are copied whole, as JSON strings are.
+        out.reserve(4 * p.count)
+        let d = out.base
+        var o = out.count
+        let n = p.count
         var i = 0
-        while i < p.count {
+        while i < n {
+            if i + 8 <= n {
+                let w = SWAR.load(p, i)
+                // No byte below 0x20, none of 0x7F and above, no `\`.
+                let below = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
+                let special = (below | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.backslash)) & 0x8080_8080_8080_8080
+                UnsafeMutableRawPointer(d + o).storeBytes(of: w.littleEndian, as: UInt64.self)
+                if special == 0 {
+                    o += 8
+                    i += 8
+                    continue
+                }
+                // The lowest flag is exact (a borrow runs only upwards).
+                let plainBytes = special.trailingZeroBitCount >> 3
+                o += plainBytes
+                i += plainBytes
+            }
             let b = p[i]
             switch b {
-            case ASCII.tab: out.append("\\t"); i += 1
-            case ASCII.lineFeed: out.append("\\n"); i += 1
-            case ASCII.carriageReturn: out.append("\\r"); i += 1
-            case ASCII.backslash: out.append("\\\\"); i += 1
+            case ASCII.tab: JSON.store("\\t", d, &o); i += 1
+            case ASCII.lineFeed: JSON.store("\\n", d, &o); i += 1
+            case ASCII.carriageReturn: JSON.store("\\r", d, &o); i += 1
+            case ASCII.backslash: JSON.store("\\\\", d, &o); i += 1
             case 0..<0x20, 0x7F:
-                out.append("\\x")
-                JSON.appendHex(b, to: out)
+                JSON.store("\\x", d, &o)
+                JSON.storeHex(b, d, &o)
                 i += 1
             case 0x20..<0x7F:
-                out.append(b)
+                d[o] = b
+                o += 1
                 i += 1
             default:
-                let len = UTF8Bytes.sequenceLength(p, at: i, end: p.count)
+                let len = UTF8Bytes.sequenceLength(p, at: i, end: n)
                 if len == 0 {
-                    out.append("\\x")
-                    JSON.appendHex(b, to: out)
+                    JSON.store("\\x", d, &o)
+                    JSON.storeHex(b, d, &o)
                     i += 1
                 } else if Escaper.isLineOrControl(p, at: i, length: len) {
                     // A C1 control (a terminal may read U+009B as CSI) or a
                     // line or paragraph separator: its bytes, as `\xHH`, so
                     // a reader gets them back and a terminal never acts on them.
                     for k in i..<i + len {
-                        out.append("\\x")
-                        JSON.appendHex(p[k], to: out)
+                        JSON.store("\\x", d, &o)
+                        JSON.storeHex(p[k], d, &o)
                     }
                     i += len
+                } else if invisibles, let scalar = Invisibles.invisibleScalar(p, at: i, length: len) {
+                    JSON.store("\\u{", d, &o)
+                    JSON.storeHex(UInt8(scalar >> 8), d, &o)
+                    JSON.storeHex(UInt8(scalar & 0xFF), d, &o)
+                    JSON.store("}", d, &o)
+                    i += len
                 } else {
-                    out.append(UnsafeBufferPointer(rebasing: p[i..<i + len]))
+                    for k in 0..<len { d[o + k] = p[i + k] }
+                    o += len
                     i += len
                 }
             }
         }
+        out.count = o
     }
 }

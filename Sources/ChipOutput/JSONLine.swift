@@ -45,11 +45,11 @@ enum JSONLine {
         if let record {
             c.put("{\"record\":")
             c.putDecimal(record)
-            c.put(",\"index\":")
+            c.put(",\"chip\":")
         } else {
-            c.put("{\"index\":")
+            c.put("{\"chip\":")
         }
-        c.putDecimal(index)
+        c.putDecimal(index + 1)
         c.put(",\"kind\":\"mailbox\",\"state\":\"valid\",\"name\":")
         if name.bytes.isEmpty {
             c.put("null")

@@ -558,11 +558,11 @@ public struct ChipRecordWriter: Sendable {
         if recordNumbers {
             out.append("{\"record\":")
             out.appendDecimal(c.record)
-            out.append(",\"index\":")
+            out.append(",\"chip\":")
         } else {
-            out.append("{\"index\":")
+            out.append("{\"chip\":")
         }
-        out.appendDecimal(c.index)
+        out.appendDecimal(c.index + 1)
         out.append(",\"kind\":\"")
         out.append(c.kindName)
         out.append(c.error == nil ? "\",\"state\":\"valid\",\"name\":" : "\",\"state\":\"error\",\"name\":")
@@ -618,7 +618,7 @@ public struct ChipRecordWriter: Sendable {
 
     // MARK: TSV
 
-    /// Columns: record, index, kind, state, name, address, group, error,
+    /// Columns: record, chip (from 1), kind, state, name, address, group, error,
     /// warnings (comma-separated), start, end, raw. Tabs, line breaks,
     /// backslashes, other control bytes and invalid UTF-8 are escaped
     /// (`\t` `\n` `\r` `\\` `\xHH`), so each chip is one line.
@@ -626,7 +626,7 @@ public struct ChipRecordWriter: Sendable {
         let out = output.uniqueStorage
         if recordNumbers { out.appendDecimal(c.record) }
         out.append(ASCII.tab)
-        out.appendDecimal(c.index)
+        out.appendDecimal(c.index + 1)
         out.append(ASCII.tab)
         out.append(c.kindName)
         out.append(ASCII.tab)
@@ -657,6 +657,11 @@ public struct ChipRecordWriter: Sendable {
 
     // MARK: Text
 
+    /// The width of the text format's number column, `record.chip`.
+    static let textNumberWidth = 7
+    /// … and of the chip's number alone (`--no-record-numbers`).
+    static let textNumberWidthWithoutRecords = 3
+
     /// The name as a person would write it: in quotes (with `"` and `\`
     /// escaped) when it holds a character that is special in an address.
     func appendNameForText(to out: ByteBuffer.Storage) {
@@ -671,28 +676,48 @@ public struct ChipRecordWriter: Sendable {
             }
         }
         guard needsQuotes else {
-            Escaper.appendEscaped(name, to: out)
+            Escaper.appendEscaped(name, invisibles: true, to: out)
             return
         }
+        // In quotes, a `"` is `\"`; every other byte as the escaper writes
+        // it (a `\` as `\\`, controls and invisible characters escaped).
         out.append(UInt8(ascii: "\""))
-        for b in name {
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
-            out.append(b)
+        var from = 0
+        for (k, b) in name.enumerated() where b == UInt8(ascii: "\"") {
+            Escaper.appendEscaped(Array(name[from..<k]), invisibles: true, to: out)
+            out.append("\\\"")
+            from = k + 1
         }
+        Escaper.appendEscaped(Array(name[from...]), invisibles: true, to: out)
         out.append(UInt8(ascii: "\""))
     }
 
-    /// `1.1  ok     Ann Lee <ann@x.org>` or `1.2  ERROR  bob@  -- missing-domain: …`.
+    /// `1.1      ok     Ann Lee <ann@x.org>` or `1.2      ERROR  bob@  -- missing-domain: …`:
+    /// the record and the chip, both from 1, in a column of
+    /// ``textNumberWidth`` (``textNumberWidthWithoutRecords`` with
+    /// `--no-record-numbers`), so the columns after it line up up to
+    /// record 9999 and chip 99 (a longer number pushes its line only).
     mutating func writeText(_ c: Fields) {
         let out = output.uniqueStorage
+        let before = out.count
         if recordNumbers {
             out.appendDecimal(c.record)
             out.append(UInt8(ascii: "."))
         }
         out.appendDecimal(c.index + 1)
+        let width = recordNumbers ? Self.textNumberWidth : Self.textNumberWidthWithoutRecords
+        switch width - (out.count - before) {
+        case 1: out.append(" ")
+        case 2: out.append("  ")
+        case 3: out.append("   ")
+        case 4: out.append("    ")
+        case 5: out.append("     ")
+        case 6: out.append("      ")
+        default: break  // the numbers fill the column (or pass it)
+        }
         if let error = c.error {
             out.append("  ERROR  ")
-            Escaper.appendEscaped(c.raw, to: out)
+            Escaper.appendEscaped(c.raw, invisibles: true, to: out)
             if c.truncated { out.append("...") }
             out.append("  -- ")
             out.append(error.staticCode)
@@ -703,17 +728,17 @@ public struct ChipRecordWriter: Sendable {
             if c.isEmptyGroup {
                 out.append("(empty group)")
             } else if name.isEmpty {
-                Escaper.appendEscaped(address, to: out)
+                Escaper.appendEscaped(address, invisibles: true, to: out)
             } else {
                 appendNameForText(to: out)
                 out.append(" <")
-                Escaper.appendEscaped(address, to: out)
+                Escaper.appendEscaped(address, invisibles: true, to: out)
                 out.append(">")
             }
         }
         if let group = c.group {
             out.append("  [group: ")
-            Escaper.appendEscaped(group, to: out)
+            Escaper.appendEscaped(group, invisibles: true, to: out)
             out.append("]")
         }
         if !c.warnings.isEmpty {

@@ -10,7 +10,7 @@ import ChipSyntax
 /// | bidi controls | U+061C ALM, U+200E LRM, U+200F RLM, U+202A–U+202E, U+2066–U+2069 |
 /// | hidden | U+00AD soft hyphen, U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF |
 /// | controls (``Found/control``) | U+0080–U+009F, U+2028, U+2029 |
-enum Invisibles {
+@usableFromInline package enum Invisibles {
     struct Found: Equatable {
         var bidi = false
         var hidden = false
@@ -20,6 +20,43 @@ enum Invisibles {
         /// paragraph separator (U+2028, U+2029): no character of an
         /// address at all, quoted or not.
         var control: Int?
+    }
+
+    /// The scalar of the well-formed UTF-8 sequence of `length` bytes at
+    /// `i` when it is a bidi control or a hidden character of the table
+    /// above (not a control: writers escape those their own way), else
+    /// nil. The text and JSON writers show such a character escaped, so a
+    /// line never renders reversed or hides a character.
+    @inlinable @inline(__always)
+    package static func invisibleScalar(_ p: UnsafeBufferPointer<UInt8>, at i: Int, length: Int) -> UInt32? {
+        let b = p[i]
+        switch length {
+        case 2:
+            guard (b == 0xC2 && p[i + 1] == 0xAD) || (b == 0xD8 && p[i + 1] == 0x9C) else { return nil }
+            return UInt32(b & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F)
+        case 3:
+            let c = p[i + 1], d = p[i + 2]
+            let hit: Bool
+            switch b {
+            case 0xE1: hit = c == 0xA0 && d == 0x8E
+            case 0xE2:
+                hit = (c == 0x80 && ((d >= 0x8B && d <= 0x8F) || (d >= 0xAA && d <= 0xAE)))
+                    || (c == 0x81 && ((d >= 0xA0 && d <= 0xA4) || (d >= 0xA6 && d <= 0xA9)))
+            case 0xEF: hit = c == 0xBB && d == 0xBF
+            default: hit = false
+            }
+            guard hit else { return nil }
+            return UInt32(b & 0x0F) << 12 | UInt32(c & 0x3F) << 6 | UInt32(d & 0x3F)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `b` can start one of the characters ``invisibleScalar(_:at:length:)``
+    /// finds: what a scan for strings that need no look tests.
+    @inlinable @inline(__always)
+    package static func mayStartInvisible(_ b: UInt8) -> Bool {
+        b == 0xC2 || b == 0xD8 || b == 0xE1 || b == 0xE2 || b == 0xEF
     }
 
     /// What `p[range]` holds.

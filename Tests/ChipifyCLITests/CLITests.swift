@@ -107,9 +107,9 @@ struct ProcessTests {
         let r = runProcess(chipifyPath, ["--format", "tsv", a, "-", b], stdinPath: a)
         #expect(r.status == 0)
         #expect(r.stdoutText == """
-            1\t0\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
-            2\t0\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
-            3\t0\tmailbox\tvalid\t\tb@y.org\t\t\t\t0\t7\tb@y.org
+            1\t1\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
+            2\t1\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
+            3\t1\tmailbox\tvalid\t\tb@y.org\t\t\t\t0\t7\tb@y.org
 
             """)
     }
@@ -245,7 +245,7 @@ struct ProcessTests {
         child.send(String(repeating: "x", count: 300_000) + "@long.org\nb@y.org\n")
         let got = child.readLines(upTo: 2, seconds: 10)
         #expect(got.count == 2, "-j \(jobs): \(got.map { $0.prefix(40) })")
-        #expect(got.last?.hasPrefix("2\t0\tmailbox\tvalid") == true, "-j \(jobs)")
+        #expect(got.last?.hasPrefix("2\t1\tmailbox\tvalid") == true, "-j \(jobs)")
     }
 
     /// When output can no longer be written (the reader went away), the
@@ -263,6 +263,40 @@ struct ProcessTests {
 
 @Suite("chipify formats")
 struct FormatTests {
+    /// Every format counts chips from 1, as it counts records: text's
+    /// `R.C` is JSON Lines' `record` and `chip` and TSV's first two
+    /// columns, with record numbers or without; and text's columns after
+    /// the number line up on every line (records past 9, chips past 9).
+    @Test(arguments: [true, false])
+    func everyFormatCountsChipsAlikeAndTextLinesUp(_ numbers: Bool) throws {
+        var records: [String] = []
+        for r in 1...14 {
+            records.append((1...(1 + r % 12)).map { $0 % 5 == 0 ? "bad\($0)@" : "p\(r)x\($0)@x.org" }.joined(separator: ", "))
+        }
+        let input = Array((records.joined(separator: "\n") + "\n").utf8)
+        let extra = numbers ? [] : ["--no-record-numbers"]
+        func lines(_ format: String) throws -> [String] {
+            let out = CLI.render(input, options: try CLI.parse(["--format", format] + extra))
+            return String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        let text = try lines("text"), tsv = try lines("tsv")
+        let json = jsonLines(CLI.render(input, options: try CLI.parse(["--format", "jsonl"] + extra)))
+        #expect(text.count == json.count && tsv.count == json.count)
+        for (k, line) in text.enumerated() {
+            let number = String(line.prefix { $0 != " " })
+            let chip = json[k]["chip"]?.int ?? -1
+            let expected = numbers ? "\(json[k]["record"]?.int ?? -1).\(chip)" : "\(chip)"
+            #expect(number == expected, "line \(k + 1): \(line)")
+            let columns = tsv[k].split(separator: "\t", omittingEmptySubsequences: false)
+            #expect(columns[1] == "\(chip)" && columns[0] == (numbers ? "\(json[k]["record"]?.int ?? -1)" : ""))
+            // The state starts in the same column on every line.
+            let state = line.firstRange(of: "ok     ") ?? line.firstRange(of: "ERROR  ")
+            let column = state.map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+            #expect(column == (numbers ? 9 : 5), "line \(k + 1): \(line)")
+        }
+        #expect(json.first?["chip"]?.int == 1)
+    }
+
     @Test func jsonlHasEveryFieldAndRawReproducesTheRecord() {
         let record = "Team: \"Lee, Ann\" <ann@x.org>, b@; c@z.org (C), undisclosed-recipients:;"
         let out = CLI.render(Array((record + "\n").utf8), options: try! CLI.parse(["--format", "jsonl"]))
@@ -271,7 +305,7 @@ struct FormatTests {
         let bytes = Array(record.utf8)
         for (k, c) in chips.enumerated() {
             #expect(c["record"]?.int == 1)
-            #expect(c["index"]?.int == k)
+            #expect(c["chip"]?.int == k + 1)
             let start = c["start"]!.int!, end = c["end"]!.int!
             #expect(Array(bytes[start..<end]) == c["raw"]?.bytes)
             #expect(c["warnings"] != nil)
@@ -314,18 +348,18 @@ struct FormatTests {
     @Test func textMarksErrorsAndShowsGroupsAndWarnings() {
         let out = render("Ann <a@x.org>, b@, Team: c@y.org;\nmailto:d@z.org, d@Z.org\n")
         #expect(out == """
-            1.1  ok     Ann <a@x.org>
-            1.2  ERROR  b@  -- missing-domain: nothing after the @
-            1.3  ok     c@y.org  [group: Team]
-            2.1  ok     d@z.org  [warning: mailto-prefix]
-            2.2  ok     d@Z.org  [warning: duplicate]
+            1.1      ok     Ann <a@x.org>
+            1.2      ERROR  b@  -- missing-domain: nothing after the @
+            1.3      ok     c@y.org  [group: Team]
+            2.1      ok     d@z.org  [warning: mailto-prefix]
+            2.2      ok     d@Z.org  [warning: duplicate]
 
             """)
     }
 
     @Test func tsvEscapesTabsAndLineBreaks() {
         let out = render("\"A\tB\u{0}\" <a@x.org>\n", ["--format", "tsv"])
-        #expect(out == "1\t0\terror\terror\tA B\ta@x.org\t\tinvalid-character\t\t0\t16\t\"A\\tB\\x00\" <a@x.org>\n")
+        #expect(out == "1\t1\terror\terror\tA B\ta@x.org\t\tinvalid-character\t\t0\t16\t\"A\\tB\\x00\" <a@x.org>\n")
     }
 
     /// Output does not depend on how the input arrives.
@@ -778,11 +812,11 @@ struct HostileProcessTests {
         let o = runProcess(chipifyPath, ["--format", "tsv", file])
         #expect(o.status == 0)
         #expect(o.stdoutText == """
-            1\t0\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
-            1\t1\tmailbox\tvalid\t\tb@y.org\t\t\t\t8\t15\tb@y.org
-            1\t2\terror\terror\t\tc\\x00d@z.org\t\tinvalid-character\t\t17\t26\tc\\x00d@z.org
-            1\t3\terror\terror\t\t\\x7fe@w.org\t\tinvalid-character\t\t28\t36\t\\x7fe@w.org
-            1\t4\terror\terror\t\tf\\xff\\xfe@v.org\t\tinvalid-utf8\t\t38\t47\tf\\xff\\xfe@v.org
+            1\t1\tmailbox\tvalid\t\ta@x.org\t\t\t\t0\t7\ta@x.org
+            1\t2\tmailbox\tvalid\t\tb@y.org\t\t\t\t8\t15\tb@y.org
+            1\t3\terror\terror\t\tc\\x00d@z.org\t\tinvalid-character\t\t17\t26\tc\\x00d@z.org
+            1\t4\terror\terror\t\t\\x7fe@w.org\t\tinvalid-character\t\t28\t36\t\\x7fe@w.org
+            1\t5\terror\terror\t\tf\\xff\\xfe@v.org\t\tinvalid-utf8\t\t38\t47\tf\\xff\\xfe@v.org
 
             """)
     }

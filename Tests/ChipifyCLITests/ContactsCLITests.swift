@@ -383,13 +383,13 @@ struct ContactRecordsCLITests {
         // "Jo" starts José and John alike: ambiguous, at the name's offset.
         #expect(lines[0].contains(#""raw":"Jo","start":0,"end":2,"error":"ambiguous","error_at":0"#))
         #expect(lines[0].hasSuffix(#""contact":null}"#))
-        #expect(lines[1] == #"{"record":1,"index":1,"kind":"mailbox","state":"valid","name":"José Ortiz","address":"jose@ortiz.example","raw":"José","start":4,"end":9,"error":null,"warnings":[],"contact":"jose"}"#)
+        #expect(lines[1] == #"{"record":1,"chip":2,"kind":"mailbox","state":"valid","name":"José Ortiz","address":"jose@ortiz.example","raw":"José","start":4,"end":9,"error":null,"warnings":[],"contact":"jose"}"#)
         #expect(lines[2].contains(#""name":"John Smith","address":"john.smith@x.org","raw":"john.smith@x.org""#))
         #expect(lines[2].hasSuffix(#""contact":"john"}"#))
         #expect(lines[3].contains(#""error":"missing-at""#))
         // Text output is the usual one; --summary is refused.
         let text = runProcess(chipifyPath, ["--contacts", book, input])
-        #expect(text.stdoutText.contains("1.2  ok     José Ortiz <jose@ortiz.example>"))
+        #expect(text.stdoutText.contains("1.2      ok     José Ortiz <jose@ortiz.example>"))
         let summary = runProcess(chipifyPath, ["--contacts", book, "--summary", input])
         #expect(summary.status == 64)
         // An unreadable address book is reported; the chips still come.
