@@ -226,18 +226,30 @@ package enum Escaper {
             || (length == 3 && p[i] == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))
     }
 
-    package static func appendEscaped(_ a: [UInt8], invisibles: Bool = false, to out: ByteBuffer.Storage) {
-        a.withUnsafeBufferPointer { appendEscaped($0, invisibles: invisibles, to: out) }
+    /// The letters after a `\` that make an escape of the text formats.
+    @inline(__always)
+    static func startsEscape(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "t") || b == UInt8(ascii: "n") || b == UInt8(ascii: "r") || b == UInt8(ascii: "x")
+            || b == UInt8(ascii: "u") || b == ASCII.backslash
+    }
+
+    package static func appendEscaped(_ a: [UInt8], forPeople: Bool = false, to out: ByteBuffer.Storage) {
+        a.withUnsafeBufferPointer { appendEscaped($0, forPeople: forPeople, to: out) }
     }
 
     /// Writes `p` with controls, line separators and invalid bytes as
     /// `\xHH`, a tab, line feed or carriage return as `\t`, `\n`, `\r`,
-    /// `\` as `\\`; with `invisibles`, a bidi control or hidden character
-    /// as `\u{xxxx}` (the text format, which a person reads in a terminal).
+    /// and `\` as `\\` (TSV: data for programs). `forPeople` (the text
+    /// formats, which a person reads in a terminal) writes a bidi control
+    /// or hidden character as `\u{xxxx}` too, and a `\` as `\\` only where
+    /// it could read as the start of an escape (anywhere but before
+    /// printable ASCII other than `t`, `n`, `r`, `x`, `u` and `\`): `B\B`
+    /// stays `B\B`, and a reader that takes an unknown escape as it stands
+    /// still gets every byte back.
     ///
     /// - Complexity: O(*n*) in the bytes.
     package static func appendEscaped(
-        _ p: UnsafeBufferPointer<UInt8>, invisibles: Bool = false, to out: ByteBuffer.Storage
+        _ p: UnsafeBufferPointer<UInt8>, forPeople: Bool = false, to out: ByteBuffer.Storage
     ) {
         // Room for the worst case (four bytes out for each byte in), so the
         // loop stores without checking; words of eight printable ASCII
@@ -269,7 +281,16 @@ package enum Escaper {
             case ASCII.tab: JSON.store("\\t", d, &o); i += 1
             case ASCII.lineFeed: JSON.store("\\n", d, &o); i += 1
             case ASCII.carriageReturn: JSON.store("\\r", d, &o); i += 1
-            case ASCII.backslash: JSON.store("\\\\", d, &o); i += 1
+            case ASCII.backslash:
+                // Raw only before printable ASCII that starts no escape:
+                // anything else may be written as an escape itself.
+                if forPeople, i + 1 < n, p[i + 1] >= 0x20, p[i + 1] < 0x7F, !Escaper.startsEscape(p[i + 1]) {
+                    d[o] = b
+                    o += 1
+                } else {
+                    JSON.store("\\\\", d, &o)
+                }
+                i += 1
             case 0..<0x20, 0x7F:
                 JSON.store("\\x", d, &o)
                 JSON.storeHex(b, d, &o)
@@ -293,7 +314,7 @@ package enum Escaper {
                         JSON.storeHex(p[k], d, &o)
                     }
                     i += len
-                } else if invisibles, let scalar = Invisibles.invisibleScalar(p, at: i, length: len) {
+                } else if forPeople, let scalar = Invisibles.invisibleScalar(p, at: i, length: len) {
                     JSON.store("\\u{", d, &o)
                     JSON.storeHex(UInt8(scalar >> 8), d, &o)
                     JSON.storeHex(UInt8(scalar & 0xFF), d, &o)

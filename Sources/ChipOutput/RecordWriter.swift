@@ -676,19 +676,21 @@ public struct ChipRecordWriter: Sendable {
             }
         }
         guard needsQuotes else {
-            Escaper.appendEscaped(name, invisibles: true, to: out)
+            Escaper.appendEscaped(name, forPeople: true, to: out)
             return
         }
-        // In quotes, a `"` is `\"`; every other byte as the escaper writes
-        // it (a `\` as `\\`, controls and invisible characters escaped).
+        // In quotes, a `"` is `\"` and every `\` is `\\` (one before the
+        // closing quote would read as escaping it); every other byte as the
+        // escaper writes it for people (controls and invisible characters
+        // escaped).
         out.append(UInt8(ascii: "\""))
         var from = 0
-        for (k, b) in name.enumerated() where b == UInt8(ascii: "\"") {
-            Escaper.appendEscaped(Array(name[from..<k]), invisibles: true, to: out)
-            out.append("\\\"")
+        for (k, b) in name.enumerated() where b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            Escaper.appendEscaped(Array(name[from..<k]), forPeople: true, to: out)
+            out.append(b == UInt8(ascii: "\"") ? "\\\"" : "\\\\")
             from = k + 1
         }
-        Escaper.appendEscaped(Array(name[from...]), invisibles: true, to: out)
+        Escaper.appendEscaped(Array(name[from...]), forPeople: true, to: out)
         out.append(UInt8(ascii: "\""))
     }
 
@@ -717,7 +719,7 @@ public struct ChipRecordWriter: Sendable {
         }
         if let error = c.error {
             out.append("  ERROR  ")
-            Escaper.appendEscaped(c.raw, invisibles: true, to: out)
+            Escaper.appendEscaped(c.raw, forPeople: true, to: out)
             if c.truncated { out.append("...") }
             out.append("  -- ")
             out.append(error.staticCode)
@@ -728,17 +730,17 @@ public struct ChipRecordWriter: Sendable {
             if c.isEmptyGroup {
                 out.append("(empty group)")
             } else if name.isEmpty {
-                Escaper.appendEscaped(address, invisibles: true, to: out)
+                Escaper.appendEscaped(address, forPeople: true, to: out)
             } else {
                 appendNameForText(to: out)
                 out.append(" <")
-                Escaper.appendEscaped(address, invisibles: true, to: out)
+                Escaper.appendEscaped(address, forPeople: true, to: out)
                 out.append(">")
             }
         }
         if let group = c.group {
             out.append("  [group: ")
-            Escaper.appendEscaped(group, invisibles: true, to: out)
+            Escaper.appendEscaped(group, forPeople: true, to: out)
             out.append("]")
         }
         if !c.warnings.isEmpty {

@@ -263,11 +263,11 @@ public enum Contacts {
 
     /// One contact as a line for people: the line number, the kind when it
     /// is not a person, the name (`(no name)` without one), the addresses
-    /// in angle brackets (`*` after the preferred one when there are
-    /// several), then `tel` phones, `aka` nicknames, `org`, the number of
+    /// in angle brackets (`(preferred)` after the preferred one when there
+    /// are several), then `tel` phones, `aka` nicknames, `org`, the number of
     /// `members`, and the version in brackets (`no version` for a card
-    /// without one). Control characters and invalid UTF-8 are
-    /// escaped as in `chipify --format text`.
+    /// without one). Control characters, invisible characters and invalid
+    /// UTF-8 are escaped as in `chipify --format text`.
     static func writeText(_ c: borrowing Contact, to out: inout ByteBuffer) {
         out.appendDecimal(c.line)
         out.append("  ")
@@ -280,7 +280,7 @@ public enum Contacts {
         for (k, email) in c.emails.enumerated() {
             out.append(k == 0 ? "  <" : ", <")
             appendText(email.address, &out)
-            out.append(k == preferred ? ">*" : ">")
+            out.append(k == preferred ? "> (preferred)" : ">")
         }
         if !c.phones.isEmpty {
             out.append("  tel ")
@@ -306,6 +306,6 @@ public enum Contacts {
     static func appendText(_ s: String, _ out: inout ByteBuffer) {
         var s = s
         let storage = out.uniqueStorage
-        s.withUTF8 { Escaper.appendEscaped($0, to: storage) }
+        s.withUTF8 { Escaper.appendEscaped($0, forPeople: true, to: storage) }
     }
 }

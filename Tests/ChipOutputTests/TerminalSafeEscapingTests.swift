@@ -59,7 +59,7 @@ struct InvisibleEscapingTests {
 
     static func text(_ bytes: [UInt8]) -> String {
         var out = ByteBuffer(capacity: 8)
-        Escaper.appendEscaped(bytes, invisibles: true, to: out.uniqueStorage)
+        Escaper.appendEscaped(bytes, forPeople: true, to: out.uniqueStorage)
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
@@ -86,10 +86,26 @@ struct InvisibleEscapingTests {
             #expect(Self.text(Array(s.utf8)) == s, "U+\(Self.hex(v))")
             #expect(Self.json(Array(s.utf8)) == "\"" + s + "\"", "U+\(Self.hex(v))")
         }
-        // Without `invisibles` (TSV, data for programs) they pass as they are.
+        // Not for people (TSV, data for programs) they pass as they are.
         var out = ByteBuffer(capacity: 8)
         Escaper.appendEscaped(Array("a\u{202E}b".utf8), to: out.uniqueStorage)
         #expect(out.bytes == Array("a\u{202E}b".utf8))
+    }
+
+    /// For people, a backslash is doubled only where it could start an
+    /// escape (anywhere but before printable ASCII other than t, n, r, x, u
+    /// and a backslash); for programs (TSV), always.
+    @Test(arguments: [
+        ("B\\B", "B\\B", "B\\\\B"), ("a\\tb", "a\\\\tb", "a\\\\tb"), ("C:\\Users", "C:\\Users", "C:\\\\Users"),
+        ("x\\", "x\\\\", "x\\\\"), ("\\\\", "\\\\\\\\", "\\\\\\\\"), ("\\u{41}", "\\\\u{41}", "\\\\u{41}"),
+        ("a\\\"b", "a\\\"b", "a\\\\\"b"), ("\\\u{202E}", "\\\\\\u{202e}", "\\\\\u{202E}"), ("\\é", "\\\\é", "\\\\é"),
+    ])
+    func backslashesAreDoubledOnlyWhereTheyWouldReadAsEscapes(_ input: String, _ people: String, _ programs: String) {
+        #expect(Self.text(Array(input.utf8)) == people, "\(input)")
+        var out = ByteBuffer(capacity: 8)
+        Escaper.appendEscaped(Array(input.utf8), to: out.uniqueStorage)
+        #expect(String(decoding: out.bytes, as: UTF8.self) == programs, "\(input)")
+        #expect(Self.unescapeText(people) == Array(input.utf8))
     }
 
     /// The escapes of the text format read back to the bytes, and hold no
@@ -111,7 +127,7 @@ struct InvisibleEscapingTests {
                 let close = b[(i + 3)...].firstIndex(of: UInt8(ascii: "}"))!
                 out += Array(String(Unicode.Scalar(hexValue(b[(i + 3)..<close]))!).utf8)
                 i = close + 1
-            default: Issue.record("unknown escape in \(s.debugDescription)"); return out
+            default: out.append(0x5C); i += 1  // not an escape: the backslash as it stands
             }
         }
         return out
@@ -123,7 +139,7 @@ struct InvisibleEscapingTests {
     @Test(arguments: 0..<20)
     func escapesReadBackAndPlainMeansCopied(seed: Int) throws {
         var rng = SplitMix64(seed: UInt64(seed) &+ 0x1EE7)
-        let pool = (Self.invisible + Self.visible + [0x41, 0x22, 0x5C, 0x09, 0x0A, 0x85, 0x9B, 0x2028, 0xE9, 0x1F600])
+        let pool = (Self.invisible + Self.visible + [0x41, 0x22, 0x5C, 0x5C, 0x74, 0x78, 0x75, 0x7B, 0x09, 0x0A, 0x85, 0x9B, 0x2028, 0xE9, 0x1F600])
             .map { Array(String(Unicode.Scalar($0)!).utf8) } + [[0xFF], [0xE2, 0x80], [0xC2], [0x7F], [0x00]]
         for _ in 0..<300 {
             var bytes: [UInt8] = []

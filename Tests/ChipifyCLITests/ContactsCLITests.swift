@@ -91,7 +91,7 @@ struct ContactsCLITests {
         let r = runProcess(chipifyPath, ["contacts", "--format", "text", path])
         #expect(r.status == 0)
         #expect(r.stdoutText == """
-            2  Ann Lee  <ann@x.org>, <ann@home.org>*  aka Nan  [csv]
+            2  Ann Lee  <ann@x.org>, <ann@home.org> (preferred)  aka Nan  [csv]
             3  Tab\\tName  [csv]
             2  group Friends  members 1  [csv]
 
@@ -116,6 +116,19 @@ struct ContactsCLITests {
             #expect(line["version"]?.text == (contact.source == .csv ? "csv" : contact.declaredVersion))
             #expect(line["kind"]?.text == contact.kind.rawValue)
         }
+    }
+
+    /// Text is for people: a nickname `B\B` shows as written (a backslash
+    /// is doubled only where it could start an escape), and the preferred
+    /// one of several addresses says so in words.
+    @Test func textShowsNamesAsWrittenAndSaysWhichAddressIsPreferred() {
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\r\nNICKNAME:B\\\\B\r\nEMAIL;TYPE=INTERNET:a@x.org\r\n"
+            + "EMAIL;TYPE=INTERNET,PREF:b@y.org\r\nEND:VCARD\r\n"
+        let file = temporaryFile(Array(card.utf8))
+        defer { unlink(file) }
+        let r = runProcess(chipifyPath, ["contacts", "--format", "text", file])
+        #expect(r.status == 0)
+        #expect(r.stdoutText.contains("<a@x.org>, <b@y.org> (preferred)  aka B\\B  [3.0]"), "\(r.stdoutText)")
     }
 
     /// Recorded output of the samples; re-record with `CHIPIFY_RECORD=1 swift test` and review the diff.
