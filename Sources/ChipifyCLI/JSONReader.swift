@@ -1,14 +1,37 @@
 import ChipSyntax
 
-/// A small reader for the one-line JSON objects of replay scripts:
+/// How a JSON reader keeps a string: as `String` (script lines, drafts:
+/// text, which must be UTF-8) or as its bytes (what `chipify --format
+/// jsonl` wrote, where `\udcXX` stands for an invalid byte).
+protocol JSONText: Equatable, Sendable {
+    /// Whether a lone `\udc80`…`\udcff` is the byte 0x80…0xFF (PEP 383's
+    /// surrogate escape, as the record writer escapes invalid UTF-8).
+    static var readsSurrogateEscapes: Bool { get }
+    /// The text of these bytes, or nil when they cannot be this text.
+    init?(jsonBytes: [UInt8])
+}
+
+extension String: JSONText {
+    static var readsSurrogateEscapes: Bool { false }
+    /// RFC 8259 §8.1: JSON text is UTF-8; a script's text is typed as it
+    /// is, so it must be text, never repaired.
+    init?(jsonBytes: [UInt8]) { self.init(validating: jsonBytes, as: UTF8.self) }
+}
+
+extension Array: JSONText where Element == UInt8 {
+    static var readsSurrogateEscapes: Bool { true }
+    init?(jsonBytes: [UInt8]) { self = jsonBytes }
+}
+
+/// The one JSON reader of the package (the writer is ChipOutput's `JSON`):
 /// string, number, boolean and null values; with `nested`, also arrays
-/// and objects (for `chipify group`'s config line), at most
-/// ``maxDepth`` deep so no line can exhaust the stack. Kept here
-/// so the CLI needs no Foundation, whose loading alone would double the
-/// filter's resident memory.
-struct JSONReader {
+/// and objects (for `chipify group`'s config line, drafts and the tests'
+/// reading of JSON Lines), at most ``maxDepth`` deep so no line can
+/// exhaust the stack. Kept here so the CLI needs no Foundation, whose
+/// loading alone would double the filter's resident memory.
+struct JSONParser<Text: JSONText> {
     enum Value: Equatable {
-        case string(String)
+        case string(Text)
         case number(Double)
         case bool(Bool)
         case null
@@ -18,7 +41,7 @@ struct JSONReader {
     }
 
     /// How deep arrays and objects may nest in a `nested` read.
-    static let maxDepth = 16
+    static var maxDepth: Int { 16 }
 
     struct Failure: Error {
         var message: String
@@ -32,7 +55,7 @@ struct JSONReader {
     /// Parses one object; keys must not repeat. Values are flat unless
     /// `nested`.
     static func object(_ bytes: [UInt8], nested: Bool = false) throws(Failure) -> [String: Value] {
-        var r = JSONReader(s: bytes, nested: nested)
+        var r = JSONParser(s: bytes, nested: nested)
         r.skipSpace()
         let o = try r.parseObject()
         r.skipSpace()
@@ -60,7 +83,9 @@ struct JSONReader {
         }
         while true {
             skipSpace()
-            let key = try parseString()
+            guard let key = String(validating: try parseBytes(), as: UTF8.self) else {
+                throw Failure(message: "a key that is not UTF-8")
+            }
             try expect(UInt8(ascii: ":"))
             skipSpace()
             guard out[key] == nil else { throw Failure(message: "key \"\(key)\" repeats") }
@@ -106,7 +131,9 @@ struct JSONReader {
     mutating func parseValue() throws(Failure) -> Value {
         guard i < s.count else { throw Failure(message: "missing value") }
         switch s[i] {
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "\""):
+            guard let text = Text(jsonBytes: try parseBytes()) else { throw Failure(message: "a string that is not UTF-8") }
+            return .string(text)
         case UInt8(ascii: "t"): if literal("true") { return .bool(true) }
         case UInt8(ascii: "f"): if literal("false") { return .bool(false) }
         case UInt8(ascii: "n"): if literal("null") { return .null }
@@ -128,7 +155,9 @@ struct JSONReader {
         throw Failure(message: "unsupported value")
     }
 
-    mutating func parseString() throws(Failure) -> String {
+    /// A string's bytes, its escapes read (a lone `\udc80`…`\udcff` as
+    /// the byte it stands for when ``JSONText/readsSurrogateEscapes``).
+    mutating func parseBytes() throws(Failure) -> [UInt8] {
         guard i < s.count, s[i] == UInt8(ascii: "\"") else { throw Failure(message: "expected a string") }
         i += 1
         var out: [UInt8] = []
@@ -140,12 +169,7 @@ struct JSONReader {
             }
             if b == UInt8(ascii: "\"") {
                 i += 1
-                // RFC 8259 §8.1: JSON text is UTF-8; a script's text is
-                // typed as it is, so it must be text, never repaired.
-                guard let text = String(validating: out, as: UTF8.self) else {
-                    throw Failure(message: "a string that is not UTF-8")
-                }
-                return text
+                return out
             }
             guard b >= 0x20 else { throw Failure(message: "control character in a string") }
             if b != UInt8(ascii: "\\") {
@@ -175,6 +199,10 @@ struct JSONReader {
                     pendingHigh = v
                     continue
                 }
+                if v >= 0xDC80 && v < 0xDD00 && pendingHigh == nil && Text.readsSurrogateEscapes {
+                    out.append(UInt8(v - 0xDC00))
+                    continue
+                }
                 if v >= 0xDC00 && v < 0xE000 {
                     guard let high = pendingHigh else {
                         throw Failure(message: "a lone surrogate \\u\(String(v, radix: 16)) (JSON text is Unicode)")
@@ -196,6 +224,9 @@ struct JSONReader {
     }
 
 }
+
+/// The reader of script lines and drafts, whose strings are text.
+typealias JSONReader = JSONParser<String>
 
 /// A script line (`chipify replay`, `chipify group`) that could not be
 /// replayed, in a sentence.

@@ -1,5 +1,5 @@
 import Testing
-import ChipifyCLI
+@testable import ChipifyCLI
 import ChipKit
 import ChipTestSupport
 
