@@ -200,6 +200,16 @@ public enum Replay {
 
         var name: String { op }
 
+        /// The keys each op reads besides `"op"`.
+        static let keys: [String: Set<String>] = [
+            "focus": ["field"], "type": ["text"], "paste": ["text"], "composition": ["text"],
+            "compositionEnd": ["text"], "backspace": [], "delete": [], "left": [], "right": [], "return": [],
+            "tab": [], "blur": [], "select": ["chip", "extend", "toggle"], "edit": ["chip"], "remove": ["chip"],
+            "move": ["chip", "to", "at"], "selectAll": [], "clearSelection": [], "removeSelection": [],
+            "moveCaret": ["at"], "moveSelection": ["at"], "undo": [], "redo": [], "send": ["smtputf8"],
+            "suggest": ["limit"], "choose": ["suggestion"], "expand": ["chip"], "alternate": ["chip", "choice"],
+        ]
+
         init(json: [UInt8]) throws(LineError) {
             let object: [String: JSONReader.Value]
             do {
@@ -208,6 +218,14 @@ public enum Replay {
                 throw LineError(message: "not a JSON object (\(error.message))")
             }
             guard let op = try object.string("op") else { throw LineError(message: "no \"op\"") }
+            guard let allowed = Self.keys[op] else { throw LineError(message: "unknown op \"\(op)\"") }
+            // A key the op does not read is a mistake worth saying: a
+            // `"field"` where `move` reads `"to"` would otherwise reorder
+            // the chip in its own field without a word.
+            for key in object.keys.sorted() where key != "op" && !allowed.contains(key) {
+                let takes = allowed.isEmpty ? "no other key" : allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                throw LineError(message: "\"\(op)\" takes no \"\(key)\" (it takes \(takes))")
+            }
             self.op = op
             text = try object.string("text")
             field = try object.string("field")

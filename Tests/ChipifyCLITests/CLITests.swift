@@ -590,6 +590,7 @@ struct ReplayTests {
                 chipify replay: line 4: no chip 7 in field "to" (it has 1)
                 chipify replay: line 5: "type" needs a string "text"
                 chipify replay: line 7: no place 99 in field "to" (it has 2 chips)
+                chipify replay: line 8: "move" takes no "field" (it takes "at", "chip", "to")
 
                 """)
         } else if name == "send" {
