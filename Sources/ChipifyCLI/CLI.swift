@@ -36,7 +36,7 @@ public struct UsageError: Error, Equatable, Sendable {
 
 /// `chipify`: address lists in, chips out.
 public enum CLI {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// The number of online processors, the default for `-j`.
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
@@ -52,7 +52,7 @@ public enum CLI {
         chipify replay [--trace] [--keep-going] [SCRIPT]   (see 'chipify replay --help')
         chipify contacts [--format jsonl|text] [--strict] [--quiet] [--charset NAME] [FILE...]
                                                          (see 'chipify contacts --help')
-        chipify suggest --contacts FILE [--limit K] [--usage FILE] QUERY
+        chipify suggest --contacts FILE [--format jsonl|text] [--limit K] [--usage FILE] QUERY
                                                          (see 'chipify suggest --help')
         chipify group [--trace] [SCRIPT]                 (see 'chipify group --help')
         chipify compose [--contacts FILE]... [--fields to,cc,bcc] [--draft FILE] ...

@@ -9,7 +9,7 @@ import Darwin
 /// for a query, from address books.
 public enum Suggest {
     public static let usage =
-        "Usage: chipify suggest --contacts FILE [--contacts FILE]... [--limit K] [--usage FILE] [--charset NAME] QUERY"
+        "Usage: chipify suggest --contacts FILE [--contacts FILE]... [--format jsonl|text] [--limit K] [--usage FILE] [--charset NAME] QUERY"
 
     public static let help = """
         \(usage)
@@ -24,6 +24,9 @@ public enum Suggest {
 
           --contacts FILE   an address book (vCard 2.1/3.0/4.0, or the CSV of Google,
                             Outlook or Thunderbird); repeatable
+          -f, --format F    jsonl (default): one JSON object a line, as above;
+                            text: one line a suggestion for people,
+                            rank, name <address>, (class)
           --limit K         how many suggestions, 1 to 10000 (default 8)
           --usage FILE      uses to rank by, JSON Lines: {"contact":ID,"time":SECONDS}
                             records one use; {"contact":ID,"count":N,"last":SECONDS}
@@ -42,6 +45,8 @@ public enum Suggest {
     public struct Options: Sendable, Equatable {
         public var contacts: [String] = []
         public var limit = 8
+        /// `jsonl` (one object a line) or `text` (a line for people).
+        public var text = false
         public var usage: String?
         public var charset: String?
         public var query: String?
@@ -82,6 +87,13 @@ public enum Suggest {
                 o.charset = v
             case "--limit":
                 o.limit = try OptionValue.suggestionLimit(try value())
+            case "-f", "--format":
+                let v = try value()
+                switch v {
+                case "jsonl": o.text = false
+                case "text": o.text = true
+                default: throw UsageError(message: "unknown format '\(v)' (expected jsonl or text)")
+                }
             case "-h", "--help": o.help = true
             default: throw UsageError(message: "unknown option '\(name)'")
             }
@@ -118,6 +130,10 @@ public enum Suggest {
         errors.flush()
         var out = OutputBuffer(fd: stdout)
         for (rank, s) in directory.suggestions(for: options.query ?? "", limit: options.limit).enumerated() {
+            if options.text {
+                appendText(s, rank: rank + 1, &out.buffer)
+                continue
+            }
             out.buffer.append("{\"rank\":")
             out.buffer.appendDecimal(rank + 1)
             out.buffer.append(",")
@@ -143,6 +159,26 @@ public enum Suggest {
         out.appendString(AddressBooks.name(of: s.matchClass))
         out.append("\",\"matched_address\":")
         appendRanges(s.addressMatches, &out)
+    }
+
+    /// A suggestion as a line for people: `1  Jörg Strauß <joerg@x.org>
+    /// (full-name-prefix)`, the name and address escaped as the text
+    /// format escapes them.
+    static func appendText(_ s: Suggestion, rank: Int, _ out: inout ByteBuffer) {
+        out.appendDecimal(rank)
+        out.append("  ")
+        let address = s.address ?? ""
+        if let name = s.name, !name.isEmpty {
+            Contacts.appendText(name, &out)
+            out.append(" <")
+            Contacts.appendText(address, &out)
+            out.append(">")
+        } else {
+            Contacts.appendText(address, &out)
+        }
+        out.append("  (")
+        out.appendString(AddressBooks.name(of: s.matchClass))
+        out.append(")\n")
     }
 
     static func appendRanges(_ ranges: [Range<Int>], _ out: inout ByteBuffer) {

@@ -321,6 +321,24 @@ struct SuggestCLITests {
         }
     }
 
+    /// `--format text`: the same suggestions, in the same order, one line
+    /// each for people; an unknown format is a usage error.
+    @Test func suggestionsAsTextForPeople() throws {
+        try withBook { path in
+            let text = runProcess(chipifyPath, ["suggest", "--contacts", path, "--limit", "3", "--format", "text", "jo"])
+            #expect(text.status == 0)
+            let lines = text.stdoutText.split(separator: "\n").map(String.init)
+            #expect(lines.first == "1  John Smith <john.smith@x.org>  (full-name-prefix)")
+            let json = runProcess(chipifyPath, ["suggest", "--contacts", path, "--limit", "3", "jo"])
+            let addresses = jsonLines(json.stdout).map { $0["address"]?.text ?? "?" }
+            #expect(lines.count == addresses.count)
+            for (line, address) in zip(lines, addresses) { #expect(line.contains("<\(address)>"), "\(line)") }
+            let bad = runProcess(chipifyPath, ["suggest", "--contacts", path, "-f", "tsv", "jo"])
+            #expect(bad.status == 64)
+            #expect(bad.stderrText.contains("unknown format 'tsv' (expected jsonl or text)"))
+        }
+    }
+
     @Test func usesReorderTiesAndBadUsageFilesAreReported() throws {
         try withBook { path in
             let usage = temporaryFile(Array("{\"contact\":\"jose\",\"time\":1000}\n{\"contact\":\"nobody\",\"time\":5}\n".utf8))

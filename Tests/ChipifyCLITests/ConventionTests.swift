@@ -51,6 +51,14 @@ struct ConventionTests {
         #expect(r.stderrText.hasPrefix("Error: \(message)\n"), "\(args): \(r.stderrText)")
     }
 
+    /// `--version` names the release the changelog's newest entry is
+    /// about (the git tag of that release is made when it lands).
+    @Test func theVersionIsTheChangelogsNewestRelease() {
+        let changelog = String(decoding: contents(packageRoot + "CHANGELOG.md"), as: UTF8.self)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        #expect(newest?.dropFirst(3).hasPrefix(CLI.version + " ") == true, "\(String(describing: newest))")
+    }
+
     @Test func replayOfADirectoryIsAnError() {
         let r = runProcess(chipifyPath, ["replay", packageRoot + "Corpus/replay"])
         #expect(r.status == 1)
