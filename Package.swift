@@ -5,7 +5,6 @@ let package = Package(
     name: "Chipify",
     products: [
         .library(name: "ChipKit", targets: ["ChipKit"]),
-        .library(name: "ChipifyCLI", targets: ["ChipifyCLI"]),
         .executable(name: "chipify", targets: ["chipify"]),
         .executable(name: "chipify-bench", targets: ["chipify-bench"]),
     ],
@@ -39,7 +38,12 @@ let package = Package(
                 "ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipOutput", "ChipEditing", "ChipGroups",
                 "ChipPresentation",
             ]),
-        .target(name: "ChipifyCLI", dependencies: ["ChipKit"]),
+        // The command line, in two targets and no public product: the
+        // streaming engine (record and parallel processors, reading and
+        // writing descriptors) and the commands (options, the filter,
+        // contacts, suggest, replay, group, compose), in `package` access.
+        .target(name: "ChipifyStreaming", dependencies: ["ChipKit"]),
+        .target(name: "ChipifyCLI", dependencies: ["ChipKit", "ChipifyStreaming"]),
         .executableTarget(name: "chipify", dependencies: ["ChipifyCLI"]),
         .executableTarget(
             name: "chipify-bench",
@@ -79,7 +83,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "ChipifyCLITests",
-            dependencies: ["ChipifyCLI", "ChipKit", "ChipTestSupport", "chipify"]),
+            dependencies: ["ChipifyCLI", "ChipifyStreaming", "ChipKit", "ChipTestSupport", "chipify"]),
         .testTarget(name: "ChipifyBenchTests", dependencies: ["chipify-bench", "ChipTestSupport", "ChipDirectoryTestSupport"]),
     ]
 )

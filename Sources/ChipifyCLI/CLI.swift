@@ -4,47 +4,48 @@ import Glibc
 import Darwin
 #endif
 import ChipKit
+import ChipifyStreaming
 
 /// The parsed command line of `chipify`.
-public struct Options: Sendable, Equatable {
-    public var format: OutputFormat = .text
-    public var policy: ValidationPolicy = .standard
-    public var nullTerminated = false
-    public var check = false
-    public var summary = false
+package struct Options: Sendable, Equatable {
+    package var format: OutputFormat = .text
+    package var policy: ValidationPolicy = .standard
+    package var nullTerminated = false
+    package var check = false
+    package var summary = false
     /// For `--format header`: UTF-8 stays as is (RFC 6532).
-    public var smtpUTF8 = false
-    public var recordNumbers = true
+    package var smtpUTF8 = false
+    package var recordNumbers = true
     /// Threads for recognition; nil means one per core.
-    public var jobs: Int?
-    public var files: [String] = []
+    package var jobs: Int?
+    package var files: [String] = []
     /// Address books to resolve chips against (`--contacts`).
-    public var contacts: [String] = []
+    package var contacts: [String] = []
     /// With `--format text`: one summary line per record, at most this many
     /// columns (`--width`).
-    public var width: Int?
-    public var showHelp = false
-    public var showVersion = false
+    package var width: Int?
+    package var showHelp = false
+    package var showVersion = false
 
-    public init() {}
+    package init() {}
 }
 
 /// A command-line mistake: reported in three lines, exit status 64.
-public struct UsageError: Error, Equatable, Sendable {
-    public var message: String
+package struct UsageError: Error, Equatable, Sendable {
+    package var message: String
 }
 
 /// `chipify`: address lists in, chips out.
-public enum CLI {
-    public static let version = "0.2.0"
+package enum CLI {
+    package static let version = "0.2.0"
 
     /// The number of online processors, the default for `-j`.
-    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    package static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    public static let usage =
+    package static let usage =
         "Usage: chipify [--format text|jsonl|tsv|header] [--smtputf8] [--policy strict|standard|lenient] [-z] [--check] [--summary] [-j N] [--no-record-numbers] [--width N] [FILE...]"
 
-    public static let help = """
+    package static let help = """
         chipify: turns address lists into chips.
 
         \(usage)
@@ -102,7 +103,7 @@ public enum CLI {
     /// Parses the arguments that follow the program name.
     ///
     /// - Throws: ``UsageError`` for an unknown option or a bad value.
-    public static func parse(_ rawArguments: [String]) throws(UsageError) -> Options {
+    package static func parse(_ rawArguments: [String]) throws(UsageError) -> Options {
         let arguments = try expandShortOptions(rawArguments)
         var options = Options()
         var i = 0
@@ -226,7 +227,7 @@ public enum CLI {
     /// Runs `chipify` with the arguments after the program name, reading
     /// standard input from `stdin` and writing to the given descriptors.
     /// Returns the exit status.
-    public static func main(
+    package static func main(
         _ arguments: [String], stdin: Int32 = 0, stdout: Int32 = 1, stderr: Int32 = 2
     ) -> Int32 {
         if arguments.first == "replay" {
@@ -260,7 +261,7 @@ public enum CLI {
     }
 
     /// Processes the inputs named by `options`.
-    public static func run(_ options: Options, stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+    package static func run(_ options: Options, stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let processor = RecordProcessor(
             terminator: options.nullTerminated ? 0 : 0x0A, policy: options.policy)
         var writer = ChipWriter(
@@ -333,7 +334,7 @@ public enum CLI {
     /// want the formats without a process.
     /// With `options.jobs` above 1, runs the parallel path with pieces of
     /// `pieceSize` bytes.
-    public static func render(
+    package static func render(
         _ input: [UInt8], options: Options, readSize: Int = 1 << 20, pieceSize: Int = 4 << 20
     ) -> [UInt8] {
         let processor = RecordProcessor(

@@ -1,4 +1,5 @@
 import ChipKit
+import ChipifyStreaming
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import ChipKit
+import ChipifyStreaming
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,29 +9,29 @@ import Darwin
 /// `chipify contacts`: imports address books (vCard 2.1, 3.0, 4.0, and the
 /// CSV of Google Contacts, Outlook and Thunderbird) and prints their
 /// contacts, so an export can be checked before a host loads it.
-public enum Contacts {
+package enum Contacts {
     /// The one-line synopsis, shown with usage errors.
-    public static let usage = "Usage: chipify contacts [--format jsonl|text] [--strict] [--quiet] [--charset NAME] [FILE...]"
+    package static let usage = "Usage: chipify contacts [--format jsonl|text] [--strict] [--quiet] [--charset NAME] [FILE...]"
 
     /// What a contact is printed as.
-    public enum Format: String, Sendable {
+    package enum Format: String, Sendable {
         case jsonl, text
     }
 
     /// The parsed command line of `chipify contacts`.
-    public struct Options: Sendable, Equatable {
-        public var format = Format.jsonl
-        public var strict = false
+    package struct Options: Sendable, Equatable {
+        package var format = Format.jsonl
+        package var strict = false
         /// The WHATWG label of the charset of text that names none and is not UTF-8.
-        public var charset: String?
+        package var charset: String?
         /// Whether warnings (what was repaired or dropped) are left unsaid.
-        public var quiet = false
-        public var files: [String] = []
-        public var help = false
+        package var quiet = false
+        package var files: [String] = []
+        package var help = false
     }
 
     /// What `chipify contacts --help` prints.
-    public static let help = """
+    package static let help = """
         chipify contacts: reads address books and prints their contacts.
 
         \(usage)
@@ -69,7 +70,7 @@ public enum Contacts {
     ///
     /// - Throws: ``UsageError`` for an unknown option, a bad value or an
     ///   unknown charset label.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var o = Options()
         var i = 0
         var onlyFiles = false
@@ -130,7 +131,7 @@ public enum Contacts {
     /// Runs `chipify contacts` with the arguments after `contacts`, reading
     /// standard input from `stdin` and writing to the given descriptors;
     /// returns the exit status.
-    public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+    package static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let (parsed, exit) = subcommandOptions(
             arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "contacts", stdout: stdout, stderr: stderr)
         guard let options = parsed else { return exit }

@@ -1,4 +1,5 @@
 import ChipKit
+import ChipifyStreaming
 
 /// `chipify group`: replays a script of taps and host changes against a
 /// ``ChipGroup`` of choice, filter or action chips and prints its state,
@@ -7,10 +8,10 @@ import ChipKit
 /// The script is JSON Lines: a config line, then one operation a line
 /// (see ``help``). Chips are named by their identities, which are also
 /// their labels.
-public enum GroupCommand {
-    public static let usage = "Usage: chipify group [--trace] [SCRIPT]"
+package enum GroupCommand {
+    package static let usage = "Usage: chipify group [--trace] [SCRIPT]"
 
-    public static let help = """
+    package static let help = """
         chipify group: replays taps and changes against a group of choice,
         filter or action chips and prints its state.
 
@@ -37,13 +38,13 @@ public enum GroupCommand {
 
         """
 
-    public struct Options: Sendable, Equatable {
-        public var trace = false
-        public var script: String?
-        public var help = false
+    package struct Options: Sendable, Equatable {
+        package var trace = false
+        package var script: String?
+        package var help = false
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var o = Options()
         var onlyScript = false
         for a in arguments {
@@ -63,7 +64,7 @@ public enum GroupCommand {
     }
 
     /// Runs `chipify group`; returns the exit status.
-    public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+    package static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let (parsed, exit) = subcommandOptions(
             arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "group", stdout: stdout, stderr: stderr)
         guard let options = parsed else { return exit }

@@ -1,4 +1,5 @@
 import ChipKit
+import ChipifyStreaming
 
 /// Option values more than one command takes, read with one message each.
 enum OptionValue {

@@ -1,4 +1,5 @@
 import ChipKit
+import ChipifyStreaming
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,27 +12,27 @@ import Darwin
 ///
 /// The script is JSON Lines, one operation per line (see README). Chip
 /// indexes are in the focused field.
-public enum Replay {
-    public static let usage =
+package enum Replay {
+    package static let usage =
         "Usage: chipify replay [--trace] [--keep-going] [--fields a,b,c] [--policy P] [--duplicates D] [--contacts FILE]... [--resolution R] [--width N] [SCRIPT]"
 
-    public struct Options: Sendable, Equatable {
-        public var trace = false
-        public var keepGoing = false
-        public var fields: [FieldID] = [.to, .cc, .bcc]
-        public var policy = ValidationPolicy.standard
-        public var duplicates = DuplicatePolicy.warn
+    package struct Options: Sendable, Equatable {
+        package var trace = false
+        package var keepGoing = false
+        package var fields: [FieldID] = [.to, .cc, .bcc]
+        package var policy = ValidationPolicy.standard
+        package var duplicates = DuplicatePolicy.warn
         /// Address books for suggestions and resolution (`--contacts`).
-        public var contacts: [String] = []
-        public var resolution = ContactResolution.uniqueMatch
-        public var script: String?
-        public var help = false
+        package var contacts: [String] = []
+        package var resolution = ContactResolution.uniqueMatch
+        package var script: String?
+        package var help = false
         /// Print each field as a summary line of at most this many columns
         /// (`--width`), instead of its chips as JSON.
-        public var width: Int?
+        package var width: Int?
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var o = Options()
         var i = 0
         func value(_ name: String) throws(UsageError) -> String {
@@ -75,7 +76,7 @@ public enum Replay {
         return o
     }
 
-    public static let help = """
+    package static let help = """
         chipify replay: replays a script of edits and prints the fields.
 
         \(usage)
@@ -108,7 +109,7 @@ public enum Replay {
         """
 
     /// Runs a replay; returns the exit status.
-    public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+    package static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let (parsed, exit) = subcommandOptions(
             arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "replay", stdout: stdout, stderr: stderr)
         guard let options = parsed else { return exit }
@@ -545,45 +546,4 @@ public enum Replay {
         JSON.appendString(f.pending, to: &out.buffer)
         out.buffer.append("}\n")
     }
-}
-
-/// Reads a file descriptor to its end; nil (with `errno`) when a read
-/// fails, as on a directory (EISDIR), so a script is never taken as empty.
-/// A byte order mark at the start is not part of the script, unless the
-/// caller reads the mark itself (`skippingBOM: false`).
-/// The whole of the file at `path` (`-`: the descriptor `stdin`, when
-/// given), or why not, as the end of a message: `cannot open 'F': reason`,
-/// `cannot read 'F': reason`, `cannot read standard input: reason`.
-func readWholeInput(_ path: String, stdin: Int32?, skippingBOM: Bool) -> Result<[UInt8], InputFailure> {
-    if path == "-", let stdin {
-        guard let bytes = readAllBytes(stdin, skippingBOM: skippingBOM) else {
-            return .failure(InputFailure(message: "cannot read standard input: \(errorText(errno))"))
-        }
-        return .success(bytes)
-    }
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return .failure(InputFailure(message: "cannot open '\(path)': \(errorText(errno))")) }
-    let bytes = readAllBytes(fd, skippingBOM: skippingBOM)
-    let readError = errno
-    close(fd)
-    guard let bytes else { return .failure(InputFailure(message: "cannot read '\(path)': \(errorText(readError))")) }
-    return .success(bytes)
-}
-
-/// Why an input could not be read (see ``readWholeInput(_:stdin:skippingBOM:)``).
-struct InputFailure: Error {
-    var message: String
-}
-
-func readAllBytes(_ fd: Int32, skippingBOM: Bool = true) -> [UInt8]? {
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { readSome(fd, $0.baseAddress!, $0.count) }
-        if n < 0 { return nil }
-        if n == 0 { break }
-        out.append(contentsOf: chunk[0..<n])
-    }
-    if skippingBOM && out.starts(with: [0xEF, 0xBB, 0xBF]) { out.removeFirst(3) }
-    return out
 }

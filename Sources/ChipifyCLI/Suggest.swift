@@ -1,4 +1,5 @@
 import ChipKit
+import ChipifyStreaming
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,11 +8,11 @@ import Darwin
 
 /// `chipify suggest`: the ranked suggestions a compose field would offer
 /// for a query, from address books.
-public enum Suggest {
-    public static let usage =
+package enum Suggest {
+    package static let usage =
         "Usage: chipify suggest --contacts FILE [--contacts FILE]... [--format jsonl|text] [--limit K] [--usage FILE] [--charset NAME] QUERY"
 
-    public static let help = """
+    package static let help = """
         \(usage)
 
         Prints the suggestions for QUERY, best first, one JSON object a line:
@@ -42,18 +43,18 @@ public enum Suggest {
         skipped (exit 1 after printing the suggestions). Exit 64 on usage errors.
         """
 
-    public struct Options: Sendable, Equatable {
-        public var contacts: [String] = []
-        public var limit = 8
+    package struct Options: Sendable, Equatable {
+        package var contacts: [String] = []
+        package var limit = 8
         /// `jsonl` (one object a line) or `text` (a line for people).
-        public var text = false
-        public var usage: String?
-        public var charset: String?
-        public var query: String?
-        public var help = false
+        package var text = false
+        package var usage: String?
+        package var charset: String?
+        package var query: String?
+        package var help = false
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var o = Options()
         var i = 0
         var words: [String] = []
@@ -106,7 +107,7 @@ public enum Suggest {
         return o
     }
 
-    public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+    package static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let (parsed, exit) = subcommandOptions(
             arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "suggest", stdout: stdout, stderr: stderr)
         guard let options = parsed else { return exit }

@@ -4,15 +4,16 @@ import Glibc
 import Darwin
 #endif
 import ChipKit
+import ChipifyStreaming
 
 /// `chipify compose`: a To/Cc/Bcc compose field in the terminal. Keys come
 /// from and the screen goes to `/dev/tty`, so standard output carries only
 /// the header block that Ctrl-S sends.
-public enum ComposeCommand {
-    public static let usage =
+package enum ComposeCommand {
+    package static let usage =
         "Usage: chipify compose [--contacts FILE]... [--fields to,cc,bcc] [--policy P] [--duplicates D] [--smtputf8] [--draft FILE | --no-draft]"
 
-    public static let help = """
+    package static let help = """
         \(usage)
 
         A compose window's recipient fields in the terminal. Type or paste
@@ -73,18 +74,18 @@ public enum ComposeCommand {
         (also when there is no terminal, /dev/tty, to draw on).
         """
 
-    public struct Options: Sendable, Equatable {
-        public var contacts: [String] = []
-        public var fields: [FieldID] = [.to, .cc, .bcc]
-        public var policy = ValidationPolicy.standard
-        public var duplicates = DuplicatePolicy.warn
-        public var smtpUTF8 = false
-        public var draft: String?
-        public var noDraft = false
-        public var help = false
+    package struct Options: Sendable, Equatable {
+        package var contacts: [String] = []
+        package var fields: [FieldID] = [.to, .cc, .bcc]
+        package var policy = ValidationPolicy.standard
+        package var duplicates = DuplicatePolicy.warn
+        package var smtpUTF8 = false
+        package var draft: String?
+        package var noDraft = false
+        package var help = false
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var o = Options()
         var i = 0
         while i < arguments.count {
@@ -125,7 +126,7 @@ public enum ComposeCommand {
         return o
     }
 
-    public static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
+    package static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let (parsed, exit) = subcommandOptions(
             arguments, parse: parse, isHelp: \.help, usage: usage, help: help + "\n", command: "compose",
             stdout: stdout, stderr: stderr)

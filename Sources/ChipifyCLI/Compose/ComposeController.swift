@@ -1,4 +1,5 @@
 import ChipKit
+import ChipifyStreaming
 
 /// What a key asks of the session.
 enum ComposeOutcome: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import ChipKit
+import ChipifyStreaming
 
 /// Writes a composer's snapshot as a draft's JSON, by hand: what a save
 /// runs. The snapshot's `Codable` form writes the same bytes through an

@@ -30,18 +30,18 @@ import ChipKit
 /// ``nextPieceBytes(input:output:)``).
 /// A record longer than a piece is streamed through the one-thread
 /// ``RecordProcessor``, which bounds its memory as for `-j 1`.
-struct ParallelProcessor: Sendable {
-    let jobs: Int
-    let pieceSize: Int
-    let terminator: UInt8
-    let policy: ValidationPolicy
-    let format: OutputFormat
-    let summarize: Bool
-    let recordNumbers: Bool
-    let smtpUTF8: Bool
-    let summaryWidth: Int?
+package struct ParallelProcessor: Sendable {
+    package let jobs: Int
+    package let pieceSize: Int
+    package let terminator: UInt8
+    package let policy: ValidationPolicy
+    package let format: OutputFormat
+    package let summarize: Bool
+    package let recordNumbers: Bool
+    package let smtpUTF8: Bool
+    package let summaryWidth: Int?
 
-    init(jobs: Int, pieceSize: Int = 1 << 18, terminator: UInt8, policy: ValidationPolicy,
+    package init(jobs: Int, pieceSize: Int = 1 << 18, terminator: UInt8, policy: ValidationPolicy,
          format: OutputFormat, summarize: Bool, recordNumbers: Bool = true, smtpUTF8: Bool = false,
          summaryWidth: Int? = nil) {
         self.summaryWidth = summaryWidth
@@ -58,19 +58,19 @@ struct ParallelProcessor: Sendable {
     /// Slots in the ring per thread: enough that the reading runs ahead of
     /// every thread by a piece or more, and that a slow piece does not
     /// stop the others while its output waits to be written.
-    static let slotsPerJob = 4
+    package static let slotsPerJob = 4
 
     /// The output a piece is cut to make, by the last piece's output per
     /// input byte: half the spill threshold, so that a piece rarely waits
     /// to hand over its output.
-    static let outputPerPiece = ChipWriter.spillThreshold / 2
+    package static let outputPerPiece = ChipWriter.spillThreshold / 2
     /// The least input a piece is cut to (whole records permitting).
-    static let minPieceBytes = 16 << 10
+    package static let minPieceBytes = 16 << 10
 
     /// The input the next piece is read to, once it holds a whole record:
     /// a piece's worth, or less when the last piece's output was more than
     /// ``outputPerPiece`` per piece of that size.
-    func nextPieceBytes(input: Int, output: Int) -> Int {
+    package func nextPieceBytes(input: Int, output: Int) -> Int {
         guard output > 0, input > 0 else { return pieceSize }
         let bytes = Int((Double(input) * Double(ParallelProcessor.outputPerPiece) / Double(output)).rounded(.down))
         return min(pieceSize, max(ParallelProcessor.minPieceBytes, bytes))
@@ -85,7 +85,7 @@ struct ParallelProcessor: Sendable {
     /// - Complexity: O(*n*) in the input; the calling thread reads, cuts
     ///   at the last terminator and counts records (64 bytes per step),
     ///   the `jobs` threads recognize.
-    func run(
+    package func run(
         read: (UnsafeMutableRawPointer, Int) -> Int, ready: () -> Bool,
         writer: inout ChipWriter, totals: inout RunTotals
     ) -> Int32? {
@@ -256,7 +256,7 @@ struct ParallelProcessor: Sendable {
 
     /// A thread of `-j`: recognizes pieces as they are handed out, until
     /// ``Ring/stop(threads:)``.
-    func work(_ ring: Ring, recognizer: UnsafeMutablePointer<InMemoryRecords>) {
+    package func work(_ ring: Ring, recognizer: UnsafeMutablePointer<InMemoryRecords>) {
         // The piece's writer and counters are worked on here, on this
         // thread's stack, and not in the slot: slots lie side by side on
         // the heap, and per-chip writes to one while another thread writes
@@ -299,7 +299,7 @@ extension ParallelProcessor {
     /// which the reading thread signals once it is written; the reading
     /// thread refills a slot only after writing its output. The semaphores
     /// order each of these.
-    final class Ring: @unchecked Sendable {
+    package final class Ring: @unchecked Sendable {
         final class Slot {
             let bytes: UnsafeMutablePointer<UInt8>
             var end = 0
@@ -396,13 +396,13 @@ extension ParallelProcessor {
 /// `@unchecked Sendable` is safe here: thread *w* of `-j` alone uses slot
 /// *w*, and the run touches the slots only before the threads start and
 /// after it has waited for them to end.
-struct WorkerSlots: @unchecked Sendable {
-    static let lineBytes = 128
-    let base: UnsafeMutableRawPointer
-    let stride: Int
-    let count: Int
+package struct WorkerSlots: @unchecked Sendable {
+    package static let lineBytes = 128
+    package let base: UnsafeMutableRawPointer
+    package let stride: Int
+    package let count: Int
 
-    init(count: Int, _ make: () -> InMemoryRecords) {
+    package init(count: Int, _ make: () -> InMemoryRecords) {
         let line = WorkerSlots.lineBytes
         stride = (MemoryLayout<InMemoryRecords>.stride + line - 1) / line * line
         self.count = count
@@ -411,11 +411,11 @@ struct WorkerSlots: @unchecked Sendable {
     }
 
     /// Slot `k`.
-    subscript(_ k: Int) -> UnsafeMutablePointer<InMemoryRecords> {
+    package subscript(_ k: Int) -> UnsafeMutablePointer<InMemoryRecords> {
         (base + k * stride).assumingMemoryBound(to: InMemoryRecords.self)
     }
 
-    func free() {
+    package func free() {
         for k in 0..<count {
             self[k].pointee.deallocate()
             self[k].deinitialize(count: 1)
@@ -428,7 +428,7 @@ struct WorkerSlots: @unchecked Sendable {
 /// summed in vector lanes.
 ///
 /// - Complexity: O(*n*).
-func countByte(_ p: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Int {
+package func countByte(_ p: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Int {
     guard let base = p.baseAddress else { return 0 }
     let n = p.count
     var total = 0

@@ -6,10 +6,12 @@ import Darwin
 import ChipKit
 
 /// Counts kept across the inputs of one run.
-struct RunTotals {
-    var records = 0
-    var chips = 0
-    var errors = 0
+package struct RunTotals {
+    package var records = 0
+    package var chips = 0
+    package var errors = 0
+
+    package init() {}
 }
 
 /// Streams records from a file descriptor through the scanner and
@@ -19,12 +21,12 @@ struct RunTotals {
 /// the bytes of the chip still open, and a chip longer than
 /// `maxChipBytes` is kept only as its first `maxChipBytes` bytes (it is a
 /// `too-long` error, and its `start`/`end` locate the whole text).
-struct RecordProcessor {
-    let terminator: UInt8
-    let policy: ValidationPolicy
-    let readSize: Int
+package struct RecordProcessor {
+    package let terminator: UInt8
+    package let policy: ValidationPolicy
+    package let readSize: Int
 
-    init(terminator: UInt8, policy: ValidationPolicy, readSize: Int = 1 << 20) {
+    package init(terminator: UInt8, policy: ValidationPolicy, readSize: Int = 1 << 20) {
         self.terminator = terminator
         self.policy = policy
         self.readSize = max(readSize, 16)
@@ -32,7 +34,7 @@ struct RecordProcessor {
 
     /// Processes one file descriptor. Returns nil on success or the
     /// `errno` of a failed read.
-    func run(fd: Int32, writer: inout ChipWriter, totals: inout RunTotals) -> Int32? {
+    package func run(fd: Int32, writer: inout ChipWriter, totals: inout RunTotals) -> Int32? {
         run(read: { readSome(fd, $0, $1) }, writer: &writer, totals: &totals)
     }
 
@@ -42,7 +44,7 @@ struct RecordProcessor {
     /// With `leftover`, stops after the first record and hands back, in
     /// `leftover`, the bytes it read past that record's terminator (nil
     /// when the input ended first).
-    func run(
+    package func run(
         read: (UnsafeMutableRawPointer, Int) -> Int, writer: inout ChipWriter, totals: inout RunTotals,
         leftover: UnsafeMutablePointer<[UInt8]?>? = nil
     ) -> Int32? {
@@ -121,32 +123,32 @@ struct RecordProcessor {
 /// The state of one streaming run, as a value with methods rather than
 /// closures over local variables (which the compiler would box and check
 /// for exclusive access at run time, on every chip).
-struct StreamState {
+package struct StreamState {
     /// The bytes scanned: the state's own buffer, or (for records held in
     /// memory, ``InMemoryRecords``) the caller's.
-    var buffer: UnsafeMutableBufferPointer<UInt8>
+    package var buffer: UnsafeMutableBufferPointer<UInt8>
     /// The first bytes of a chip too long to hold, kept to show it.
-    let prefix: UnsafeMutableBufferPointer<UInt8>
-    let maxChip: Int
-    var prefixCount = 0
-    var prefixStart = -1
+    package let prefix: UnsafeMutableBufferPointer<UInt8>
+    package let maxChip: Int
+    package var prefixCount = 0
+    package var prefixStart = -1
     /// Record offset of buffer[0].
-    var bufBase = 0
-    var scanner = ListScanner()
-    var list: ListRecognizer
-    var segments: [Segment] = []
+    package var bufBase = 0
+    package var scanner = ListScanner()
+    package var list: ListRecognizer
+    package var segments: [Segment] = []
     /// The chips of a simple record, as the structural index found them
     /// (room for `SimpleList.maxChips`, kept for every record).
-    let simpleChips: UnsafeMutablePointer<SimpleList.Chip>
+    package let simpleChips: UnsafeMutablePointer<SimpleList.Chip>
     /// Whether the scanner has read bytes of the current record (a simple
     /// record is read by the index alone).
-    var scanned = false
-    var record: Int
-    var index = 0
-    var errors = 0
-    var chips = 0
+    package var scanned = false
+    package var record: Int
+    package var index = 0
+    package var errors = 0
+    package var chips = 0
 
-    init(capacity: Int, maxChip: Int, policy: ValidationPolicy, firstRecord: Int) {
+    package init(capacity: Int, maxChip: Int, policy: ValidationPolicy, firstRecord: Int) {
         buffer = .allocate(capacity: capacity)
         // Initialized whole: the lane's vector readers may read a few
         // bytes past a chip into what no read has written yet.
@@ -161,14 +163,14 @@ struct StreamState {
         record = firstRecord
     }
 
-    func deallocate() {
+    package func deallocate() {
         buffer.deallocate()
         prefix.deallocate()
         simpleChips.deallocate()
     }
 
     /// Scans `buffer[range]`, the next bytes of the current record.
-    mutating func scan(_ range: Range<Int>, writer: inout ChipWriter) {
+    package mutating func scan(_ range: Range<Int>, writer: inout ChipWriter) {
         scanned = true
         var found = segments
         segments = []
@@ -187,14 +189,14 @@ struct StreamState {
     ///
     /// - Complexity: O(*n*) in the record's length.
     @inline(__always)
-    func index(_ from: Int, limit: Int, terminator: UInt8) -> SimpleList.RecordRead {
+    package func index(_ from: Int, limit: Int, terminator: UInt8) -> SimpleList.RecordRead {
         SimpleList.record(buffer.baseAddress! + from, available: limit - from, terminator: terminator, into: simpleChips)
     }
 
     /// Reports the record ``index(_:limit:terminator:)`` read at
     /// `buffer[from]` (with `bufBase` at its start): its entries, or, when
     /// it is not simple, what the scanner finds in it.
-    mutating func finishIndexed(_ read: SimpleList.RecordRead, from: Int, writer: inout ChipWriter) {
+    package mutating func finishIndexed(_ read: SimpleList.RecordRead, from: Int, writer: inout ChipWriter) {
         let range = from..<(from + read.length)
         if let count = read.count {
             writeSimple(count, range, writer: &writer)
@@ -206,7 +208,7 @@ struct StreamState {
     /// Reports the `count` entries the structural index found in the
     /// record at `buffer[range]`.
     @inline(__always)
-    mutating func writeSimple(_ count: Int, _ range: Range<Int>, writer: inout ChipWriter) {
+    package mutating func writeSimple(_ count: Int, _ range: Range<Int>, writer: inout ChipWriter) {
         let p = UnsafeBufferPointer(buffer)
         var item = SimpleItem.none
         for c in UnsafeBufferPointer(start: simpleChips, count: count) {
@@ -238,7 +240,7 @@ struct StreamState {
     /// checks: the writer takes that text rather than decoding it again.
     /// Apart, so that the other chips' call stays as small as it was.
     @inline(never)
-    mutating func writeEncoded(_ item: SimpleItem, _ c: SimpleList.Chip, _ range: Range<Int>, writer: inout ChipWriter) {
+    package mutating func writeEncoded(_ item: SimpleItem, _ c: SimpleList.Chip, _ range: Range<Int>, writer: inout ChipWriter) {
         writer.write(
             simple: item, record: record, index: index, UnsafeBufferPointer(buffer),
             raw: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + Int(c.lo))..<(range.lowerBound + Int(c.hi))]),
@@ -246,7 +248,7 @@ struct StreamState {
             group: list.currentGroupName, decodedName: list.decodedEncodedName)
     }
 
-    mutating func endRecord(writer: inout ChipWriter) {
+    package mutating func endRecord(writer: inout ChipWriter) {
         if scanned {
             var found = segments
             segments = []
@@ -268,7 +270,7 @@ struct StreamState {
     }
 
     /// Reports one segment of the current record.
-    mutating func handle(_ segment: Segment, writer: inout ChipWriter) {
+    package mutating func handle(_ segment: Segment, writer: inout ChipWriter) {
         let range = segment.byteRange
         var source = UnsafeBufferPointer(buffer)
         var sourceBase = bufBase
@@ -315,7 +317,7 @@ struct StreamState {
 
     /// Keeps only what an open chip or group still needs at the front of
     /// the buffer; returns how many bytes were dropped from the front.
-    mutating func compact(len: Int) -> Int {
+    package mutating func compact(len: Int) -> Int {
         var keep = scanner.retainOffset
         if len - (keep - bufBase) > maxChip {
             let chip = scanner.openChipStart
@@ -347,16 +349,16 @@ struct StreamState {
 /// read them, without copying them into a buffer of its own; kept from one
 /// piece of input to the next (by one thread of `-j`), so its recognizer,
 /// and the look-alike verdicts it has learned, stay warm.
-struct InMemoryRecords {
-    var state: StreamState
-    let ownBuffer: UnsafeMutableBufferPointer<UInt8>
+package struct InMemoryRecords {
+    package var state: StreamState
+    package let ownBuffer: UnsafeMutableBufferPointer<UInt8>
 
-    init(policy: ValidationPolicy) {
+    package init(policy: ValidationPolicy) {
         state = StreamState(capacity: 16, maxChip: policy.maxChipBytes, policy: policy, firstRecord: 1)
         ownBuffer = state.buffer
     }
 
-    mutating func deallocate() {
+    package mutating func deallocate() {
         state.buffer = ownBuffer
         state.deallocate()
     }
@@ -366,7 +368,7 @@ struct InMemoryRecords {
     /// after `totals.records`.
     ///
     /// - Complexity: O(*n*) in the bytes.
-    mutating func run(
+    package mutating func run(
         _ bytes: UnsafeBufferPointer<UInt8>, terminator: UInt8, writer: inout ChipWriter, totals: inout RunTotals
     ) {
         guard bytes.baseAddress != nil, !bytes.isEmpty else { return }
