@@ -50,6 +50,7 @@ package enum CLI {
 
         \(usage)
 
+        chipify help [COMMAND]                           a command's options
         chipify replay [--trace] [--keep-going] [SCRIPT]   (see 'chipify replay --help')
         chipify contacts [--format jsonl|text] [--strict] [--quiet] [--charset NAME] [FILE...]
                                                          (see 'chipify contacts --help')
@@ -193,6 +194,57 @@ package enum CLI {
         return options
     }
 
+    /// The subcommands, as the first argument names them.
+    static let commands = ["contacts", "suggest", "replay", "group", "compose", "help"]
+
+    /// `chipify help [COMMAND]`: what `chipify COMMAND --help` prints, or
+    /// the filter's help.
+    static func helpCommand(_ arguments: [String], stdout: Int32, stderr: Int32) -> Int32 {
+        let text: String
+        switch arguments.first {
+        case nil, "help": text = help
+        case "replay": text = Replay.help
+        case "contacts": text = Contacts.help
+        case "suggest": text = Suggest.help
+        case "group": text = GroupCommand.help
+        case "compose": text = ComposeCommand.help
+        case let other?:
+            let near = nearCommand(other, needsNoFile: true).map { ": did you mean '\($0)'?" } ?? ""
+            return usageFailure(
+                stderr, "no command '\(other)' (the commands: \(commands.joined(separator: ", ")))\(near)",
+                usage: "Usage: chipify help [COMMAND]", command: "chipify help")
+        }
+        guard arguments.count <= 1 else {
+            return usageFailure(stderr, "help takes one command", usage: "Usage: chipify help [COMMAND]", command: "chipify help")
+        }
+        return writeFailureStatus(writeAll(stdout, text), stderr: stderr) ?? 0
+    }
+
+    /// The command `word` is probably a mistyped spelling of: not a command
+    /// itself, not an option, not an existing file (unless `needsNoFile`),
+    /// and at most two edits from one (`contact`, `replya`).
+    static func nearCommand(_ word: String, needsNoFile: Bool = false) -> String? {
+        guard !word.hasPrefix("-"), !commands.contains(word), word.count >= 3, word.count <= 12 else { return nil }
+        if !needsNoFile && access(word, F_OK) == 0 { return nil }
+        let best = commands.map { ($0, editDistance(Array(word.lowercased()), Array($0))) }.min { $0.1 < $1.1 }
+        return best.flatMap { $0.1 <= 2 ? $0.0 : nil }
+    }
+
+    /// Levenshtein distance.
+    ///
+    /// - Complexity: O(*m* · *n*) in the two lengths.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + [Int](repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     /// Short options as getopt reads them: bundled (`-zj 2`), with values
     /// attached (`-j1`, `-fjsonl`) or in the next argument. Returns the
     /// arguments with each short option alone and its value after it.
@@ -230,6 +282,18 @@ package enum CLI {
     package static func main(
         _ arguments: [String], stdin: Int32 = 0, stdout: Int32 = 1, stderr: Int32 = 2
     ) -> Int32 {
+        // `--version` (before a `--`) answers the same in every command.
+        if let first = arguments.first, commands.contains(first),
+           arguments.prefix { $0 != "--" }.contains("--version") {
+            return writeFailureStatus(writeAll(stdout, "chipify \(version)\n"), stderr: stderr) ?? 0
+        }
+        if arguments.first == "help" {
+            return helpCommand(Array(arguments.dropFirst()), stdout: stdout, stderr: stderr)
+        }
+        if let first = arguments.first, let near = nearCommand(first) {
+            return usageFailure(
+                stderr, "no file '\(first)', and no such command: did you mean '\(near)'?", usage: usage, command: "chipify")
+        }
         if arguments.first == "replay" {
             return Replay.main(Array(arguments.dropFirst()), stdin: stdin, stdout: stdout, stderr: stderr)
         }
@@ -249,7 +313,7 @@ package enum CLI {
         do {
             options = try parse(arguments)
         } catch {
-            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify --help")
+            return usageFailure(stderr, error.message, usage: usage, command: "chipify")
         }
         if options.showHelp {
             return writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0
@@ -298,7 +362,7 @@ package enum CLI {
                 fd = open(file, O_RDONLY)
                 if fd < 0 {
                     writer.flush()
-                    writeAll(stderr, "Error: cannot open '\(file)': \(errorText(errno))\n")
+                    writeAll(stderr, "chipify: cannot open '\(file)': \(errorText(errno))\n")
                     status = 1
                     continue
                 }
@@ -315,7 +379,7 @@ package enum CLI {
             }
             if let failure = failed {
                 writer.flush()
-                writeAll(stderr, "Error: cannot read '\(file)': \(errorText(failure))\n")
+                writeAll(stderr, "chipify: cannot read '\(file)': \(errorText(failure))\n")
                 status = 1
             }
             if fd != stdin { close(fd) }

@@ -174,7 +174,7 @@ package enum Contacts {
                 }
             case .failure(let failure):
                 out.flush()
-                errors.buffer.appendString("Error: \(failure.message)\n")
+                errors.buffer.appendString("chipify contacts: \(failure.message)\n")
                 errors.flush()
                 status = 1
             }

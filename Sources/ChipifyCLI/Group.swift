@@ -68,7 +68,7 @@ package enum GroupCommand {
         let (parsed, exit) = subcommandOptions(
             arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "group", stdout: stdout, stderr: stderr)
         guard let options = parsed else { return exit }
-        guard let script = readScript(options.script, stdin: stdin, stderr: stderr) else { return 1 }
+        guard let script = readScript(options.script, stdin: stdin, stderr: stderr, command: "chipify group") else { return 1 }
         var out = OutputBuffer(fd: stdout)
         var errors = OutputBuffer(fd: stderr, capacity: 1 << 12)
         let status = run(script: script, trace: options.trace, out: &out, errors: &errors)

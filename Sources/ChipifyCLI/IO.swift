@@ -8,9 +8,11 @@ import ChipKit
 import ChipifyStreaming
 
 /// Reports a usage error in the three lines of the house style and returns
-/// its exit status, 64.
-func usageFailure(_ fd: Int32, _ message: String, usage: String, helpCommand: String) -> Int32 {
-    writeAll(fd, "Error: \(message)\n\(usage)\nSee '\(helpCommand)'.\n")
+/// its exit status, 64: `chipify replay: what is wrong`, the usage line,
+/// `See 'chipify replay --help'.` Every message of a command starts with
+/// its name (`chipify: ` for the filter), usage errors too.
+func usageFailure(_ fd: Int32, _ message: String, usage: String, command: String) -> Int32 {
+    writeAll(fd, "\(command): \(message)\n\(usage)\nSee '\(command) --help'.\n")
     return 64
 }
 
@@ -25,7 +27,7 @@ func subcommandOptions<Options>(
     do {
         options = try parse(arguments)
     } catch {
-        return (nil, usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify \(command) --help"))
+        return (nil, usageFailure(stderr, error.message, usage: usage, command: "chipify \(command)"))
     }
     if isHelp(options) { return (nil, writeFailureStatus(writeAll(stdout, help), stderr: stderr) ?? 0) }
     return (options, 0)
@@ -34,11 +36,11 @@ func subcommandOptions<Options>(
 /// A script's bytes from a file, or from standard input for none or `-`
 /// (a BOM skipped), or nil after saying on standard error why it cannot be
 /// read.
-func readScript(_ path: String?, stdin: Int32, stderr: Int32) -> [UInt8]? {
+func readScript(_ path: String?, stdin: Int32, stderr: Int32, command: String) -> [UInt8]? {
     switch readWholeInput(path ?? "-", stdin: stdin, skippingBOM: true) {
     case .success(let bytes): return bytes
     case .failure(let failure):
-        writeAll(stderr, "Error: \(failure.message)\n")
+        writeAll(stderr, "\(command): \(failure.message)\n")
         return nil
     }
 }

@@ -113,7 +113,7 @@ package enum Replay {
         let (parsed, exit) = subcommandOptions(
             arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "replay", stdout: stdout, stderr: stderr)
         guard let options = parsed else { return exit }
-        guard let script = readScript(options.script, stdin: stdin, stderr: stderr) else { return 1 }
+        guard let script = readScript(options.script, stdin: stdin, stderr: stderr, command: "chipify replay") else { return 1 }
         var out = OutputBuffer(fd: stdout)
         var errors = OutputBuffer(fd: stderr)
         let status = run(script: script, options: options, out: &out, errors: &errors)

@@ -17,10 +17,10 @@ package enum Suggest {
 
         Prints the suggestions for QUERY, best first, one JSON object a line:
           {"rank":1,"contact":ID,"name":…,"address":…,"matched":[[start,end],…],"class":…,"matched_address":[[start,end],…]}
-        `matched` are byte ranges of `name`, `matched_address` of `address`,
-        that the query's words matched. `class` is exact, full-name-prefix,
+        "matched" are byte ranges of "name", "matched_address" of "address",
+        that the query's words matched. "class" is exact, full-name-prefix,
         first-word, other-word or in-word (a query of one word, three letters
-        or more, inside a word of the name or address: `smith` in
+        or more, inside a word of the name or address: smith in
         johnsmith@x.org).
 
           --contacts FILE   an address book (vCard 2.1/3.0/4.0, or the CSV of Google,
@@ -41,6 +41,7 @@ package enum Suggest {
 
         Problems in an address book are reported as for 'chipify contacts' and
         skipped (exit 1 after printing the suggestions). Exit 64 on usage errors.
+
         """
 
     package struct Options: Sendable, Equatable {

@@ -75,14 +75,14 @@ struct ProcessTests {
         let r = runProcess(chipifyPath, ["--bogus"])
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderrText == "Error: unknown option '--bogus'\n\(CLI.usage)\nSee 'chipify --help'.\n")
+        #expect(r.stderrText == "chipify: unknown option '--bogus'\n\(CLI.usage)\nSee 'chipify --help'.\n")
     }
 
     @Test(arguments: [
-        (["--format", "xml"], "Error: unknown format 'xml' (expected text, jsonl, tsv or header)"),
-        (["--policy=loose"], "Error: unknown policy 'loose' (expected strict, standard or lenient)"),
-        (["--format"], "Error: option '--format' needs a value"),
-        (["--check=yes"], "Error: option '--check' takes no value"),
+        (["--format", "xml"], "chipify: unknown format 'xml' (expected text, jsonl, tsv or header)"),
+        (["--policy=loose"], "chipify: unknown policy 'loose' (expected strict, standard or lenient)"),
+        (["--format"], "chipify: option '--format' needs a value"),
+        (["--check=yes"], "chipify: option '--check' takes no value"),
     ])
     func badValuesAreUsageErrors(_ arguments: [String], _ firstLine: String) {
         let r = runProcess(chipifyPath, arguments)
@@ -119,7 +119,7 @@ struct ProcessTests {
         defer { unlink(a) }
         let r = runProcess(chipifyPath, ["--format=jsonl", "/nonexistent/list.txt", a])
         #expect(r.status == 1)
-        #expect(r.stderrText == "Error: cannot open '/nonexistent/list.txt': No such file or directory\n")
+        #expect(r.stderrText == "chipify: cannot open '/nonexistent/list.txt': No such file or directory\n")
         #expect(jsonLines(r.stdout).map { $0["address"]?.text } == ["a@x.org"])
     }
 
@@ -671,7 +671,7 @@ struct ReplayTests {
         let bad = runProcess(chipifyPath, ["replay", "--duplicates", "sometimes"])
         #expect(bad.status == 64)
         #expect(bad.stderrText == """
-            Error: unknown duplicate policy 'sometimes' (expected allow, warn, reject or merge)
+            chipify replay: unknown duplicate policy 'sometimes' (expected allow, warn, reject or merge)
             \(Replay.usage)
             See 'chipify replay --help'.
 
@@ -684,7 +684,7 @@ struct ReplayTests {
         ] {
             let r = runProcess(chipifyPath, ["replay"] + arguments)
             #expect(r.status == 64)
-            #expect(r.stderrText.hasPrefix("Error: \(message)\n"), "\(arguments)")
+            #expect(r.stderrText.hasPrefix("chipify replay: \(message)\n"), "\(arguments)")
         }
     }
 }
@@ -886,7 +886,8 @@ struct BadNumberTests {
             if before.first == "suggest" { args.append("jo") }
             let r = runProcess(chipifyPath, args, stdinPath: "/dev/null")
             #expect(r.status == 64, "\(args)")
-            #expect(r.stderrText == "Error: \(message) '\(v)' (expected \(range)\(unit))\n\(usage)\nSee '\(help)'.\n", "\(args)")
+            let command = String(help.dropLast(" --help".count))
+            #expect(r.stderrText == "\(command): \(message) '\(v)' (expected \(range)\(unit))\n\(usage)\nSee '\(help)'.\n", "\(args)")
         }
     }
 

@@ -23,7 +23,7 @@ struct ComposeCLITests {
         let r = runProcess(chipifyPath, ["compose"] + arguments)
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderrText == "Error: \(message)\n\(ComposeCommand.usage)\nSee 'chipify compose --help'.\n")
+        #expect(r.stderrText == "chipify compose: \(message)\n\(ComposeCommand.usage)\nSee 'chipify compose --help'.\n")
     }
 
     @Test func helpNamesTheKeyThatMovesChipsToTheNextField() {

@@ -351,7 +351,7 @@ struct ComposeTmuxTests {
         let r = runProcess("/usr/bin/setsid", ["-w", chipifyPath, "compose"])
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderrText.hasPrefix("Error: compose needs a terminal to draw on, and /dev/tty cannot be opened"))
+        #expect(r.stderrText.hasPrefix("chipify compose: compose needs a terminal to draw on, and /dev/tty cannot be opened"))
         #expect(r.stderrText.hasSuffix("\nSee 'chipify compose --help'.\n"))
     }
 }

@@ -33,7 +33,7 @@ struct ContactsCLITests {
         let r = runProcess(chipifyPath, ["contacts"] + arguments)
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderrText == "Error: \(message)\n\(Contacts.usage)\nSee 'chipify contacts --help'.\n")
+        #expect(r.stderrText == "chipify contacts: \(message)\n\(Contacts.usage)\nSee 'chipify contacts --help'.\n")
     }
 
     @Test(arguments: [
@@ -232,8 +232,8 @@ struct ContactsCLITests {
         let r = runProcess(chipifyPath, ["contacts", "/nonexistent/book.vcf", packageRoot + "Corpus/contacts", good])
         #expect(r.status == 1)
         #expect(r.stderrText == """
-            Error: cannot open '/nonexistent/book.vcf': No such file or directory
-            Error: cannot read '\(packageRoot)Corpus/contacts': Is a directory
+            chipify contacts: cannot open '/nonexistent/book.vcf': No such file or directory
+            chipify contacts: cannot read '\(packageRoot)Corpus/contacts': Is a directory
 
             """)
         #expect(jsonLines(r.stdout).map { $0["name"]?.text } == ["Ann"])

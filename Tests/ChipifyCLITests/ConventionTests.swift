@@ -48,7 +48,42 @@ struct ConventionTests {
         }
         let r = runProcess(chipifyPath, args)
         #expect(r.status == 64, "\(args)")
-        #expect(r.stderrText.hasPrefix("Error: \(message)\n"), "\(args): \(r.stderrText)")
+        #expect(r.stderrText.hasPrefix("chipify: \(message)\n"), "\(args): \(r.stderrText)")
+    }
+
+    /// `chipify help [COMMAND]` prints what `--help` prints; `-h` and
+    /// `--version` work in every command; help is plain text ending with a
+    /// newline.
+    @Test(arguments: ["", "replay", "contacts", "suggest", "group", "compose"])
+    func everyCommandHasHelpAndVersion(_ command: String) {
+        let name = command.isEmpty ? [] : [command]
+        let viaHelp = runProcess(chipifyPath, ["help"] + name)
+        let long = runProcess(chipifyPath, name + ["--help"])
+        let short = runProcess(chipifyPath, name + ["-h"])
+        #expect(viaHelp.status == 0 && long.status == 0 && short.status == 0, "\(command)")
+        #expect(viaHelp.stdoutText == long.stdoutText && short.stdoutText == long.stdoutText, "\(command)")
+        #expect(long.stdoutText.hasSuffix("\n") && !long.stdoutText.contains("`"), "\(command): no Markdown")
+        let version = runProcess(chipifyPath, name + ["--version"])
+        #expect(version.status == 0 && version.stdoutText == "chipify \(CLI.version)\n", "\(command)")
+    }
+
+    /// A first argument that is neither a file nor a command but is close
+    /// to one is a usage error that names the command; far from every
+    /// command, it is a file that cannot be opened.
+    @Test(arguments: [
+        ("contact", "contacts"), ("replya", "replay"), ("sugest", "suggest"), ("grop", "group"), ("COMPOSE", "compose"),
+        ("hlep", "help"),
+    ])
+    func aNearMissOfACommandSaysWhichOneWasMeant(_ word: String, _ meant: String) {
+        let r = runProcess(chipifyPath, [word, "x.vcf"])
+        #expect(r.status == 64)
+        #expect(r.stderrText.hasPrefix("chipify: no file '\(word)', and no such command: did you mean '\(meant)'?\n"), "\(r.stderrText)")
+        let unknownHelp = runProcess(chipifyPath, ["help", word])
+        #expect(unknownHelp.status == 64)
+        #expect(unknownHelp.stderrText.contains("did you mean '\(meant)'?"))
+        // An existing file of that name is read, as a file always was.
+        let far = runProcess(chipifyPath, ["/nonexistent/list.txt"])
+        #expect(far.status == 1 && far.stderrText.hasPrefix("chipify: cannot open"))
     }
 
     /// `--version` names the release the changelog's newest entry is

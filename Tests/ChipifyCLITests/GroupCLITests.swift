@@ -133,7 +133,7 @@ struct GroupCLITests {
         let r = runProcess(chipifyPath, ["group"] + arguments)
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderrText == "Error: \(message)\n\(GroupCommand.usage)\nSee 'chipify group --help'.\n")
+        #expect(r.stderrText == "chipify group: \(message)\n\(GroupCommand.usage)\nSee 'chipify group --help'.\n")
     }
 
     @Test func helpIsPrinted() {
@@ -147,7 +147,7 @@ struct GroupCLITests {
     @Test func aMissingScriptIsAnError() {
         let r = runProcess(chipifyPath, ["group", "/nonexistent/script.jsonl"])
         #expect(r.status == 1)
-        #expect(r.stderrText == "Error: cannot open '/nonexistent/script.jsonl': No such file or directory\n")
+        #expect(r.stderrText == "chipify group: cannot open '/nonexistent/script.jsonl': No such file or directory\n")
     }
 }
 

@@ -68,10 +68,10 @@ struct WidthCLITests {
     }
 
     @Test(arguments: [
-        (["--width", "0"], "Error: bad width '0' (expected 1 to 100000 columns)"),
-        (["--width", "x"], "Error: bad width 'x' (expected 1 to 100000 columns)"),
-        (["--width", "20", "--format", "jsonl"], "Error: --width applies to --format text only, without --summary"),
-        (["--width", "20", "--summary"], "Error: --width applies to --format text only, without --summary"),
+        (["--width", "0"], "chipify: bad width '0' (expected 1 to 100000 columns)"),
+        (["--width", "x"], "chipify: bad width 'x' (expected 1 to 100000 columns)"),
+        (["--width", "20", "--format", "jsonl"], "chipify: --width applies to --format text only, without --summary"),
+        (["--width", "20", "--summary"], "chipify: --width applies to --format text only, without --summary"),
     ])
     func badWidthsAreUsageErrors(_ arguments: [String], _ firstLine: String) {
         let r = runProcess(chipifyPath, arguments)

@@ -72,6 +72,7 @@ package enum ComposeCommand {
         states unless NO_COLOR is set. Exit status: 0 sent, 130 left without
         sending, 1 a draft that cannot be read or saved, 64 a usage error
         (also when there is no terminal, /dev/tty, to draw on).
+
         """
 
     package struct Options: Sendable, Equatable {
@@ -128,7 +129,7 @@ package enum ComposeCommand {
 
     package static func main(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Int32 {
         let (parsed, exit) = subcommandOptions(
-            arguments, parse: parse, isHelp: \.help, usage: usage, help: help + "\n", command: "compose",
+            arguments, parse: parse, isHelp: \.help, usage: usage, help: help, command: "compose",
             stdout: stdout, stderr: stderr)
         guard let options = parsed else { return exit }
 
@@ -157,7 +158,7 @@ package enum ComposeCommand {
         let terminal: ComposeTerminal
         switch ComposeTerminal.openTTY() {
         case .failure(let error):
-            return usageFailure(stderr, error.message, usage: usage, helpCommand: "chipify compose --help")
+            return usageFailure(stderr, error.message, usage: usage, command: "chipify compose")
         case .success(let t): terminal = t
         }
 
