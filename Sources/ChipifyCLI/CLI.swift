@@ -101,79 +101,59 @@ package enum CLI {
 
         """
 
+    /// The filter's options, described once (``CommandSpec``).
+    static let spec = CommandSpec(name: "chipify", options: [
+        OptionSpec("format", "f", value: "FORMAT", choices: ["text", "jsonl", "tsv", "header"],
+                   help: "text (default), jsonl, tsv or header"),
+        OptionSpec("smtputf8", help: "with header: keep UTF-8 (RFC 6532) instead of encoded words and A-labels"),
+        OptionSpec("policy", "p", value: "POLICY", choices: ["strict", "standard", "lenient"],
+                   help: "strict, standard (default) or lenient"),
+        OptionSpec("null", "z", help: "records end with NUL instead of newline"),
+        OptionSpec("check", help: "exit with status 1 if any chip is in error or left out of a header"),
+        OptionSpec("summary", help: "print counts instead of chips"),
+        OptionSpec("jobs", "j", value: "N", help: "recognize on N threads, 1 to 1024 (default: one per core)"),
+        OptionSpec("contacts", value: "FILE", isFile: true, help: "resolve chips against an address book (repeatable)"),
+        OptionSpec("no-record-numbers", help: "leave record numbers out"),
+        OptionSpec("width", value: "N", help: "with text: each record as one line of at most N columns"),
+        .help, .version,
+    ])
+
     /// Parses the arguments that follow the program name.
     ///
     /// - Throws: ``UsageError`` for an unknown option or a bad value.
-    package static func parse(_ rawArguments: [String]) throws(UsageError) -> Options {
-        let arguments = try expandShortOptions(rawArguments)
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        let parsed = try spec.parse(arguments)
         var options = Options()
-        var i = 0
-        var onlyFiles = false
-        func value(_ name: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            i += 1
-            guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
-            return arguments[i]
-        }
-        while i < arguments.count {
-            let arg = arguments[i]
-            if onlyFiles || arg == "-" || !arg.hasPrefix("-") {
-                options.files.append(arg)
-                i += 1
-                continue
-            }
-            var name = arg
-            var inline: String?
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
-            }
-            switch name {
-            case "--":
-                onlyFiles = true
-            case "-f", "--format":
-                let v = try value(name, inline: inline)
+        options.files = parsed.operands
+        for given in parsed.options {
+            let v = given.value ?? ""
+            switch given.name {
+            case "format":
                 guard let format = OutputFormat(rawValue: v) else {
                     throw UsageError(message: "unknown format '\(v)' (expected text, jsonl, tsv or header)")
                 }
                 options.format = format
-            case "-p", "--policy":
-                options.policy = try OptionValue.policy(try value(name, inline: inline))
-            case "-z", "--null":
-                options.nullTerminated = true
-            case "--check":
-                options.check = true
-            case "--summary":
-                options.summary = true
-            case "--smtputf8":
-                options.smtpUTF8 = true
-            case "--no-record-numbers":
-                options.recordNumbers = false
-            case "-j", "--jobs":
-                let v = try value(name, inline: inline)
+            case "policy": options.policy = try OptionValue.policy(v)
+            case "null": options.nullTerminated = true
+            case "check": options.check = true
+            case "summary": options.summary = true
+            case "smtputf8": options.smtpUTF8 = true
+            case "no-record-numbers": options.recordNumbers = false
+            case "jobs":
                 guard let n = Int(v), n >= 1, n <= 1024 else {
                     throw UsageError(message: "bad job count '\(v)' (expected 1 to 1024)")
                 }
                 options.jobs = n
-            case "--contacts":
-                options.contacts.append(try value(name, inline: inline))
-            case "--width":
-                let v = try value(name, inline: inline)
+            case "contacts": options.contacts.append(v)
+            case "width":
                 guard let n = Int(v), n >= 1, n <= 100_000 else {
                     throw UsageError(message: "bad width '\(v)' (expected 1 to 100000 columns)")
                 }
                 options.width = n
-            case "-h", "--help":
-                options.showHelp = true
-            case "--version":
-                options.showVersion = true
-            default:
-                throw UsageError(message: "unknown option '\(name)'")
+            case "help": options.showHelp = true
+            case "version": options.showVersion = true
+            default: break
             }
-            if inline != nil && !["--format", "--policy", "--jobs", "--contacts", "--width"].contains(name) {
-                throw UsageError(message: "option '\(name)' takes no value")
-            }
-            i += 1
         }
         // An option that would do nothing is a mistake worth saying.
         if options.smtpUTF8 && options.format != .header {
@@ -243,37 +223,6 @@ package enum CLI {
             previous = current
         }
         return previous[b.count]
-    }
-
-    /// Short options as getopt reads them: bundled (`-zj 2`), with values
-    /// attached (`-j1`, `-fjsonl`) or in the next argument. Returns the
-    /// arguments with each short option alone and its value after it.
-    static func expandShortOptions(_ arguments: [String]) throws(UsageError) -> [String] {
-        let flags: Set<Character> = ["z", "h"]
-        let valued: Set<Character> = ["f", "p", "j"]
-        var out: [String] = []
-        var onlyFiles = false
-        for arg in arguments {
-            if onlyFiles || arg == "-" || !arg.hasPrefix("-") || arg.hasPrefix("--") || arg.count == 2 {
-                if arg == "--" { onlyFiles = true }
-                out.append(arg)
-                continue
-            }
-            var rest = Substring(arg.dropFirst())
-            while let c = rest.first {
-                rest = rest.dropFirst()
-                if flags.contains(c) {
-                    out.append("-\(c)")
-                } else if valued.contains(c) {
-                    out.append("-\(c)")
-                    if !rest.isEmpty { out.append(String(rest)) }
-                    break
-                } else {
-                    throw UsageError(message: "unknown option '-\(c)'")
-                }
-            }
-        }
-        return out
     }
 
     /// Runs `chipify` with the arguments after the program name, reading

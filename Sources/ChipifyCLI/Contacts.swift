@@ -70,60 +70,37 @@ package enum Contacts {
     ///
     /// - Throws: ``UsageError`` for an unknown option, a bad value or an
     ///   unknown charset label.
+    /// The options of `chipify contacts`, described once (``CommandSpec``).
+    static let spec = CommandSpec(name: "chipify contacts", options: [
+        OptionSpec("format", "f", value: "FORMAT", choices: ["jsonl", "text"], help: "jsonl (default) or text"),
+        OptionSpec("strict", help: "skip what the standards forbid"),
+        OptionSpec("quiet", "q", help: "say no warnings"),
+        OptionSpec("charset", value: "NAME", help: "the charset of files that name none and are not UTF-8"),
+        .help, .version,
+    ])
+
     package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        let parsed = try spec.parse(arguments)
         var o = Options()
-        var i = 0
-        var onlyFiles = false
-        while i < arguments.count {
-            let arg = arguments[i]
-            if onlyFiles || arg == "-" || !arg.hasPrefix("-") {
-                o.files.append(arg)
-                i += 1
-                continue
-            }
-            var name = arg
-            var inline: String?
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
-            } else if arg.hasPrefix("-f") && arg.count > 2 {
-                name = "-f"
-                inline = String(arg.dropFirst(2))
-            }
-            func value() throws(UsageError) -> String {
-                if let inline { return inline }
-                i += 1
-                guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
-                return arguments[i]
-            }
-            switch name {
-            case "--":
-                onlyFiles = true
-            case "-f", "--format":
-                let v = try value()
+        o.files = parsed.operands
+        for given in parsed.options {
+            let v = given.value ?? ""
+            switch given.name {
+            case "format":
                 guard let format = Format(rawValue: v) else {
                     throw UsageError(message: "unknown format '\(v)' (expected jsonl or text)")
                 }
                 o.format = format
-            case "--charset":
-                let v = try value()
+            case "charset":
                 guard Charset(label: v) != nil else {
                     throw UsageError(message: "unknown charset '\(v)' (expected a WHATWG label such as windows-1252)")
                 }
                 o.charset = v
-            case "--strict":
-                o.strict = true
-            case "-q", "--quiet":
-                o.quiet = true
-            case "-h", "--help":
-                o.help = true
-            default:
-                throw UsageError(message: "unknown option '\(name)'")
+            case "strict": o.strict = true
+            case "quiet": o.quiet = true
+            case "help": o.help = true
+            default: break
             }
-            if inline != nil && !["-f", "--format", "--charset"].contains(name) {
-                throw UsageError(message: "option '\(name)' takes no value")
-            }
-            i += 1
         }
         return o
     }

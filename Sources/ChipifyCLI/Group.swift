@@ -44,22 +44,19 @@ package enum GroupCommand {
         package var help = false
     }
 
+    /// The options of `chipify group`, described once (``CommandSpec``).
+    static let spec = CommandSpec(name: "chipify group", options: [
+        OptionSpec("trace", help: "a JSON line per operation with the group's change"),
+        .help, .version,
+    ])
+
     package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        let parsed = try spec.parse(arguments)
         var o = Options()
-        var onlyScript = false
-        for a in arguments {
-            if !onlyScript && a.hasPrefix("-") && a != "-" {
-                switch a {
-                case "--trace": o.trace = true
-                case "-h", "--help": o.help = true
-                case "--": onlyScript = true
-                default: throw UsageError(message: "unknown option '\(a)'")
-                }
-                continue
-            }
-            guard o.script == nil else { throw UsageError(message: "more than one script") }
-            o.script = a
-        }
+        o.trace = parsed.has("trace")
+        o.help = parsed.has("help")
+        guard parsed.operands.count <= 1 else { throw UsageError(message: "more than one script") }
+        o.script = parsed.operands.first
         return o
     }
 

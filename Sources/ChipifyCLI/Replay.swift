@@ -32,47 +32,50 @@ package enum Replay {
         package var width: Int?
     }
 
+    /// The options of `chipify replay`, described once (``CommandSpec``).
+    static let spec = CommandSpec(name: "chipify replay", options: [
+        OptionSpec("trace", help: "a JSON line per operation with its changes"),
+        OptionSpec("keep-going", help: "go on after an invalid line"),
+        OptionSpec("fields", value: "LIST", help: "the fields, comma-separated (default to,cc,bcc)"),
+        OptionSpec("policy", "p", value: "POLICY", choices: ["strict", "standard", "lenient"],
+                   help: "strict, standard (default) or lenient"),
+        OptionSpec("duplicates", value: "D", choices: ["allow", "warn", "reject", "merge"],
+                   help: "allow, warn (default), reject or merge"),
+        OptionSpec("contacts", value: "FILE", isFile: true, help: "an address book (repeatable)"),
+        OptionSpec("resolution", value: "R", choices: ["off", "uniqueMatch", "topSuggestion", "topSuggestionOnReturn"],
+                   help: "how a typed name becomes a contact's chip"),
+        OptionSpec("width", value: "N", help: "a summary line per field, at most N columns"),
+        .help, .version,
+    ])
+
     package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        let parsed = try spec.parse(arguments)
         var o = Options()
-        var i = 0
-        func value(_ name: String) throws(UsageError) -> String {
-            i += 1
-            guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
-            return arguments[i]
-        }
-        while i < arguments.count {
-            let a = arguments[i]
-            switch a {
-            case "--trace": o.trace = true
-            case "--keep-going": o.keepGoing = true
-            case "-h", "--help": o.help = true
-            case "--fields":
-                o.fields = try OptionValue.fieldNames(try value(a))
-            case "--policy":
-                o.policy = try OptionValue.policy(try value(a))
-            case "--contacts":
-                o.contacts.append(try value(a))
-            case "--resolution":
-                let v = try value(a)
+        for given in parsed.options {
+            let v = given.value ?? ""
+            switch given.name {
+            case "trace": o.trace = true
+            case "keep-going": o.keepGoing = true
+            case "help": o.help = true
+            case "fields": o.fields = try OptionValue.fieldNames(v)
+            case "policy": o.policy = try OptionValue.policy(v)
+            case "contacts": o.contacts.append(v)
+            case "resolution":
                 guard let r = ContactResolution(rawValue: v) else {
                     throw UsageError(message: "unknown resolution '\(v)' (expected off, uniqueMatch, topSuggestion or topSuggestionOnReturn)")
                 }
                 o.resolution = r
-            case "--width":
-                let v = try value(a)
+            case "width":
                 guard let n = Int(v), n >= 1, n <= 100_000 else {
                     throw UsageError(message: "bad width '\(v)' (expected 1 to 100000 columns)")
                 }
                 o.width = n
-            case "--duplicates":
-                o.duplicates = try OptionValue.duplicates(try value(a))
-            default:
-                if a.hasPrefix("-") && a != "-" { throw UsageError(message: "unknown option '\(a)'") }
-                guard o.script == nil else { throw UsageError(message: "more than one script") }
-                o.script = a
+            case "duplicates": o.duplicates = try OptionValue.duplicates(v)
+            default: break
             }
-            i += 1
         }
+        guard parsed.operands.count <= 1 else { throw UsageError(message: "more than one script") }
+        o.script = parsed.operands.first
         return o
     }
 
@@ -94,7 +97,7 @@ package enum Replay {
                            is reported on standard error and gives status 1,
                            and the replay goes on
           --fields LIST    field names, comma-separated (default to,cc,bcc)
-          --policy P       strict, standard (default) or lenient
+          -p, --policy P   strict, standard (default) or lenient
           --duplicates D   allow, warn (default), reject or merge
           --contacts FILE  an address book for suggestions and for resolving
                            names (repeatable)
@@ -105,6 +108,7 @@ package enum Replay {
           --width N        print each field as one line of at most N terminal
                            columns, 'to: Ann, Bob and 3 more', as a field that
                            is not focused shows it (pending text left out)
+          -h, --help       this help
 
         """
 

@@ -55,56 +55,42 @@ package enum Suggest {
         package var help = false
     }
 
+    /// The options of `chipify suggest`, described once (``CommandSpec``).
+    static let spec = CommandSpec(name: "chipify suggest", options: [
+        OptionSpec("contacts", value: "FILE", isFile: true, help: "an address book (repeatable)"),
+        OptionSpec("format", "f", value: "FORMAT", choices: ["jsonl", "text"], help: "jsonl (default) or text"),
+        OptionSpec("limit", value: "K", help: "how many suggestions, 1 to 10000 (default 8)"),
+        OptionSpec("usage", value: "FILE", isFile: true, help: "uses to rank by, JSON Lines"),
+        OptionSpec("charset", value: "NAME", help: "the charset of address books that name none and are not UTF-8"),
+        .help, .version,
+    ])
+
     package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        let parsed = try spec.parse(arguments)
         var o = Options()
-        var i = 0
-        var words: [String] = []
-        var onlyWords = false
-        while i < arguments.count {
-            let arg = arguments[i]
-            if onlyWords || !arg.hasPrefix("-") || arg == "-" {
-                words.append(arg)
-                i += 1
-                continue
-            }
-            var name = arg
-            var inline: String?
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
-            }
-            func value() throws(UsageError) -> String {
-                if let inline { return inline }
-                i += 1
-                guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
-                return arguments[i]
-            }
-            switch name {
-            case "--": onlyWords = true
-            case "--contacts": o.contacts.append(try value())
-            case "--usage": o.usage = try value()
-            case "--charset":
-                let v = try value()
+        for given in parsed.options {
+            let v = given.value ?? ""
+            switch given.name {
+            case "contacts": o.contacts.append(v)
+            case "usage": o.usage = v
+            case "charset":
                 guard Charset(label: v) != nil else { throw UsageError(message: "unknown charset '\(v)'") }
                 o.charset = v
-            case "--limit":
-                o.limit = try OptionValue.suggestionLimit(try value())
-            case "-f", "--format":
-                let v = try value()
+            case "limit": o.limit = try OptionValue.suggestionLimit(v)
+            case "format":
                 switch v {
                 case "jsonl": o.text = false
                 case "text": o.text = true
                 default: throw UsageError(message: "unknown format '\(v)' (expected jsonl or text)")
                 }
-            case "-h", "--help": o.help = true
-            default: throw UsageError(message: "unknown option '\(name)'")
+            case "help": o.help = true
+            default: break
             }
-            i += 1
         }
         if o.help { return o }
         guard !o.contacts.isEmpty else { throw UsageError(message: "suggest needs --contacts FILE") }
-        guard !words.isEmpty else { throw UsageError(message: "suggest needs a QUERY") }
-        o.query = words.joined(separator: " ")
+        guard !parsed.operands.isEmpty else { throw UsageError(message: "suggest needs a QUERY") }
+        o.query = parsed.operands.joined(separator: " ")
         return o
     }
 

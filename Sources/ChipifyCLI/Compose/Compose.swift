@@ -61,7 +61,7 @@ package enum ComposeCommand {
           --contacts FILE   address book to suggest from (vCard or the exporters'
                             CSV); repeatable
           --fields LIST     the fields, comma-separated (default to,cc,bcc)
-          --policy P        strict, standard (default) or lenient
+          -p, --policy P    strict, standard (default) or lenient
           --duplicates D    allow, warn (default), reject or merge
           --smtputf8        send UTF-8 addresses as they are (RFC 6532)
           --draft FILE      keep the draft in FILE instead of the default place
@@ -86,42 +86,39 @@ package enum ComposeCommand {
         package var help = false
     }
 
+    /// The options of `chipify compose`, described once (``CommandSpec``).
+    static let spec = CommandSpec(name: "chipify compose", options: [
+        OptionSpec("contacts", value: "FILE", isFile: true, help: "an address book to suggest from (repeatable)"),
+        OptionSpec("fields", value: "LIST", help: "the fields, comma-separated (default to,cc,bcc)"),
+        OptionSpec("policy", "p", value: "POLICY", choices: ["strict", "standard", "lenient"],
+                   help: "strict, standard (default) or lenient"),
+        OptionSpec("duplicates", value: "D", choices: ["allow", "warn", "reject", "merge"],
+                   help: "allow, warn (default), reject or merge"),
+        OptionSpec("smtputf8", help: "the headers keep UTF-8 (RFC 6532)"),
+        OptionSpec("draft", value: "FILE", isFile: true, help: "keep the draft in FILE"),
+        OptionSpec("no-draft", help: "keep no draft"),
+        .help, .version,
+    ])
+
     package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        let parsed = try spec.parse(arguments)
         var o = Options()
-        var i = 0
-        while i < arguments.count {
-            let arg = arguments[i]
-            var name = arg
-            var inline: String?
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
+        if let file = parsed.operands.first {
+            throw UsageError(message: "compose takes no file ('\(file)'); see --contacts and --draft")
+        }
+        for given in parsed.options {
+            let v = given.value ?? ""
+            switch given.name {
+            case "contacts": o.contacts.append(v)
+            case "fields": o.fields = try OptionValue.fieldNames(v)
+            case "policy": o.policy = try OptionValue.policy(v)
+            case "duplicates": o.duplicates = try OptionValue.duplicates(v)
+            case "smtputf8": o.smtpUTF8 = true
+            case "draft": o.draft = v
+            case "no-draft": o.noDraft = true
+            case "help": o.help = true
+            default: break
             }
-            func value() throws(UsageError) -> String {
-                if let inline { return inline }
-                i += 1
-                guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
-                return arguments[i]
-            }
-            switch name {
-            case "--contacts": o.contacts.append(try value())
-            case "--fields":
-                o.fields = try OptionValue.fieldNames(try value())
-            case "--policy", "-p":
-                o.policy = try OptionValue.policy(try value())
-            case "--duplicates":
-                o.duplicates = try OptionValue.duplicates(try value())
-            case "--smtputf8": o.smtpUTF8 = true
-            case "--draft": o.draft = try value()
-            case "--no-draft": o.noDraft = true
-            case "-h", "--help": o.help = true
-            default:
-                throw UsageError(message: arg.hasPrefix("-") ? "unknown option '\(name)'" : "compose takes no file ('\(arg)'); see --contacts and --draft")
-            }
-            if inline != nil && ["--smtputf8", "--help", "--no-draft"].contains(name) {
-                throw UsageError(message: "option '\(name)' takes no value")
-            }
-            i += 1
         }
         if o.noDraft && o.draft != nil { throw UsageError(message: "--draft and --no-draft cannot go together") }
         return o
