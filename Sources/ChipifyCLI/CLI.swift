@@ -51,6 +51,8 @@ package enum CLI {
         \(usage)
 
         chipify help [COMMAND]                           a command's options
+        chipify help --man                               the manual page, in roff
+        chipify completions bash|zsh|fish                a completion script for the shell
         chipify replay [--trace] [--keep-going] [SCRIPT]   (see 'chipify replay --help')
         chipify contacts [--format jsonl|text] [--strict] [--quiet] [--charset NAME] [FILE...]
                                                          (see 'chipify contacts --help')
@@ -102,7 +104,8 @@ package enum CLI {
         """
 
     /// The filter's options, described once (``CommandSpec``).
-    static let spec = CommandSpec(name: "chipify", options: [
+    static let spec = CommandSpec(
+        name: "chipify", summary: "turns address lists into chips, one record a line", operands: "[FILE]...", options: [
         OptionSpec("format", "f", value: "FORMAT", choices: ["text", "jsonl", "tsv", "header"],
                    help: "text (default), jsonl, tsv or header"),
         OptionSpec("smtputf8", help: "with header: keep UTF-8 (RFC 6532) instead of encoded words and A-labels"),
@@ -175,13 +178,14 @@ package enum CLI {
     }
 
     /// The subcommands, as the first argument names them.
-    static let commands = ["contacts", "suggest", "replay", "group", "compose", "help"]
+    static let commands = ["contacts", "suggest", "replay", "group", "compose", "help", "completions"]
 
     /// `chipify help [COMMAND]`: what `chipify COMMAND --help` prints, or
     /// the filter's help.
     static func helpCommand(_ arguments: [String], stdout: Int32, stderr: Int32) -> Int32 {
         let text: String
         switch arguments.first {
+        case "--man": text = CommandLineDocs.manPage(version: version)
         case nil, "help": text = help
         case "replay": text = Replay.help
         case "contacts": text = Contacts.help
@@ -238,6 +242,15 @@ package enum CLI {
         }
         if arguments.first == "help" {
             return helpCommand(Array(arguments.dropFirst()), stdout: stdout, stderr: stderr)
+        }
+        if arguments.first == "completions" {
+            let shells = Array(arguments.dropFirst())
+            guard shells.count == 1, let script = CommandLineDocs.completions(for: shells[0]) else {
+                return usageFailure(
+                    stderr, shells.isEmpty ? "completions needs a shell" : "no completions for '\(shells.joined(separator: " "))'",
+                    usage: "Usage: chipify completions bash|zsh|fish", command: "chipify completions")
+            }
+            return writeFailureStatus(writeAll(stdout, script), stderr: stderr) ?? 0
         }
         if let first = arguments.first, let near = nearCommand(first) {
             return usageFailure(

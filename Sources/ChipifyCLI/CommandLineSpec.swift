@@ -32,6 +32,10 @@ struct OptionSpec: Sendable {
 struct CommandSpec: Sendable {
     /// As messages name it: `chipify`, `chipify replay`.
     var name: String
+    /// What it does, in one line without a capital or a full stop.
+    var summary: String
+    /// Its operands as a synopsis shows them (`[FILE]...`), or empty.
+    var operands: String
     var options: [OptionSpec]
 
     /// An option as given: its long name, and its value for one that takes one.

@@ -71,7 +71,8 @@ package enum Contacts {
     /// - Throws: ``UsageError`` for an unknown option, a bad value or an
     ///   unknown charset label.
     /// The options of `chipify contacts`, described once (``CommandSpec``).
-    static let spec = CommandSpec(name: "chipify contacts", options: [
+    static let spec = CommandSpec(
+        name: "chipify contacts", summary: "reads address books and prints their contacts", operands: "[FILE]...", options: [
         OptionSpec("format", "f", value: "FORMAT", choices: ["jsonl", "text"], help: "jsonl (default) or text"),
         OptionSpec("strict", help: "skip what the standards forbid"),
         OptionSpec("quiet", "q", help: "say no warnings"),

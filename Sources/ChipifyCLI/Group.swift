@@ -45,7 +45,8 @@ package enum GroupCommand {
     }
 
     /// The options of `chipify group`, described once (``CommandSpec``).
-    static let spec = CommandSpec(name: "chipify group", options: [
+    static let spec = CommandSpec(
+        name: "chipify group", summary: "replays taps and changes against a group of choice, filter or action chips", operands: "[SCRIPT]", options: [
         OptionSpec("trace", help: "a JSON line per operation with the group's change"),
         .help, .version,
     ])

@@ -33,7 +33,8 @@ package enum Replay {
     }
 
     /// The options of `chipify replay`, described once (``CommandSpec``).
-    static let spec = CommandSpec(name: "chipify replay", options: [
+    static let spec = CommandSpec(
+        name: "chipify replay", summary: "replays a script of edits and prints the fields", operands: "[SCRIPT]", options: [
         OptionSpec("trace", help: "a JSON line per operation with its changes"),
         OptionSpec("keep-going", help: "go on after an invalid line"),
         OptionSpec("fields", value: "LIST", help: "the fields, comma-separated (default to,cc,bcc)"),

@@ -56,7 +56,8 @@ package enum Suggest {
     }
 
     /// The options of `chipify suggest`, described once (``CommandSpec``).
-    static let spec = CommandSpec(name: "chipify suggest", options: [
+    static let spec = CommandSpec(
+        name: "chipify suggest", summary: "prints the suggestions a compose field offers for a query", operands: "QUERY...", options: [
         OptionSpec("contacts", value: "FILE", isFile: true, help: "an address book (repeatable)"),
         OptionSpec("format", "f", value: "FORMAT", choices: ["jsonl", "text"], help: "jsonl (default) or text"),
         OptionSpec("limit", value: "K", help: "how many suggestions, 1 to 10000 (default 8)"),

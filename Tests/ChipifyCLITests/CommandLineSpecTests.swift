@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import ChipifyCLI
 
@@ -5,7 +8,7 @@ import Testing
 /// commands' descriptions against their help.
 @Suite("Command-line descriptions")
 struct CommandLineSpecTests {
-    static let spec = CommandSpec(name: "t", options: [
+    static let spec = CommandSpec(name: "t", summary: "", operands: "", options: [
         OptionSpec("format", "f", value: "F", help: ""), OptionSpec("null", "z", help: ""),
         OptionSpec("jobs", "j", value: "N", help: ""), OptionSpec("check", help: ""),
         OptionSpec("contacts", value: "FILE", help: ""),
@@ -54,5 +57,76 @@ struct CommandLineSpecTests {
                 #expect(help.contains("-\(short), --\(option.long)"), "\(spec.name): -\(short), --\(option.long)")
             }
         }
+    }
+}
+
+/// What the descriptions generate, held to what is checked in: the manual
+/// page `docs/chipify.1`, README's synopsis, and completion scripts that
+/// name every command and option and that the shells parse.
+@Suite("Generated from the descriptions")
+struct GeneratedFromDescriptionsTests {
+    @Test func theManualPageIsTheGeneratedOne() {
+        let page = String(decoding: contents(packageRoot + "docs/chipify.1"), as: UTF8.self)
+        #expect(page == CommandLineDocs.manPage(version: CLI.version),
+                "docs/chipify.1 is stale: swift run chipify help --man > docs/chipify.1")
+        for spec in CommandLineDocs.commands {
+            for option in spec.options { #expect(page.contains("\\-\\-" + CommandLineDocs.roff(option.long)), "\(option.long)") }
+        }
+    }
+
+    @Test func readmesSynopsisIsTheGeneratedOne() {
+        let readme = String(decoding: contents(packageRoot + "README.md"), as: UTF8.self)
+        #expect(readme.contains("```\n" + CommandLineDocs.readmeSynopsis + "```\n"),
+                "README's synopsis differs from CommandLineDocs.readmeSynopsis:\n\(CommandLineDocs.readmeSynopsis)")
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsNameEveryCommandAndOption(_ shell: String) throws {
+        let script = try #require(CommandLineDocs.completions(for: shell))
+        for spec in CommandLineDocs.commands {
+            if !CommandLineDocs.word(spec).isEmpty { #expect(script.contains(CommandLineDocs.word(spec)), "\(shell)") }
+            for option in spec.options {
+                #expect(script.contains(shell == "fish" ? "-l \(option.long)" : "--\(option.long)"), "\(shell): \(option.long)")
+                for choice in option.choices { #expect(script.contains(choice), "\(shell): \(choice)") }
+            }
+        }
+        let run = runProcess(chipifyPath, ["completions", shell])
+        #expect(run.status == 0 && run.stdoutText == script)
+        // The shell itself reads it, where it is installed.
+        let path = "/usr/bin/" + shell
+        guard access(path, X_OK) == 0 else {
+            print("skipped: \(shell) is not installed, so its parse of the script is not checked")
+            return
+        }
+        let file = temporaryFile(Array(script.utf8))
+        defer { unlink(file) }
+        let parsed = runProcess(path, ["-n", file])
+        #expect(parsed.status == 0, "\(shell) -n: \(parsed.stderrText)")
+        if shell == "fish" {
+            // fish completes a choice's values, and a command's options.
+            let r = runProcess(path, ["-c", "source \(file); complete -C 'chipify --format '; complete -C 'chipify replay --tr'"])
+            #expect(r.stdoutText.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+                    == ["header", "jsonl", "text", "tsv", "--trace"], "\(r.stdoutText)")
+        }
+    }
+
+    /// Completing in bash, as a shell asks: the commands after `chipify`,
+    /// a choice's values, a command's options.
+    @Test func bashCompletesCommandsChoicesAndOptions() throws {
+        guard access("/usr/bin/bash", X_OK) == 0 else {
+            print("skipped: bash is not installed")
+            return
+        }
+        let file = temporaryFile(Array(try #require(CommandLineDocs.completions(for: "bash")).utf8))
+        defer { unlink(file) }
+        let probe = """
+            source \(file)
+            COMP_WORDS=(chipify rep); COMP_CWORD=1; _chipify; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(chipify --format ""); COMP_CWORD=2; _chipify; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(chipify compose --policy s); COMP_CWORD=3; _chipify; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(chipify contacts --s); COMP_CWORD=2; _chipify; echo "${COMPREPLY[*]}"
+            """
+        let r = runProcess("/usr/bin/bash", ["-c", probe])
+        #expect(r.stdoutText == "replay\ntext jsonl tsv header\nstrict standard\n--strict\n", "\(r.stdoutText)")
     }
 }

@@ -87,7 +87,8 @@ package enum ComposeCommand {
     }
 
     /// The options of `chipify compose`, described once (``CommandSpec``).
-    static let spec = CommandSpec(name: "chipify compose", options: [
+    static let spec = CommandSpec(
+        name: "chipify compose", summary: "a compose field in the terminal", operands: "", options: [
         OptionSpec("contacts", value: "FILE", isFile: true, help: "an address book to suggest from (repeatable)"),
         OptionSpec("fields", value: "LIST", help: "the fields, comma-separated (default to,cc,bcc)"),
         OptionSpec("policy", "p", value: "POLICY", choices: ["strict", "standard", "lenient"],
