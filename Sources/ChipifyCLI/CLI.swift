@@ -67,37 +67,7 @@ package enum CLI {
         with NUL under -z. Prints one chip per line.
 
         Options:
-          -f, --format FORMAT  text (default): readable, errors marked ERROR
-                               jsonl: one JSON object per chip
-                               tsv: tab-separated columns, see README
-                               header: each record as a header value, folded
-                               at 78 with a newline and a space
-              --smtputf8       with header: keep UTF-8 (RFC 6532) instead of
-                               encoded words and A-labels
-          -p, --policy POLICY  strict, standard (default) or lenient
-          -z, --null           records end with NUL instead of newline
-              --check          exit with status 1 if any chip is in error or
-                               left out of a header (each one left out is
-                               reported on standard error, with or without it)
-              --summary        print counts instead of chips: records, chips, valid,
-                               errors by reason, warnings by kind, bytes (one JSON
-                               object with --format jsonl)
-          -j, --jobs N         recognize on N threads, 1 to 1024 (default: one
-                               per core); the output is the same, in input order
-              --contacts FILE  resolve chips against an address book (vCard or the
-                               exporters' CSV; repeatable): a typed address gets its
-                               contact, a typed name its one best contact or the
-                               error ambiguous; JSON Lines gains "contact"
-              --no-record-numbers
-                               leave record numbers out, so the output of pieces
-                               of the input, joined, equals that of the whole
-              --width N        with text: each record as one line of at most N
-                               (1 to 100000) terminal columns, as a field that
-                               is not focused shows it: the names that fit,
-                               then "and K more", or "+K" when not even one fits
-          -h, --help           show this help
-              --version        show the version
-
+        \(spec.optionsHelp())
         Exit status: 0 success, 1 an error chip (or one left out of a header)
         under --check or an unreadable input, 64 a usage error.
 
@@ -106,18 +76,39 @@ package enum CLI {
     /// The filter's options, described once (``CommandSpec``).
     static let spec = CommandSpec(
         name: "chipify", summary: "turns address lists into chips, one record a line", operands: "[FILE]...", options: [
-        OptionSpec("format", "f", value: "FORMAT", choices: ["text", "jsonl", "tsv", "header"],
-                   help: "text (default), jsonl, tsv or header"),
+        OptionSpec("format", "f", value: "FORMAT", choices: ["text", "jsonl", "tsv", "header"], help: """
+            text (default): readable, errors marked ERROR
+            jsonl: one JSON object per chip
+            tsv: tab-separated columns, see docs/cli.md
+            header: each record as a header value, folded at 78 with a newline and a space
+            """),
         OptionSpec("smtputf8", help: "with header: keep UTF-8 (RFC 6532) instead of encoded words and A-labels"),
         OptionSpec("policy", "p", value: "POLICY", choices: ["strict", "standard", "lenient"],
                    help: "strict, standard (default) or lenient"),
         OptionSpec("null", "z", help: "records end with NUL instead of newline"),
-        OptionSpec("check", help: "exit with status 1 if any chip is in error or left out of a header"),
-        OptionSpec("summary", help: "print counts instead of chips"),
-        OptionSpec("jobs", "j", value: "N", help: "recognize on N threads, 1 to 1024 (default: one per core)"),
-        OptionSpec("contacts", value: "FILE", isFile: true, help: "resolve chips against an address book (repeatable)"),
-        OptionSpec("no-record-numbers", help: "leave record numbers out"),
-        OptionSpec("width", value: "N", help: "with text: each record as one line of at most N columns"),
+        OptionSpec("check", help: """
+            exit with status 1 if any chip is in error or left out of a header (each one left out is \
+            reported on standard error, with or without it)
+            """),
+        OptionSpec("summary", help: """
+            print counts instead of chips: records, chips, valid, errors by reason, warnings by kind, \
+            bytes (one JSON object with --format jsonl)
+            """),
+        OptionSpec("jobs", "j", value: "N", help: """
+            recognize on N threads, 1 to 1024 (default: one per core); the output is the same, in input order
+            """),
+        OptionSpec("contacts", value: "FILE", isFile: true, help: """
+            resolve chips against an address book (vCard or the exporters' CSV; repeatable): a typed \
+            address gets its contact, a typed name its one best contact or the error ambiguous; JSON \
+            Lines gains "contact"
+            """),
+        OptionSpec("no-record-numbers", help: """
+            leave record numbers out, so the output of pieces of the input, joined, equals that of the whole
+            """),
+        OptionSpec("width", value: "N", help: """
+            with text: each record as one line of at most N (1 to 100000) terminal columns, as a field \
+            that is not focused shows it: the names that fit, then "and K more", or "+K" when not even one fits
+            """),
         .help, .version,
     ])
 

@@ -86,7 +86,8 @@ enum CommandLineDocs {
                 if let short = option.short { head += "\\fB\\-\(short)\\fR, " }
                 head += "\\fB\\-\\-\(roff(option.long))\\fR"
                 if let value = option.value { head += " \\fI\(roff(value))\\fR" }
-                out += head + "\n" + roff(option.help) + "\n"
+                // A line break in the help is one on the page too.
+                out += head + "\n" + option.help.split(separator: "\n").map { roff(String($0)) }.joined(separator: "\n.br\n") + "\n"
             }
         }
         out += ".SH EXIT STATUS\n"
@@ -183,7 +184,7 @@ enum CommandLineDocs {
                         line += option.isFile ? " -r -F" : " -x"
                     }
                 }
-                out += line + " -d \(quoted(option.help))\n"
+                out += line + " -d \(quoted(String(option.help.prefix { $0 != "\n" })))\n"
             }
             if spec.operands.contains("FILE") || spec.operands.contains("SCRIPT") {
                 out += "complete -c chipify -n \(condition) -F\n"

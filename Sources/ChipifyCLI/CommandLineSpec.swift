@@ -131,3 +131,39 @@ extension OptionSpec {
     static let help = OptionSpec("help", "h", help: "show this help")
     static let version = OptionSpec("version", help: "show the version")
 }
+
+extension CommandSpec {
+    /// The options as `--help` lists them: `  -f, --format FORMAT  help`,
+    /// each option's help wrapped at `width` columns in a column of its
+    /// own (a line break in the help starts a new line there).
+    ///
+    /// - Complexity: O(*n*) in the help text.
+    func optionsHelp(width: Int = 80, column: Int = 23) -> String {
+        var out = ""
+        for option in options {
+            var head = "  " + (option.short.map { "-\($0), " } ?? "    ") + "--\(option.long)"
+            if let value = option.value { head += " " + value }
+            var lines: [String] = []
+            for segment in option.help.split(separator: "\n", omittingEmptySubsequences: false) {
+                var line = ""
+                for word in segment.split(separator: " ") {
+                    if !line.isEmpty && column + line.count + 1 + word.count > width {
+                        lines.append(line)
+                        line = String(word)
+                    } else {
+                        line += (line.isEmpty ? "" : " ") + word
+                    }
+                }
+                lines.append(line)
+            }
+            let pad = String(repeating: " ", count: column)
+            if head.count + 2 > column {
+                out += head + "\n"
+            } else {
+                out += head + String(repeating: " ", count: column - head.count) + lines.removeFirst() + "\n"
+            }
+            for line in lines { out += pad + line + "\n" }
+        }
+        return out
+    }
+}

@@ -41,17 +41,7 @@ package enum Contacts {
         Outlook or Thunderbird export, found from the text. Prints one line per
         contact, in file order; for CSV, one list per category follows the rows.
 
-          -f, --format FORMAT  jsonl (default): one JSON object per contact
-                               text: one readable line per contact
-              --strict         skip cards and rows that break the standards
-                               (no VERSION, FN or N where required, PREF outside
-                               1-100, bad property names, ...)
-              --charset NAME   charset of CSV text without a byte order mark,
-                               and of vCard values that name none and are not
-                               UTF-8 (a WHATWG label; default: detected, else
-                               windows-1252)
-          -q, --quiet          do not report warnings
-          -h, --help           show this help
+        \(spec.optionsHelp())\
 
         Files are read a piece at a time, so a large address book is never held
         whole. A card or row that cannot be read is skipped and reported on
@@ -72,11 +62,21 @@ package enum Contacts {
     ///   unknown charset label.
     /// The options of `chipify contacts`, described once (``CommandSpec``).
     static let spec = CommandSpec(
-        name: "chipify contacts", summary: "reads address books and prints their contacts", operands: "[FILE]...", options: [
-        OptionSpec("format", "f", value: "FORMAT", choices: ["jsonl", "text"], help: "jsonl (default) or text"),
-        OptionSpec("strict", help: "skip what the standards forbid"),
-        OptionSpec("quiet", "q", help: "say no warnings"),
-        OptionSpec("charset", value: "NAME", help: "the charset of files that name none and are not UTF-8"),
+        name: "chipify contacts", summary: "reads address books and prints their contacts", operands: "[FILE]...",
+        options: [
+        OptionSpec("format", "f", value: "FORMAT", choices: ["jsonl", "text"], help: """
+            jsonl (default): one JSON object per contact
+            text: one readable line per contact
+            """),
+        OptionSpec("strict", help: """
+            skip cards and rows that break the standards (no VERSION, FN or N where required, PREF \
+            outside 1-100, bad property names, ...)
+            """),
+        OptionSpec("charset", value: "NAME", help: """
+            charset of CSV text without a byte order mark, and of vCard values that name none and are \
+            not UTF-8 (a WHATWG label; default: detected, else windows-1252)
+            """),
+        OptionSpec("quiet", "q", help: "do not report warnings"),
         .help, .version,
     ])
 

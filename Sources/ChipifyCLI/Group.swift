@@ -27,9 +27,7 @@ package enum GroupCommand {
         "checked", default false); clear; setSingle, setRequired (with a boolean
         "value"); toggleOverflow.
 
-          --trace      after each operation, print whether it changed the group,
-                       the selection after it, and any refusal or request
-          -h, --help   show this help
+        \(spec.optionsHelp())\
 
         At the end, one line: the selection in display order, the selected chip
         in single mode, the chips shown, the overflow entry's facts, each chip's
@@ -46,8 +44,12 @@ package enum GroupCommand {
 
     /// The options of `chipify group`, described once (``CommandSpec``).
     static let spec = CommandSpec(
-        name: "chipify group", summary: "replays taps and changes against a group of choice, filter or action chips", operands: "[SCRIPT]", options: [
-        OptionSpec("trace", help: "a JSON line per operation with the group's change"),
+        name: "chipify group", summary: "replays taps and changes against a group of choice, filter or action chips",
+        operands: "[SCRIPT]", options: [
+        OptionSpec("trace", help: """
+            after each operation, print whether it changed the group, the selection after it, and any \
+            refusal or request
+            """),
         .help, .version,
     ])
 

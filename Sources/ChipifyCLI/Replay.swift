@@ -34,18 +34,29 @@ package enum Replay {
 
     /// The options of `chipify replay`, described once (``CommandSpec``).
     static let spec = CommandSpec(
-        name: "chipify replay", summary: "replays a script of edits and prints the fields", operands: "[SCRIPT]", options: [
-        OptionSpec("trace", help: "a JSON line per operation with its changes"),
-        OptionSpec("keep-going", help: "go on after an invalid line"),
-        OptionSpec("fields", value: "LIST", help: "the fields, comma-separated (default to,cc,bcc)"),
+        name: "chipify replay", summary: "replays a script of edits and prints the fields", operands: "[SCRIPT]",
+        options: [
+        OptionSpec("trace", help: "after each operation, print the changes it made"),
+        OptionSpec("keep-going", help: """
+            go on after an invalid line (exit status still 1); a refused operation (pending-too-long, \
+            duplicate...) is reported on standard error and gives status 1, and the replay goes on
+            """),
+        OptionSpec("fields", value: "LIST", help: "field names, comma-separated (default to,cc,bcc)"),
         OptionSpec("policy", "p", value: "POLICY", choices: ["strict", "standard", "lenient"],
                    help: "strict, standard (default) or lenient"),
         OptionSpec("duplicates", value: "D", choices: ["allow", "warn", "reject", "merge"],
                    help: "allow, warn (default), reject or merge"),
-        OptionSpec("contacts", value: "FILE", isFile: true, help: "an address book (repeatable)"),
+        OptionSpec("contacts", value: "FILE", isFile: true,
+                   help: "an address book for suggestions and for resolving names (repeatable)"),
         OptionSpec("resolution", value: "R", choices: ["off", "uniqueMatch", "topSuggestion", "topSuggestionOnReturn"],
-                   help: "how a typed name becomes a contact's chip"),
-        OptionSpec("width", value: "N", help: "a summary line per field, at most N columns"),
+                   help: """
+            what a committed name becomes: uniqueMatch (default), topSuggestion, topSuggestionOnReturn \
+            (the top on return, uniqueMatch on separators, tab and blur) or off
+            """),
+        OptionSpec("width", value: "N", help: """
+            print each field as one line of at most N terminal columns, 'to: Ann, Bob and 3 more', as a \
+            field that is not focused shows it (pending text left out)
+            """),
         .help, .version,
     ])
 
@@ -92,24 +103,7 @@ package enum Replay {
         redo, send; with --contacts also suggest, choose, expand, alternate.
         See README.
 
-          --trace          after each operation, print the changes it made
-          --keep-going     go on after an invalid line (exit status still 1);
-                           a refused operation (pending-too-long, duplicate…)
-                           is reported on standard error and gives status 1,
-                           and the replay goes on
-          --fields LIST    field names, comma-separated (default to,cc,bcc)
-          -p, --policy P   strict, standard (default) or lenient
-          --duplicates D   allow, warn (default), reject or merge
-          --contacts FILE  an address book for suggestions and for resolving
-                           names (repeatable)
-          --resolution R   what a committed name becomes: uniqueMatch (default),
-                           topSuggestion, topSuggestionOnReturn (the top on
-                           return, uniqueMatch on separators, tab and blur)
-                           or off
-          --width N        print each field as one line of at most N terminal
-                           columns, 'to: Ann, Bob and 3 more', as a field that
-                           is not focused shows it (pending text left out)
-          -h, --help       this help
+        \(spec.optionsHelp())\
 
         """
 

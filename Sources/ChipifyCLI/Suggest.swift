@@ -23,21 +23,7 @@ package enum Suggest {
         or more, inside a word of the name or address: smith in
         johnsmith@x.org).
 
-          --contacts FILE   an address book (vCard 2.1/3.0/4.0, or the CSV of Google,
-                            Outlook or Thunderbird); repeatable
-          -f, --format F    jsonl (default): one JSON object a line, as above;
-                            text: one line a suggestion for people,
-                            rank, name <address>, (class)
-          --limit K         how many suggestions, 1 to 10000 (default 8)
-          --usage FILE      uses to rank by, JSON Lines: {"contact":ID,"time":SECONDS}
-                            records one use; {"contact":ID,"count":N,"last":SECONDS}
-                            sets a contact's record (N a whole number to 10^9,
-                            SECONDS 0 to 10^11; a bad line is named, exit 1).
-                            With "address":ADDR the line is a use of that one
-                            mailbox of the contact, which ranks its row first
-                            (an address the contact does not have: ignored)
-          --charset NAME    the charset of address books that name none and are not UTF-8
-          -h, --help        this help
+        \(spec.optionsHelp())\
 
         Problems in an address book are reported as for 'chipify contacts' and
         skipped (exit 1 after printing the suggestions). Exit 64 on usage errors.
@@ -57,11 +43,23 @@ package enum Suggest {
 
     /// The options of `chipify suggest`, described once (``CommandSpec``).
     static let spec = CommandSpec(
-        name: "chipify suggest", summary: "prints the suggestions a compose field offers for a query", operands: "QUERY...", options: [
-        OptionSpec("contacts", value: "FILE", isFile: true, help: "an address book (repeatable)"),
-        OptionSpec("format", "f", value: "FORMAT", choices: ["jsonl", "text"], help: "jsonl (default) or text"),
+        name: "chipify suggest", summary: "prints the suggestions a compose field offers for a query",
+        operands: "QUERY...", options: [
+        OptionSpec("contacts", value: "FILE", isFile: true, help: """
+            an address book (vCard 2.1/3.0/4.0, or the CSV of Google, Outlook or Thunderbird); repeatable
+            """),
+        OptionSpec("format", "f", value: "FORMAT", choices: ["jsonl", "text"], help: """
+            jsonl (default): one JSON object a line, as above
+            text: one line a suggestion for people: rank, name <address>, (class)
+            """),
         OptionSpec("limit", value: "K", help: "how many suggestions, 1 to 10000 (default 8)"),
-        OptionSpec("usage", value: "FILE", isFile: true, help: "uses to rank by, JSON Lines"),
+        OptionSpec("usage", value: "FILE", isFile: true, help: """
+            uses to rank by, JSON Lines: {"contact":ID,"time":SECONDS} records one use; \
+            {"contact":ID,"count":N,"last":SECONDS} sets a contact's record (N a whole number to 10^9, \
+            SECONDS 0 to 10^11; a bad line is named, exit 1). With "address":ADDR the line is a use of \
+            that one mailbox of the contact, which ranks its row first (an address the contact does \
+            not have: ignored)
+            """),
         OptionSpec("charset", value: "NAME", help: "the charset of address books that name none and are not UTF-8"),
         .help, .version,
     ])

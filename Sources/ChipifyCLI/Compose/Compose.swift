@@ -50,24 +50,16 @@ package enum ComposeCommand {
                                caret) to the next field, To to Cc, Cc to Bcc,
                                Bcc to To; they stay selected and the focus goes
                                with them, so To to Bcc is Ctrl-N twice
-          Ctrl-O               a contact chip's other addresses (Up/Down, Return),
-                               or a list's members in its place
+          Ctrl-O               an ambiguous chip's matching contacts, a contact
+                               chip's other addresses (Up/Down, Return), or a
+                               list's members in its place
           Ctrl-Z, Ctrl-Y       undo, redo
           Ctrl-S               send
           Ctrl-C, Escape       leave without sending (Escape closes a list
                                first; without a draft, unsent work asks)
 
         Options:
-          --contacts FILE   address book to suggest from (vCard or the exporters'
-                            CSV); repeatable
-          --fields LIST     the fields, comma-separated (default to,cc,bcc)
-          -p, --policy P    strict, standard (default) or lenient
-          --duplicates D    allow, warn (default), reject or merge
-          --smtputf8        send UTF-8 addresses as they are (RFC 6532)
-          --draft FILE      keep the draft in FILE instead of the default place
-          --no-draft        keep no draft
-          -h, --help        this help
-
+        \(spec.optionsHelp())
         Chips: [valid]  [!error]  [?warning]  {selected}. Colours follow the
         states unless NO_COLOR is set. Exit status: 0 sent, 130 left without
         sending, 1 a draft that cannot be read or saved, 64 a usage error
@@ -89,14 +81,15 @@ package enum ComposeCommand {
     /// The options of `chipify compose`, described once (``CommandSpec``).
     static let spec = CommandSpec(
         name: "chipify compose", summary: "a compose field in the terminal", operands: "", options: [
-        OptionSpec("contacts", value: "FILE", isFile: true, help: "an address book to suggest from (repeatable)"),
+        OptionSpec("contacts", value: "FILE", isFile: true,
+                   help: "address book to suggest from (vCard or the exporters' CSV); repeatable"),
         OptionSpec("fields", value: "LIST", help: "the fields, comma-separated (default to,cc,bcc)"),
         OptionSpec("policy", "p", value: "POLICY", choices: ["strict", "standard", "lenient"],
                    help: "strict, standard (default) or lenient"),
         OptionSpec("duplicates", value: "D", choices: ["allow", "warn", "reject", "merge"],
                    help: "allow, warn (default), reject or merge"),
-        OptionSpec("smtputf8", help: "the headers keep UTF-8 (RFC 6532)"),
-        OptionSpec("draft", value: "FILE", isFile: true, help: "keep the draft in FILE"),
+        OptionSpec("smtputf8", help: "send UTF-8 addresses as they are (RFC 6532)"),
+        OptionSpec("draft", value: "FILE", isFile: true, help: "keep the draft in FILE instead of the default place"),
         OptionSpec("no-draft", help: "keep no draft"),
         .help, .version,
     ])
