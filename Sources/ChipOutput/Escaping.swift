@@ -121,26 +121,8 @@ package enum JSON {
         let n = p.count
         var i = 0
         while i < n {
-            if i + 8 <= n {
-                let w = SWAR.load(p, i)
-                // No byte below 0x20, none of 0x7F and above, no `"` or `\`.
-                let below = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
-                let special = (below | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash))
-                    & 0x8080_8080_8080_8080
-                // The word goes out whole; only the bytes before its first
-                // one that needs a look count (the room reserved holds the
-                // rest of the word).
-                UnsafeMutableRawPointer(d + o).storeBytes(of: w.littleEndian, as: UInt64.self)
-                if special == 0 {
-                    o += 8
-                    i += 8
-                    continue
-                }
-                // The lowest flag is exact (a borrow runs only upwards).
-                let plainBytes = special.trailingZeroBitCount >> 3
-                o += plainBytes
-                i += plainBytes
-            }
+            copyPlainWords(p, &i, to: d, &o, quoteIsPlain: false)
+            guard i < n else { break }
             let b = p[i]
             if plain[b] != 0 {
                 d[o] = b
@@ -184,6 +166,39 @@ package enum JSON {
         }
         d[o] = ASCII.quote
         out.count = o + 1
+    }
+
+    /// Copies the bytes at `p[i...]` that need no escape into `d[o...]`
+    /// eight at a time, and stops at the first byte that needs a look (a
+    /// control, DEL, a `\\`, a byte of 0x80 and above, and a `"` unless
+    /// `quoteIsPlain`) or where fewer than eight bytes are left; `i` and
+    /// `o` move past what was copied. A word goes out whole into the room
+    /// the caller reserved, and only its bytes before the first flagged
+    /// one count (the lowest flag is exact: a borrow runs only upwards).
+    ///
+    /// - Complexity: O(*n*) in the bytes copied.
+    @inline(__always)
+    static func copyPlainWords(
+        _ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, to d: UnsafeMutablePointer<UInt8>, _ o: inout Int,
+        quoteIsPlain: Bool
+    ) {
+        while i + 8 <= p.count {
+            let w = SWAR.load(p, i)
+            let below = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
+            var special = below | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.backslash)
+            if !quoteIsPlain { special |= SWAR.byte(w, ASCII.quote) }
+            special &= 0x8080_8080_8080_8080
+            UnsafeMutableRawPointer(d + o).storeBytes(of: w.littleEndian, as: UInt64.self)
+            if special == 0 {
+                o += 8
+                i += 8
+                continue
+            }
+            let plainBytes = special.trailingZeroBitCount >> 3
+            o += plainBytes
+            i += plainBytes
+            return
+        }
     }
 
     /// The scalar of the well-formed two- or three-byte sequence at `i`.
@@ -260,22 +275,8 @@ package enum Escaper {
         let n = p.count
         var i = 0
         while i < n {
-            if i + 8 <= n {
-                let w = SWAR.load(p, i)
-                // No byte below 0x20, none of 0x7F and above, no `\`.
-                let below = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
-                let special = (below | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.backslash)) & 0x8080_8080_8080_8080
-                UnsafeMutableRawPointer(d + o).storeBytes(of: w.littleEndian, as: UInt64.self)
-                if special == 0 {
-                    o += 8
-                    i += 8
-                    continue
-                }
-                // The lowest flag is exact (a borrow runs only upwards).
-                let plainBytes = special.trailingZeroBitCount >> 3
-                o += plainBytes
-                i += plainBytes
-            }
+            JSON.copyPlainWords(p, &i, to: d, &o, quoteIsPlain: true)
+            guard i < n else { break }
             let b = p[i]
             switch b {
             case ASCII.tab: JSON.store("\\t", d, &o); i += 1
