@@ -5,9 +5,35 @@
 // SplitMix64 stream through helpers defined here, and every word comes from built-in
 // tables, so a seed names the same bytes on every machine and every toolchain.
 
+import ChipKit
 import ChipTestSupport
 
 // The generator is ChipTestSupport.SplitMix64, shared with the tests.
+
+/// One shape of recipient text, for a corpus of that shape alone
+/// (`chipify-bench corpus --shape`): what a benchmark by shape times, each
+/// against the same peers. Without a shape the corpus is the mix.
+enum CorpusShape: String, CaseIterable, Sendable {
+    /// Bare addresses and `Name <address>`, ASCII.
+    case plain
+    /// UTF-8 display names.
+    case utf8Names = "utf8-names"
+    /// `"Last, First" <…>`, some with escapes.
+    case quoted
+    /// Comments anywhere a mailbox may hold one: after the address, before
+    /// it, inside the name, between the name and `<`, several.
+    case comments
+    /// IDN domains in Unicode (`bücher.de`), and UTF-8 local parts.
+    case idn
+    /// IDN domains as A-labels (`xn--bcher-kva.de`).
+    case punycode
+    /// RFC 2047 encoded names in several charsets.
+    case encoded
+    /// Groups: `Team: a@x.org, b@y.org;`.
+    case groups
+    /// Outlook's lists: `Last, First <…>; Last, First <…>`.
+    case outlook
+}
 
 // MARK: - Generator
 
@@ -22,10 +48,18 @@ struct CorpusGenerator {
 
     private var rng: SplitMix64
     private let tables: CorpusTables
+    /// The one shape written, or nil for the mix.
+    let shape: CorpusShape?
+    /// The IDN domains as A-labels, for `.punycode`.
+    private let punycodeDomains: [[UInt8]]
 
-    init(seed: UInt64) {
+    init(seed: UInt64, shape: CorpusShape? = nil) {
         rng = SplitMix64(seed: seed)
         tables = corpusTables
+        self.shape = shape
+        punycodeDomains = shape == .punycode
+            ? tables.idnDomains.compactMap { d in (try? IDNA.toASCII(String(decoding: d, as: UTF8.self))).map { Array($0.utf8) } }
+            : []
     }
 
     /// Emits whole records until at least `byteCount` bytes were produced. The overshoot
@@ -77,7 +111,13 @@ struct CorpusGenerator {
             swallowsRest = writeItem(&out, isLast: index == itemCount - 1)
         }
         // Compose fields often keep the separator typed after the last recipient.
-        if !swallowsRest && rng.chance(perMille: 20) { out.append(", ") }
+        // Outlook ends its lists with `;`, which a list of one needs to show
+        // its style (else `Last, First <…>` is two chips, as RFC 5322 reads it).
+        if shape == .outlook {
+            if itemCount == 1 || rng.chance(perMille: 500) { out.append(";") }
+        } else if !swallowsRest && rng.chance(perMille: 20) {
+            out.append(", ")
+        }
         out.append("\n")
     }
 
@@ -95,6 +135,10 @@ struct CorpusGenerator {
     private static let itemCountCumulative = [30, 52, 67, 77, 83, 88, 91, 94, 96, 98, 99, 100]
 
     private mutating func writeSeparator(_ out: inout ByteSink) {
+        if shape == .outlook {
+            out.append(rng.chance(perMille: 900) ? "; " : ";")
+            return
+        }
         switch rng.below(100) {
         case ..<82: out.append(", ")
         case ..<88: out.append(",")
@@ -107,6 +151,20 @@ struct CorpusGenerator {
     /// Writes one item; returns true when the item leaves something open (a quote, an
     /// angle, a comment, a group) that swallows whatever follows, so it must end the record.
     private mutating func writeItem(_ out: inout ByteSink, isLast: Bool) -> Bool {
+        if let shape {
+            switch shape {
+            case .plain: if rng.chance(perMille: 500) { writeBare(&out) } else { writePlainNamed(&out) }
+            case .utf8Names: writeInternationalName(&out)
+            case .quoted: writeQuotedName(&out)
+            case .comments: writeCommentsAnywhere(&out)
+            case .idn: writeInternationalAddress(&out)
+            case .punycode: writePunycodeAddress(&out)
+            case .encoded: writeEncodedWordName(&out)
+            case .groups: return writeGroup(&out, isLast: isLast)
+            case .outlook: writeOutlookName(&out)
+            }
+            return false
+        }
         switch rng.below(1000) {
         case ..<350: writeBare(&out)
         case ..<650: writeNamed(&out)
@@ -268,6 +326,59 @@ struct CorpusGenerator {
             break
         }
         out.append(")")
+    }
+
+    /// `Name <address>` with an ASCII name and no quotes.
+    private mutating func writePlainNamed(_ out: inout ByteSink) {
+        let person = randomPerson()
+        writeFullName(&out, for: person)
+        out.append(" <"); writeAddress(&out, for: person); out.append(">")
+    }
+
+    /// A comment anywhere RFC 5322 lets a mailbox hold one (CFWS around
+    /// the address, in the phrase, before `<`), one or several.
+    private mutating func writeCommentsAnywhere(_ out: inout ByteSink) {
+        let person = randomPerson()
+        func comment(_ out: inout ByteSink, _ rng: inout SplitMix64, _ tables: CorpusTables) {
+            out.append("("); out.append(rng.pick(tables.commentNotes)); out.append(")")
+        }
+        switch rng.below(6) {
+        case 0:  // a@x.org (Ann Lee)
+            writeCommented(&out)
+        case 1:  // (work) a@x.org
+            comment(&out, &rng, tables); out.append(" "); writeAddress(&out, for: person)
+        case 2:  // Ann (work) Lee <a@x.org>
+            out.append(tables.givenNames[person.given]); out.append(" ")
+            comment(&out, &rng, tables); out.append(" "); out.append(tables.familyNames[person.family])
+            out.append(" <"); writeAddress(&out, for: person); out.append(">")
+        case 3:  // Ann Lee (work) <a@x.org>
+            writeFullName(&out, for: person); out.append(" "); comment(&out, &rng, tables)
+            out.append(" <"); writeAddress(&out, for: person); out.append(">")
+        case 4:  // Ann Lee <a@x.org> (work)
+            writeFullName(&out, for: person)
+            out.append(" <"); writeAddress(&out, for: person); out.append("> "); comment(&out, &rng, tables)
+        default:  // a@x.org (Ann) (work)
+            writeAddress(&out, for: person); out.append(" (")
+            out.append(tables.givenNames[person.given]); out.append(") "); comment(&out, &rng, tables)
+        }
+    }
+
+    /// An address at an IDN domain written as A-labels, bare or named.
+    private mutating func writePunycodeAddress(_ out: inout ByteSink) {
+        let person = randomPerson()
+        let named = rng.chance(perMille: 500)
+        if named { writeFullName(&out, for: person); out.append(" <") }
+        writeLocalPart(&out, for: person)
+        out.append("@"); out.append(rng.pick(punycodeDomains))
+        if named { out.append(">") }
+    }
+
+    /// `Last, First <address>` as Outlook writes it: the name unquoted.
+    private mutating func writeOutlookName(_ out: inout ByteSink) {
+        let person = randomPerson()
+        out.append(tables.familyNames[person.family]); out.append(", ")
+        out.append(tables.givenNames[person.given])
+        out.append(" <"); writeAddress(&out, for: person); out.append(">")
     }
 
     /// `Team: a@x, b@y;`. Only a final group may leave out its `;`, since it would

@@ -2,17 +2,19 @@
 
 import Glibc
 
-private let corpusUsage = "Usage: chipify-bench corpus --size SIZE [--seed N]"
+private let corpusUsage = "Usage: chipify-bench corpus --size SIZE [--seed N] [--shape S]"
 
 /// Runs `chipify-bench corpus` with the arguments after the subcommand name and
 /// returns the process exit status: 0, 64 (EX_USAGE) or 74 (EX_IOERR).
 func runCorpusCommand(_ args: ArraySlice<String>) -> Int32 {
     let size: Int
     let seed: UInt64
+    let shape: CorpusShape?
     switch parseCorpusArguments(args) {
-    case .run(let parsedSize, let parsedSeed):
+    case .run(let parsedSize, let parsedSeed, let parsedShape):
         size = parsedSize
         seed = parsedSeed
+        shape = parsedShape
     case .help:
         writeText(STDOUT_FILENO, """
             \(corpusUsage)
@@ -23,6 +25,7 @@ func runCorpusCommand(_ args: ArraySlice<String>) -> Int32 {
               --size SIZE  bytes: a plain number, or with KB/MB/GB (10^3, 10^6, 10^9)
                            or KiB/MiB/GiB (2^10, 2^20, 2^30)
               --seed N     unsigned 64-bit seed (default 1)
+              --shape S    one shape of list only: \(CorpusShape.allCases.map(\.rawValue).joined(separator: ", "))
 
             """)
         return 0
@@ -36,7 +39,7 @@ func runCorpusCommand(_ args: ArraySlice<String>) -> Int32 {
         return 64
     }
 
-    var generator = CorpusGenerator(seed: seed)
+    var generator = CorpusGenerator(seed: seed, shape: shape)
     var failure: Int32 = 0
     generator.generate(byteCount: size, emitWhile: { chunk in
         failure = writeFully(STDOUT_FILENO, chunk)
@@ -50,7 +53,7 @@ func runCorpusCommand(_ args: ArraySlice<String>) -> Int32 {
 }
 
 private enum CorpusArguments {
-    case run(size: Int, seed: UInt64)
+    case run(size: Int, seed: UInt64, shape: CorpusShape?)
     case help
     case invalid(String)
 }
@@ -58,6 +61,7 @@ private enum CorpusArguments {
 private func parseCorpusArguments(_ args: ArraySlice<String>) -> CorpusArguments {
     var size: Int?
     var seed: UInt64 = 1
+    var shape: CorpusShape?
     var remaining = args
     while let argument = remaining.popFirst() {
         if argument == "-h" || argument == "--help" { return .help }
@@ -71,13 +75,18 @@ private func parseCorpusArguments(_ args: ArraySlice<String>) -> CorpusArguments
         } else {
             name = argument
         }
-        guard name == "--size" || name == "--seed" else {
+        guard name == "--size" || name == "--seed" || name == "--shape" else {
             return .invalid("unknown argument '\(argument)'.")
         }
         if value == nil { value = remaining.popFirst() }
         guard let value else { return .invalid("missing value for '\(name)'.") }
 
-        if name == "--size" {
+        if name == "--shape" {
+            guard let parsed = CorpusShape(rawValue: value) else {
+                return .invalid("unknown shape '\(value)' (expected \(CorpusShape.allCases.map(\.rawValue).joined(separator: ", "))).")
+            }
+            shape = parsed
+        } else if name == "--size" {
             guard let bytes = parseByteSize(value) else {
                 return .invalid("invalid size '\(value)' (expected e.g. 500000, 10MB or 64MiB).")
             }
@@ -90,7 +99,7 @@ private func parseCorpusArguments(_ args: ArraySlice<String>) -> CorpusArguments
         }
     }
     guard let size else { return .invalid("missing required option '--size'.") }
-    return .run(size: size, seed: seed)
+    return .run(size: size, seed: seed, shape: shape)
 }
 
 /// Parses "1500", "10MB", "64MiB" and the like; suffixes are case-insensitive.

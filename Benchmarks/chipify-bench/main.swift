@@ -9,7 +9,7 @@ import ChipDirectoryTestSupport
 
 // chipify-bench: benchmarks for Chipify, and the corpus generator.
 
-let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] | contacts --count N --format F [--seed S] | list | --svg DIR [--real FILE] [--peers generated|real=TABLE ...]"
+let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] [--shape S] | contacts --count N --format F [--seed S] | list | --svg DIR [--real FILE] [--peers generated|real=TABLE ...]"
 
 let help = """
     chipify-bench: measures Chipify.
