@@ -655,8 +655,15 @@ enum FastPath {
                 international = true
             } else {
                 let n = end - start
-                guard n <= SMTPLimits.maxLabelBytes,
-                      !(n >= 4 && p[start + 2] == UInt8(ascii: "-") && p[start + 3] == UInt8(ascii: "-")) else { return nil }
+                guard n <= SMTPLimits.maxLabelBytes else { return nil }
+                if n >= 4 && p[start + 2] == UInt8(ascii: "-") && p[start + 3] == UInt8(ascii: "-") {
+                    // `xn--…`: an A-label IDNA accepts (its verdict kept
+                    // in `labels`, as the grammar keeps it); any other
+                    // `ab--` label is refused there.
+                    let verdict = labels.verdict(p, start..<end, LabelCache.work)
+                    guard verdict.pieces == 1, verdict.asciiLength >= 0 else { return nil }
+                    international = true
+                }
                 length += n
             }
             labelCount += 1

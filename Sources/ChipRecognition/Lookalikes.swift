@@ -41,7 +41,7 @@ package struct Lookalikes: Sendable {
     static let cacheSize = 8192
     static let cacheWays = 4
     /// Slots for international labels' verdicts, after the domains'.
-    static let labelSlots = 256
+    static let labelSlots = 1024
     /// How many of `cache`'s slots hold domains' verdicts.
     let verdictSlots: Int
 

@@ -884,11 +884,9 @@ struct MailboxParser {
             }
         } else if rules.requiresHostName && length >= 4
                     && p[l.start + 2] == UInt8(ascii: "-") && p[l.start + 3] == UInt8(ascii: "-") {
-            // `--` in the third and fourth places: only a valid A-label.
-            let label = String(decoding: UnsafeBufferPointer(rebasing: p[l.range]), as: UTF8.self)
-            do {
-                _ = try IDNA.asciiLabel(label)
-            } catch {
+            // `--` in the third and fourth places: only a valid A-label
+            // (its verdict kept with the international labels').
+            if labels.verdict(p, l.range, LabelCache.work).asciiLength < 0 {
                 r.fail(.invalidInternationalDomain, at: l.start)
             }
         }
@@ -997,9 +995,19 @@ package struct LabelCache: Sendable {
         let bytes = UnsafeBufferPointer(rebasing: p[range])
         guard count > 0 else { return work(String(decoding: bytes, as: UTF8.self)) }
         let key = AddressKey.mixWords(bytes.baseAddress, bytes.count, 0x4C41_4245_4C53_2121, lowercase: false) | 1
-        let slot = base + Int(truncatingIfNeeded: key >> 32) & (count - 1)
-        if slots[slot].key == key { return Verdict(pieces: Int32(slots[slot].pieces), asciiLength: slots[slot].typo) }
+        // In sets of four neighbouring slots, the most recent first (as
+        // the domains' verdicts): a direct-mapped table lets the few
+        // dozen labels of a list drive each other out.
+        let ways = min(count, Lookalikes.cacheWays)
+        let slot = base + Int(truncatingIfNeeded: key >> 32) & (count - ways)
+        for k in 0..<ways where slots[slot + k].key == key {
+            let found = slots[slot + k]
+            for j in stride(from: k, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
+            slots[slot] = found
+            return Verdict(pieces: Int32(found.pieces), asciiLength: found.typo)
+        }
         let found = work(String(decoding: bytes, as: UTF8.self))
+        for j in stride(from: ways - 1, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
         slots[slot] = Lookalikes.Verdict(key: key, typo: found.asciiLength, mixed: false, pieces: Int16(clamping: found.pieces))
         return found
     }

@@ -275,7 +275,9 @@ extension ListRecognizer {
     mutating func internationalAddrSpec(
         _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ at: Int, _ hi: Int
     ) -> (Range<Int>, Range<Int>)? {
-        guard at >= lo, at < hi, SWAR.hasNonASCII(UnsafeBufferPointer(rebasing: p[lo..<hi])) else { return nil }
+        guard at >= lo, at < hi else { return nil }
+        let bytes = UnsafeBufferPointer(rebasing: p[lo..<hi])
+        guard SWAR.hasNonASCII(bytes) || Lookalikes.holdsALabel(UnsafeBufferPointer(rebasing: p[(at + 1)..<hi])) else { return nil }
         var labels = lookalikes.lendLabels()
         defer { lookalikes.returnLabels(&labels) }
         return FastPath.internationalAddrSpec(p, lo, at: at, hi, fastClasses, labels: &labels)

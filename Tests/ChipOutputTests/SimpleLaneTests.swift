@@ -88,6 +88,12 @@ struct SimpleLaneTests {
         "d@x.org (A) (B)", "f@x.org (=?utf-8?q?F?=)", "h@x.org (H (I) J)", "i@x.org (\u{00DC}nal)", "j@x.org (j@k.org)",
         "k@x.org ( K)", "l@x.org (L )", "m@x.org(.M)", "n@x.org (J\u{043E}hn Smith)", "o@x.org (O\u{200B}P)",
         "p@gmial.com (P), P@GMIAL.COM (Q)", "q@x.org (q.r), r@x.org (Ann O'Neil-Smith)", "s@xn--pypal-4ve.com (S)",
+        // A-labels: the lane's when IDNA accepts each (its verdict kept
+        // with the international labels'), in any case.
+        "a@xn--kln-sna.de, A@XN--KLN-SNA.DE", "Ann <a@xn--kln-sna.xn--p1ai>", "a@xn--.de", "a@xn--a.de", "a@xn--kln-sna-.de",
+        "a@xn--zca.de", "a@xn--bcher-kva.xn--bcher-xxx.de", "a@xn--BCHER-KVA.de", "a@xn--80ak6aa92e.com", "a@ab--.de",
+        "a@xn--bcher-kva.123", "a@xn--bcher-kva", "Ann (w) <a@xn--bcher-kva.de>", "a@xn--bcher-kva.de (A)",
+        "a@" + String(repeating: "xn--bcher-kva.", count: 17) + "de",
     ])
     func agreesOnEachRule(_ text: String) {
         for policy in Self.policies {

@@ -1,0 +1,62 @@
+import Testing
+import ChipKit
+import ChipRecognition
+import ChipSyntax
+@testable import chipify_bench
+
+/// Where each shape of list is read: how many of its records the
+/// structural index takes (``SimpleList``) and how many of their chips the
+/// simple lane recognizes (``ListRecognizer/handleSimple(_:_:offset:)``).
+/// A shape the lane declines runs at the general path's speed, so a share
+/// that falls is a regression in throughput, caught here without timing.
+@Suite("Lane share by shape")
+struct LaneShareTests {
+    struct Share: CustomStringConvertible {
+        var records = 0, indexed = 0, chips = 0, taken = 0
+        var description: String { "records \(indexed)/\(records), chips \(taken)/\(chips)" }
+    }
+
+    static func share(_ shape: CorpusShape?, seed: UInt64 = 11, size: Int = 60_000) -> Share {
+        var g = CorpusGenerator(seed: seed, shape: shape)
+        var bytes: [UInt8] = []
+        g.generate(byteCount: size) { bytes.append(contentsOf: $0) }
+        var s = Share()
+        var list = ListRecognizer(policy: .standard)
+        var found: [SimpleList.Chip] = []
+        for line in bytes.split(separator: 0x0A) {
+            let record = Array(line)
+            s.records += 1
+            record.withUnsafeBufferPointer { p in
+                found.removeAll(keepingCapacity: true)
+                guard SimpleList.appendChips(p, to: &found) else { return }
+                s.indexed += 1
+                list.reset()
+                for c in found where c.kind == .chip {
+                    s.chips += 1
+                    if list.handleSimple(c, p, offset: 0) != nil {
+                        s.taken += 1
+                    } else {
+                        _ = list.handle(c.segment, p, base: 0)
+                    }
+                }
+            }
+        }
+        return s
+    }
+
+    /// The least share of records indexed and of their chips taken, in
+    /// percent, for each shape: each raised as the lane learns a form.
+    static let floors: [CorpusShape: (records: Int, chips: Int)] = [
+        .plain: (100, 100), .utf8Names: (100, 100), .quoted: (100, 100), .comments: (55, 35),
+        .idn: (100, 100), .punycode: (100, 100), .encoded: (100, 100), .groups: (100, 100), .outlook: (0, 0),
+    ]
+
+    @Test(arguments: CorpusShape.allCases)
+    func eachShapeTakesTheLane(_ shape: CorpusShape) throws {
+        let s = Self.share(shape)
+        let floor = try #require(Self.floors[shape])
+        print("lane share, \(shape): \(s)")
+        #expect(s.indexed * 100 >= s.records * floor.records, "\(shape): \(s)")
+        #expect(s.taken * 100 >= s.chips * floor.chips, "\(shape): \(s)")
+    }
+}
