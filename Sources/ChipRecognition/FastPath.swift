@@ -76,6 +76,7 @@ enum FastPath {
         case .dotted: r.warnings.insert(.obsoleteSyntax)
         case .other: return nil
         }
+        if facts.comma { return nil }
         r.nameRange = range.lowerBound..<nameEnd
         return r
     }
@@ -96,6 +97,9 @@ enum FastPath {
         /// A quoted string's spaces are not single spaces between words
         /// (decoding trims and folds them).
         var unfoldedSpaces = false
+        /// A `,` in an unquoted name (Outlook's `Last, First`), which
+        /// only the simple lane reads, for a `,` the index held.
+        var comma = false
     }
 
     /// A phrase of unquoted words separated by white space, or one quoted
@@ -177,6 +181,10 @@ enum FastPath {
                 dotted = true
                 previousSpace = false
                 i += 1
+            } else if b == UInt8(ascii: ",") {
+                facts.comma = true
+                previousSpace = false
+                i += 1
             } else {
                 return .other
             }
@@ -191,7 +199,9 @@ enum FastPath {
     /// by byte).
     ///
     /// The index vouches that an unquoted name before `<` holds none of `(`
-    /// `)` `,` `:` `;` `<` `>` `@` `[`, tab, CR or LF, so of the bytes
+    /// `)` `:` `;` `<` `>` `@` `[`, tab, CR or LF, and no `,` but the one
+    /// of Outlook's `Last, First` it held (``SimpleList/Chip/comma``, which
+    /// the caller reads: here it is a letter), so of the bytes
     /// outside `atext` only other controls, DEL, `"`, `\`, `]`, the spaces
     /// and the dots are looked for.
     @inline(__always)

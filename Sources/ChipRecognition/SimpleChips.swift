@@ -136,6 +136,15 @@ extension ListRecognizer {
                 case .other: return false
                 }
                 if facts.at { return false }
+                if chip.comma >= 0 || facts.comma {
+                    // Outlook's `Last, First`: one name, with its warning,
+                    // when the policy allows it and the `,` follows a word
+                    // (the index vouches for a word after it).
+                    let comma = offset + Int(chip.comma)
+                    guard chip.comma >= 0, recognizer.policy.allowsUnquotedCommaInName, comma > lo,
+                          p[comma - 1] != ASCII.space, !facts.encodedWord else { return false }
+                    warnings.insert(.unquotedComma)
+                }
                 if facts.encodedWord {
                     guard let found = encodedNameWarnings(p, lo..<nameEnd) else { return false }
                     warnings.formUnion(found)
@@ -203,7 +212,7 @@ extension ListRecognizer {
             var facts = FastPath.PhraseFacts()
             guard FastPath.indexedPhrase(
                 p, lo..<end, fastClasses, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) != .other,
-                !facts.encodedWord else { return false }
+                !facts.encodedWord, !facts.comma else { return false }
             var name = spareGroupName
             spareGroupName = []
             name.removeAll(keepingCapacity: true)

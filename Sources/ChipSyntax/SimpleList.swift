@@ -20,9 +20,10 @@
 /// inside `<…>`, a domain literal, a line break or tab (the scanner's
 /// folding white space), a `0xEF` that may begin a full-width `＠` or a
 /// byte order mark, a quote that is not a name before `<…>` nor open at
-/// the end after words, a name before a bare address, words without an
-/// address before a `,` the scanner holds (Outlook's `Last, First`: the
-/// first chip of a list, or one of a list that used `;`), text after `>`
+/// the end after words, a name before a bare address, a `,` the scanner
+/// holds after words (Outlook's `Last, First`: the first chip of a list,
+/// or one of a list that used `;`) that anything but `First <…>` follows
+/// (that is read as the scanner reads it: one chip or two), text after `>`
 /// or after a comment, a separator inside `<…>`, a `:` that does not open
 /// a group) is refused, and the caller scans it with ``ListScanner``,
 /// which stays the reference: where this answers, its segments are
@@ -57,11 +58,14 @@ package enum SimpleList {
         /// a bare address, the chip is the address, spaces, and comments
         /// with only spaces between them up to its end.
         package var comment: Int32
+        /// The `,` of Outlook's `Last, First <…>` inside the chip's name
+        /// (a `,` the scanner held and then joined), -1 when it has none.
+        package var comma: Int32
         /// A chip, or a group's opening or closing.
         package var kind: Segment.Kind
 
         package init(
-            lo: Int, hi: Int, open: Int = -1, at: Int = -1, ats: Int = 0, comment: Int = -1,
+            lo: Int, hi: Int, open: Int = -1, at: Int = -1, ats: Int = 0, comment: Int = -1, comma: Int = -1,
             kind: Segment.Kind = .chip
         ) {
             // Offsets within a record of at most `maxBytes` bytes.
@@ -71,6 +75,7 @@ package enum SimpleList {
             self.at = Int32(truncatingIfNeeded: at)
             self.ats = Int32(truncatingIfNeeded: ats)
             self.comment = Int32(truncatingIfNeeded: comment)
+            self.comma = Int32(truncatingIfNeeded: comma)
             self.kind = kind
         }
 
@@ -429,6 +434,10 @@ package enum SimpleList {
         /// last; -1 before either. Only spaces and comments may follow.
         var tail = -1
         var inGroup = false
+        /// Outlook's `Last, First <…>`: the words before a `,` the scanner
+        /// holds (their range, -1 when none is held), and where the bytes
+        /// after that `,` begin. The piece then runs on past the `,`.
+        var heldLo = -1, heldHi = -1, afterComma = -1
 
         init(spaces: UnsafeBufferPointer<UInt64>, record: UnsafePointer<UInt8>, out: UnsafeMutablePointer<Chip>) {
             self.spaces = spaces
@@ -549,7 +558,7 @@ package enum SimpleList {
         /// A `:` after words (or a quoted string) and nothing else opens a
         /// group, as the scanner reads it, unless the words are `mailto`.
         mutating func openGroup(at i: Int) -> Bool {
-            guard !inGroup, open < 0, atOutside == 0, firstComment < 0 else { return false }
+            guard !inGroup, open < 0, atOutside == 0, firstComment < 0, heldHi < 0 else { return false }
             var lo = from
             while lo < i && isSpace(lo) { lo += 1 }
             guard lo < i, !isMailto(lo, i) else { return false }
@@ -576,6 +585,13 @@ package enum SimpleList {
         /// only words before a `,` ask, which few lists hold.
         @inline(never)
         func holdsComma() -> Bool {
+            let seen = separatorsSoFar()
+            return seen.semicolon || !seen.comma
+        }
+
+        /// Whether a `,` and a `;` have ended a chip outside a group so
+        /// far, as the scanner's `Separators` keep it.
+        func separatorsSoFar() -> (comma: Bool, semicolon: Bool) {
             var comma = false, semicolon = false, grouped = false
             for k in 0..<count {
                 let c = out[k]
@@ -589,7 +605,7 @@ package enum SimpleList {
                     if record[i] == 0x2C { comma = true } else if record[i] == 0x3B { semicolon = true }
                 }
             }
-            return semicolon || !comma
+            return (comma, semicolon)
         }
 
         /// Ends the record: its last piece, and an open group at its end.
@@ -636,22 +652,29 @@ package enum SimpleList {
 
         @inline(__always)
         mutating func end(at stop: Int, by separator: UInt8, unclosed: Bool, quoteOpen: Bool) -> Bool {
+            var holds = false
             defer {
-                from = stop + 1
-                open = -1
-                close = -1
-                atOutside = 0
-                lastAt = -1
-                atInside = 0
-                quoted = false
-                firstComment = -1
-                tail = -1
+                if !holds {
+                    from = stop + 1
+                    heldLo = -1
+                    heldHi = -1
+                    afterComma = -1
+                    open = -1
+                    close = -1
+                    atOutside = 0
+                    lastAt = -1
+                    atInside = 0
+                    quoted = false
+                    firstComment = -1
+                    tail = -1
+                }
             }
             var lo = from, hi = stop
             while lo < hi && isSpace(lo) { lo += 1 }
             // Spaces at the end of an open construct are its text.
             while hi > lo && !unclosed && isSpace(hi - 1) { hi -= 1 }
             guard lo < hi else { return open < 0 && atOutside == 0 && !unclosed }
+            if heldHi >= 0 { return endHeld(lo, hi, by: separator) }
             // What a construct open at the record's end holds runs to it.
             let closedAtEnd = tail == hi || (unclosed && !quoteOpen)
             if open >= 0 {
@@ -663,8 +686,15 @@ package enum SimpleList {
                 // `,` after them (the first chip of a list, or any of a list
                 // that used `;`) to see whether `First <…>;` follows.
                 // Words then a quoted string open at the end are one chip.
-                guard !quoted || quoteOpen, firstComment < 0, depth == 0,
-                      separator != 0x2C || inGroup || !holdsComma() else { return false }
+                guard !quoted || quoteOpen, firstComment < 0, depth == 0 else { return false }
+                if separator == 0x2C && !inGroup && holdsComma() {
+                    // Held: the piece runs on past the `,`.
+                    heldLo = lo
+                    heldHi = hi
+                    afterComma = stop + 1
+                    holds = true
+                    return true
+                }
             } else {
                 guard !quoted else { return false }
                 var addressEnd = hi
@@ -680,6 +710,31 @@ package enum SimpleList {
                 lo: lo, hi: hi, open: open, at: lastAt, ats: unclosed ? -1 : open >= 0 ? atInside : atOutside,
                 comment: firstComment)
             count += 1
+            return true
+        }
+
+        /// Ends a piece whose first `,` was held (`Lee, Ann <ann@x.org>`),
+        /// as the scanner does when words, then one closed `<…>` and only
+        /// spaces follow that `,`: one chip when a `;` ends it, or the
+        /// record's end in a list that used `;` before; at a `,` or at the
+        /// record's end otherwise, two chips, the words before the held
+        /// `,` and the mailbox after it. Anything else after a held `,` (a
+        /// quote, an `@` or a comment before the `<`, a second `,`, no
+        /// `<…>`) declines the record.
+        @inline(never)
+        mutating func endHeld(_ lo: Int, _ hi: Int, by separator: UInt8) -> Bool {
+            guard open >= 0, close >= 0, tail == hi, !quoted, atOutside == 0, firstComment < 0,
+                  !allSpaces(afterComma..<open) else { return false }
+            if separator == 0x3B || (separator == 0 && separatorsSoFar().semicolon) {
+                out[count] = Chip(lo: lo, hi: hi, open: open, at: lastAt, ats: atInside, comma: afterComma - 1)
+                count += 1
+                return true
+            }
+            var afterLo = afterComma
+            while isSpace(afterLo) { afterLo += 1 }
+            out[count] = Chip(lo: heldLo, hi: heldHi)
+            out[count + 1] = Chip(lo: afterLo, hi: hi, open: open, at: lastAt, ats: atInside)
+            count += 2
             return true
         }
     }

@@ -94,6 +94,12 @@ struct SimpleLaneTests {
         "a@xn--zca.de", "a@xn--bcher-kva.xn--bcher-xxx.de", "a@xn--BCHER-KVA.de", "a@xn--80ak6aa92e.com", "a@ab--.de",
         "a@xn--bcher-kva.123", "a@xn--bcher-kva", "Ann (w) <a@xn--bcher-kva.de>", "a@xn--bcher-kva.de (A)",
         "a@" + String(repeating: "xn--bcher-kva.", count: 17) + "de",
+        // Outlook's `Last, First <…>;` (the name with its `unquoted-comma`
+        // warning), and the same split at a `,`.
+        "Walker, Noah <noah.walker@yandex.ru>; Jackson, Robert <rj@ox.ac.uk>", "Lee, Ann <a@x.org>;", "Lee, Ann <a@x.org>",
+        "Lee, Ann <a@x.org>, b@y.org", "Müller, Jörg <j@x.de>; O'Neil, J. R. <o@x.ie>;", "Lee, Ann <a@gmial.com>;",
+        "Lee, =?utf-8?q?Ann?= <a@x.org>;", "Lee, Ann\u{200B} <a@x.org>;", "Lee, A\u{0430}n <a@x.org>;", "Lee,  Ann <a@x.org>;",
+        "Lee, Ann <ann@x.org>; LEE, ANN <ANN@X.ORG>;", "Lee, Ann <a@köln.de>;", "Lee, Ann <a@xn--kln-sna.de>;",
     ])
     func agreesOnEachRule(_ text: String) {
         for policy in Self.policies {

@@ -45,6 +45,15 @@ struct SimpleListTests {
         "Ann <a@x.org> (work", "<", "\"",
         "T: a@x.org, \"Ann", "b@y.org; Ann <a@x.org  ", "\"A\" \"B", " \"Ann   ",
         "a@x.org (c (d) e", "Ann <a@x.org>(c", "x@y.org;<a@", "\"a\\\" b", "a@x.org, <",
+        // Outlook's `Last, First <…>`: one chip when a `;` ends it (or the
+        // record's end, in a list that used `;`), two at a `,` or at the
+        // end of a list that did not; never held in a group or after a
+        // `,` ended a chip (unless a `;` did since).
+        "Lee, Ann <a@x.org>; Ray, Bob <b@y.org>", "Lee, Ann <a@x.org>;", "Lee, Ann <a@x.org>", "Lee, Ann <a@x.org>, b@y.org",
+        "a@x.org; Lee, Ann <b@y.org>", "a@x.org; Lee, Ann <b@y.org>, c@z.org", "a@x.org, Lee, Ann <b@y.org>; c@z.org",
+        " Lee , Ann  Q <a@x.org> ;", "Lee,Ann<a@x.org>;", "T: Lee, Ann <a@x.org>;", "T: a@x.org; Lee, Ann <b@y.org>",
+        "Lee, Ann <a@x.org>; Ray, Bob <b@y.org>, c@z.org", "Lee, Ann <a@x.org>;;Ray, Bob <b@y.org>", "O'Neil, J. R. <j@x.ie>;",
+        "Müller, Jörg <j@x.de>; Lee, Ann <>;", "Lee, Ann <a@x.org>  ;  Ray, Bob <a@b@x.org>",
     ])
     func answersAsTheScannerDoes(_ text: String) {
         #expect(simple(text) == segments(of: Array(text.utf8)), "\(text.debugDescription)")
@@ -63,7 +72,7 @@ struct SimpleListTests {
     }
 
     @Test(arguments: [
-        "Lee, Ann <a@x.org>", "Ann a@x.org", "a@x.org b@y.org",
+        "Ann a@x.org", "a@x.org b@y.org",
         "a@x.org\r\nb@y.org", "\"a b\"@x.org",
         // Comments, groups and escapes the scanner reads by rules of its own.
         "a@x.org (Ann) b", "a@x.org (c) b@y.org", "(c) a@x.org", "a@(c)x.org", "a@x.org (c) x (d)",
@@ -82,6 +91,9 @@ struct SimpleListTests {
         // Words before a `,` the scanner holds: the list's first chip, or
         // one of a list that used `;`.
         "Ann, b@y.org", "Lee, Ann", "a@x.org; Ann, b@y.org", "(c) Ann, b@y.org", "\"Ann\" Lee, b@y.org",
+        // and then anything but words, one closed `<…>` and spaces.
+        "Lee, Ann, Bob <b@y.org>", "Lee, \"Ann\" <a@x.org>", "Lee, a@x.org", "Lee, (c) Ann <a@x.org>", "Lee, <a@x.org>",
+        "Lee, Ann <a@x.org> (c);", "Lee, T: a@x.org;", "Lee, Ann <a@x.org> b;", "Lee, Ann;", "Lee, Ann <a@x.org> <b@y.org>;",
         // 0xEF that may begin `＠` (EF BC A0) or a byte order mark, or ends the record.
         "a\u{FF20}x.org", "\u{FEFF}Ann <a@x.org>", "a@x.org \u{FF0C} b@y.org",
     ])
@@ -102,6 +114,7 @@ struct SimpleListTests {
         let shapes = [
             "Ann Lee <ann@x.org>", "b.c@y.org", "<d@z.org>", "José <j@x.de>", "\"Lee, Ann\" <a@x.org>", "\"\" <e@x.org>",
             "f@x.org (Fay (F) Lee)", "Gus (work) <g@y.org> (home)", "Team: h@z.org", "i@x.org;", "\"J\\\"K\\\\\" <j@x.org>",
+            "Lee, Ann <l@x.org>", "Ray, Bo B. <r@y.org>;",
         ]
         for _ in 0..<3_500 {
             var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: rng.pick([", ", ",", " , ", "; ", ";"])).utf8)
@@ -127,7 +140,10 @@ struct SimpleListTests {
     /// `Last, First`) depends on what the list did before, and the index
     /// answers only where it does not, with the scanner's segments.
     @Test func wordsBeforeSeparatorsAsTheScannerHoldsThem() {
-        let pieces = ["Ann", "Ann Lee", "a@x.org", "Bo <b@y.org>", "\"C, D\" <c@z.org>", "T:", "U: e@x.org", "(c) f@x.org", ""]
+        let pieces = [
+            "Ann", "Ann Lee", "a@x.org", "Bo <b@y.org>", "\"C, D\" <c@z.org>", "T:", "U: e@x.org", "(c) f@x.org", "",
+            "Lee, Ann <l@x.org>", "G <g@x.org> (c)",
+        ]
         var rng = SplitMix64(seed: 83)
         var answered = 0, withWords = 0
         for _ in 0..<20_000 {
