@@ -295,9 +295,9 @@ public struct ChipRecordWriter: Sendable {
     }
 
     /// ``write(simple:record:index:_:raw:start:end:suggestion:group:)`` for
-    /// a chip whose name is encoded (``SimpleItem/nameIsEncoded``), with
+    /// a chip whose name is encoded (``SimpleItem/nameIsDecoded``), with
     /// its text as the lane decoded it for its checks
-    /// (``ListRecognizer/decodedEncodedName``), which is then not decoded
+    /// (``ListRecognizer/decodedName``), which is then not decoded
     /// again. Apart, so that the other chips' call stays as small as it is.
     ///
     /// - Complexity: O(*n*) in the chip's length.
@@ -309,7 +309,7 @@ public struct ChipRecordWriter: Sendable {
     ) {
         writeLane(
             item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group,
-            decodedName: item.nameIsEncoded ? decodedName : nil)
+            decodedName: item.nameIsDecoded ? decodedName : nil)
     }
 
     /// Counts a chip of the simple lane in the summary: all
@@ -338,7 +338,7 @@ public struct ChipRecordWriter: Sendable {
         if let r = item.nameRange {
             let inner = item.nameIsComment || item.nameIsPlainQuoted
             nameText = inner ? (r.lowerBound + 1)..<(r.upperBound - 1) : r
-            unquoted = !item.nameIsEncoded && (inner || p[r.lowerBound] != ASCII.quote)
+            unquoted = !item.nameIsDecoded && (inner || p[r.lowerBound] != ASCII.quote)
         }
         if format == .jsonl, summaryWidth == nil {
             writeLaneJSON(
@@ -352,7 +352,7 @@ public struct ChipRecordWriter: Sendable {
         if let n = nameText {
             if item.nameIsComment || item.nameIsPlainQuoted {
                 name.append(contentsOf: UnsafeBufferPointer(rebasing: p[n]))
-            } else if item.nameIsEncoded, let decodedName {
+            } else if item.nameIsDecoded, let decodedName {
                 // Its decoding's warnings are the item's already.
                 name.append(contentsOf: decodedName)
             } else {

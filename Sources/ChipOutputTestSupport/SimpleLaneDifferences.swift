@@ -82,12 +82,12 @@ public func simpleLaneDifferences(_ records: [[UInt8]], policy: ValidationPolicy
                 for k in laneWriters.indices {
                     let raw = UnsafeBufferPointer(rebasing: p[c.range])
                     let suggestion = simple.typo >= 0 ? lane.commonDomain(simple.typo) : nil
-                    if simple.nameIsEncoded {
+                    if simple.nameIsDecoded {
                         // As chipify writes it: the name the lane decoded.
                         laneWriters[k].write(
                             simple: simple, record: number + 1, index: index, p, raw: raw, start: c.range.lowerBound,
                             end: c.range.upperBound, suggestion: suggestion, group: lane.currentGroupName,
-                            decodedName: lane.decodedEncodedName)
+                            decodedName: lane.decodedName)
                     } else {
                         laneWriters[k].write(
                             simple: simple, record: number + 1, index: index, p, raw: raw, start: c.range.lowerBound,

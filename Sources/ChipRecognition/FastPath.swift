@@ -588,6 +588,110 @@ enum FastPath {
         return depth == 0
     }
 
+    /// The first byte at or after `i` and before `end` that is neither a
+    /// space nor in a comment (comments nest; the index vouches that they
+    /// close and hold no quote or backslash).
+    ///
+    /// - Complexity: O(*n*) in the bytes skipped.
+    static func skipComments(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
+        var i = i, depth = 0
+        while i < end {
+            let b = p[i]
+            if depth > 0 {
+                if b == ASCII.openParen { depth += 1 } else if b == ASCII.closeParen { depth -= 1 }
+            } else if b == ASCII.openParen {
+                depth = 1
+            } else if b != ASCII.space {
+                break
+            }
+            i += 1
+        }
+        return i
+    }
+
+    /// The first byte at or after `i` and before `end` that is not a space.
+    static func skipSpaces(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
+        var i = i
+        while i < end && p[i] == ASCII.space { i += 1 }
+        return i
+    }
+
+    /// Where `p[lo..<end]` ends without the spaces and comments at its
+    /// end (just after its last byte outside them).
+    ///
+    /// - Complexity: O(*n*) in the bytes trimmed.
+    static func trimComments(_ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ end: Int) -> Int {
+        var e = end
+        while e > lo {
+            if p[e - 1] == ASCII.space {
+                e -= 1
+            } else if p[e - 1] == ASCII.closeParen {
+                e = lastCommentOpen(p, lo, e)
+            } else {
+                break
+            }
+        }
+        return e
+    }
+
+    /// The `(` that opens the comment whose `)` is `p[end - 1]`, searched
+    /// no lower than `lo` (`lo` when it is not found).
+    static func lastCommentOpen(_ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ end: Int) -> Int {
+        var depth = 0
+        var k = end - 1
+        while k >= lo {
+            if p[k] == ASCII.closeParen {
+                depth += 1
+            } else if p[k] == ASCII.openParen {
+                depth -= 1
+                if depth == 0 { return k }
+            }
+            k -= 1
+        }
+        return lo
+    }
+
+    /// The first `(` at or after `i` and before `end`, or `end`.
+    static func nextCommentOpen(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
+        var i = i
+        while i < end && p[i] != ASCII.openParen { i += 1 }
+        return i
+    }
+
+    /// Whether `p[range]` holds a `(`.
+    static func holdsComment(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        range.contains { p[$0] == ASCII.openParen }
+    }
+
+    /// Whether every comment of `p[range]` (words may stand between them)
+    /// holds only what the lexer takes in one: no control character, no
+    /// ill-formed UTF-8 (``onlyComments(_:_:)`` for the comments of a name).
+    ///
+    /// - Complexity: O(*n*) in the range's length.
+    static func commentsReadable(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var depth = 0
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i < end {
+            let b = p[i]
+            if b == ASCII.openParen {
+                depth += 1
+            } else if b == ASCII.closeParen {
+                depth -= 1
+            } else if depth > 0 {
+                if b >= 0x80 {
+                    let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
+                    guard n > 0 else { return false }
+                    i += n
+                    continue
+                }
+                if b < 0x20 || b == ASCII.delete { return false }
+            }
+            i += 1
+        }
+        return depth == 0
+    }
+
     /// A dot-atom local part and a domain of two or more labels, one of
     /// them with bytes of 0x80 and more (RFC 6531 and 6532: UTF-8 in the
     /// local part, or an international domain name), for a chip whose only

@@ -15,10 +15,11 @@ package struct SimpleItem: Sendable, Hashable {
     /// The name is the comment after a bare address (`a@x.org (Ann Lee)`),
     /// whose text between the parentheses is its own decoding.
     package var nameIsComment = false
-    /// The name holds `=?` (RFC 2047 encoded words, or text that looks like
-    /// one): unlike the lane's other unquoted names, its decoding is not its
-    /// bytes.
-    package var nameIsEncoded = false
+    /// The name's text is not its bytes, and the lane decoded it
+    /// (``ListRecognizer/decodedName``): it holds `=?` (RFC 2047 encoded
+    /// words, or text that looks like one), or comments between its words
+    /// (`Sven (do not use) Martin`), which decoding drops.
+    package var nameIsDecoded = false
     /// The name is one quoted string with no quoted-pair, no `=?` and
     /// single spaces between words: its text is its bytes between the
     /// quotes.
@@ -83,54 +84,88 @@ extension ListRecognizer {
         var facts = FastPath.PhraseFacts()
         // What a name of UTF-8 may hold, screened when it is read.
         var screen: FastPath.NameScreen = [.invisibles, .scripts]
+        // The name's text is in `nameScratch` (comments between its words).
+        var nameDecoded = false
         let local: Range<Int>, domain: Range<Int>
         if chip.comment >= 0 && chip.open < 0 {
-            // `a@x.org (Ann Lee)`: one comment after a bare address names
-            // it, when its text is its own decoding (single spaces, nested
-            // comments kept as text: `(Ann (work), Sales)`); anything else
-            // takes the general path.
+            // `a@x.org (Ann Lee)`, `(home) a@x.org (Ann) (work)`: comments
+            // before a bare address name nothing; of those after it, the
+            // last names it, when its text is its own decoding (single
+            // spaces, nested comments kept as text: `(Ann (work), Sales)`)
+            // and any before it hold only what the lexer takes; anything
+            // else takes the general path.
             guard recognizer.policy.allowsComments else { return false }
-            let comment = offset + Int(chip.comment)
-            var addressEnd = comment
-            while addressEnd > lo && p[addressEnd - 1] == ASCII.space { addressEnd -= 1 }
-            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, addressEnd, t) ?? internationalAddrSpec(p, lo, at, addressEnd) else { return false }
+            var addressLo = lo
+            if p[lo] == ASCII.openParen {
+                addressLo = FastPath.skipComments(p, lo, at)
+                guard FastPath.onlyComments(p, lo..<addressLo) else { return false }
+            }
+            var addressEnd = at
+            while addressEnd < hi && p[addressEnd] != ASCII.space && p[addressEnd] != ASCII.openParen { addressEnd += 1 }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, addressLo, at: at, addressEnd, t)
+                    ?? internationalAddrSpec(p, addressLo, at, addressEnd) else { return false }
             local = l
             domain = d
-            let inner = (comment + 1)..<(hi - 1)
-            if !inner.isEmpty {
-                guard FastPath.commentText(p, inner, facts: &facts), !facts.encodedWord, !facts.at else { return false }
-                nameRange = comment..<hi
-                nameIsComment = true
-                if facts.nonASCII { screen = Self.screenName(p, comment..<hi, warnings: &warnings) }
+            if addressEnd < hi {
+                // `hi` is just after the last comment's `)`.
+                let last = FastPath.lastCommentOpen(p, addressEnd, hi)
+                guard last > addressEnd, FastPath.onlyComments(p, addressEnd..<last) else { return false }
+                let inner = (last + 1)..<(hi - 1)
+                if !inner.isEmpty {
+                    guard FastPath.commentText(p, inner, facts: &facts), !facts.encodedWord, !facts.at else { return false }
+                    nameRange = last..<hi
+                    nameIsComment = true
+                    if facts.nonASCII { screen = Self.screenName(p, last..<hi, warnings: &warnings) }
+                } else if FastPath.skipSpaces(p, addressEnd, last) < last {
+                    // `a@x.org (Ann) ()`: an earlier comment names it.
+                    return false
+                }
             }
         } else if chip.open < 0 {
             guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) ?? internationalAddrSpec(p, lo, at, hi) else { return false }
             local = l
             domain = d
         } else {
-            // `Name <…>`: the index saw one `<`, and the `>` ends the chip.
+            // `Name <…>`: the index saw one `<`; the `>` ends the chip, or
+            // comments and spaces follow it.
             let open = offset + Int(chip.open)
-            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, hi - 1, t) ?? internationalAddrSpec(p, open + 1, at, hi - 1) else {
+            var close = hi - 1
+            var nameLo = lo, nameEnd = open
+            var commentsInName = false
+            if chip.comment >= 0 {
+                // Comments are no part of the name: around it, they are
+                // skipped (the grammar reads nothing in them but what the
+                // lexer reports); between its words, it is decoded.
+                guard recognizer.policy.allowsComments else { return false }
+                if p[close] != ASCII.closeAngle {
+                    close = at
+                    while p[close] != ASCII.closeAngle { close += 1 }
+                    guard FastPath.onlyComments(p, (close + 1)..<hi) else { return false }
+                }
+                if offset + Int(chip.comment) < open {
+                    guard FastPath.commentsReadable(p, lo..<open) else { return false }
+                    nameLo = FastPath.skipComments(p, lo, open)
+                    nameEnd = FastPath.trimComments(p, nameLo, open)
+                    commentsInName = FastPath.holdsComment(p, nameLo..<nameEnd)
+                }
+            }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, close, t) ?? internationalAddrSpec(p, open + 1, at, close) else {
                 return false
             }
             local = l
             domain = d
-            var nameEnd = open
-            if chip.comment >= 0 {
-                // `Ann Lee (work) <…>`: comments after the name's words are
-                // no part of the name; the grammar reads nothing in them
-                // but what the lexer reports. Any other comment is the
-                // general path's.
-                let comment = offset + Int(chip.comment)
-                guard comment < open, recognizer.policy.allowsComments,
-                      FastPath.onlyComments(p, comment..<open) else { return false }
-                nameEnd = comment
-            }
-            while nameEnd > lo && p[nameEnd - 1] == ASCII.space { nameEnd -= 1 }
-            if nameEnd > lo {
+            while nameEnd > nameLo && p[nameEnd - 1] == ASCII.space { nameEnd -= 1 }
+            if commentsInName {
+                // `Sven (do not use) Martin <…>`: words of ASCII, each run
+                // a phrase, decoded without the comments.
+                guard let found = commentedNameWarnings(p, nameLo..<nameEnd) else { return false }
+                warnings.formUnion(found)
+                nameRange = nameLo..<nameEnd
+                nameDecoded = true
+            } else if nameEnd > nameLo {
                 // A name to decode, or holding an `@` (a quoted one), which
                 // may spoof an address, takes the general path.
-                switch FastPath.indexedPhrase(p, lo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
+                switch FastPath.indexedPhrase(p, nameLo..<nameEnd, t, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
                 case .simple: break
                 case .dotted: warnings.insert(.obsoleteSyntax)
                 case .other: return false
@@ -141,18 +176,18 @@ extension ListRecognizer {
                     // when the policy allows it and the `,` follows a word
                     // (the index vouches for a word after it).
                     let comma = offset + Int(chip.comma)
-                    guard chip.comma >= 0, recognizer.policy.allowsUnquotedCommaInName, comma > lo,
+                    guard chip.comma >= 0, recognizer.policy.allowsUnquotedCommaInName, comma > nameLo, comma < nameEnd,
                           p[comma - 1] != ASCII.space, !facts.encodedWord else { return false }
                     warnings.insert(.unquotedComma)
                 }
                 if facts.encodedWord {
-                    guard let found = encodedNameWarnings(p, lo..<nameEnd) else { return false }
+                    guard let found = encodedNameWarnings(p, nameLo..<nameEnd) else { return false }
                     warnings.formUnion(found)
                 }
-                nameRange = lo..<nameEnd
-                plainQuoted = p[lo] == ASCII.quote && !facts.escapes && !facts.encodedWord && !facts.unfoldedSpaces
-                if facts.nonASCII { screen = Self.screenName(p, lo..<nameEnd, warnings: &warnings) }
-            } else if open != lo {
+                nameRange = nameLo..<nameEnd
+                plainQuoted = p[nameLo] == ASCII.quote && !facts.escapes && !facts.encodedWord && !facts.unfoldedSpaces
+                if facts.nonASCII { screen = Self.screenName(p, nameLo..<nameEnd, warnings: &warnings) }
+            } else if open != lo && chip.comment < 0 {
                 return false
             }
         }
@@ -179,7 +214,7 @@ extension ListRecognizer {
         if groupOpenStart >= 0 { groupMembers += 1 }
         item.nameRange = nameRange
         item.nameIsComment = nameIsComment
-        item.nameIsEncoded = facts.encodedWord
+        item.nameIsDecoded = facts.encodedWord || nameDecoded
         item.nameIsPlainQuoted = plainQuoted
         item.localPartRange = local
         item.domainRange = domain
@@ -264,6 +299,43 @@ extension ListRecognizer {
         return warnings
     }
 
+    /// The warnings of a name of ASCII words with comments between them
+    /// (`Sven (do not use) Martin`), decoded into `nameScratch` as the
+    /// general path decodes it (the comments dropped); nil when a run of
+    /// words is not a phrase the fast grammar reads, or the name holds a
+    /// byte of 0x80 or more, an `@`, a quote or `=?`, which have checks of
+    /// their own (the general path's).
+    ///
+    /// - Complexity: O(*n*) in the name's length.
+    @inline(never)
+    mutating func commentedNameWarnings(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ChipWarnings? {
+        var warnings: ChipWarnings = []
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let b = p[i]
+            guard b < 0x80, b != UInt8(ascii: "@"), b != ASCII.quote,
+                  !(b == UInt8(ascii: "=") && i + 1 < range.upperBound && p[i + 1] == UInt8(ascii: "?")) else { return nil }
+            i += 1
+        }
+        // Each run of words between comments.
+        i = range.lowerBound
+        while i < range.upperBound {
+            let runEnd = FastPath.trimComments(p, i, FastPath.nextCommentOpen(p, i, range.upperBound))
+            if runEnd > i {
+                var facts = FastPath.PhraseFacts()
+                switch FastPath.phrase(p, i..<runEnd, fastClasses, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
+                case .simple: break
+                case .dotted: warnings.insert(.obsoleteSyntax)
+                case .other: return nil
+                }
+                if facts.comma { return nil }
+            }
+            i = FastPath.skipComments(p, FastPath.nextCommentOpen(p, i, range.upperBound), range.upperBound)
+        }
+        warnings.formUnion(decodePhrase(p, range))
+        return warnings
+    }
+
     /// Screens the UTF-8 name `p[range]` (``FastPath/screenName(_:_:)``)
     /// and adds the warnings of the invisible characters it holds, read
     /// only when the screen says it may hold one.
@@ -296,10 +368,11 @@ extension ListRecognizer {
     /// group carries as ``ListItem/group``), nil outside a group.
     @inlinable package var currentGroupName: [UInt8]? { groupOpenStart >= 0 ? groupName : nil }
 
-    /// The text of the last lane chip's encoded name, as decoded for its
-    /// checks: valid right after ``handleSimple(_:_:offset:into:)`` gave an
-    /// item whose ``SimpleItem/nameIsEncoded``, until the next chip.
-    package var decodedEncodedName: [UInt8] { nameScratch }
+    /// The text of the last lane chip's name when it is not its bytes (an
+    /// encoded name, or one with comments between its words), as decoded
+    /// for its checks: valid right after ``handleSimple(_:_:offset:into:)`` gave an
+    /// item whose ``SimpleItem/nameIsDecoded``, until the next chip.
+    package var decodedName: [UInt8] { nameScratch }
 
     /// The common domain a `likely-typo` warning of the simple lane names.
     package func commonDomain(_ typo: Int32) -> String { lookalikes.commonDomain(typo) }

@@ -8,9 +8,13 @@
     @inlinable package static var carriageReturn: UInt8 { 0x0D }
     @inlinable package static var space: UInt8 { 0x20 }
     @inlinable package static var quote: UInt8 { 0x22 }
+    @inlinable package static var openParen: UInt8 { 0x28 }
+    @inlinable package static var closeParen: UInt8 { 0x29 }
     @inlinable package static var comma: UInt8 { 0x2C }
     @inlinable package static var hyphen: UInt8 { 0x2D }
     @inlinable package static var semicolon: UInt8 { 0x3B }
+    @inlinable package static var openAngle: UInt8 { 0x3C }
+    @inlinable package static var closeAngle: UInt8 { 0x3E }
     @inlinable package static var equals: UInt8 { 0x3D }
     @inlinable package static var question: UInt8 { 0x3F }
     @inlinable package static var backslash: UInt8 { 0x5C }

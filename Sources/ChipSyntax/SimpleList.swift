@@ -20,7 +20,8 @@
 /// inside `<…>`, a domain literal, a line break or tab (the scanner's
 /// folding white space), a `0xEF` that may begin a full-width `＠` or a
 /// byte order mark, a quote that is not a name before `<…>` nor open at
-/// the end after words, a name before a bare address, a `,` the scanner
+/// the end after words, a name before a bare address (comments before it
+/// are read: `(home) a@x.org`), a `,` the scanner
 /// holds after words (Outlook's `Last, First`: the first chip of a list,
 /// or one of a list that used `;`) that anything but `First <…>` follows
 /// (that is read as the scanner reads it: one chip or two), text after `>`
@@ -438,6 +439,8 @@ package enum SimpleList {
         /// holds (their range, -1 when none is held), and where the bytes
         /// after that `,` begin. The piece then runs on past the `,`.
         var heldLo = -1, heldHi = -1, afterComma = -1
+        /// Text stood between two comments before any `<`.
+        var textAfterComment = false
 
         init(spaces: UnsafeBufferPointer<UInt64>, record: UnsafePointer<UInt8>, out: UnsafeMutablePointer<Chip>) {
             self.spaces = spaces
@@ -536,7 +539,12 @@ package enum SimpleList {
                 // A comment: in a name, or after the address or `>` with
                 // only spaces since; never inside `<…>`.
                 if open >= 0 && close < 0 { return false }
-                if tail >= 0 && !allSpaces(tail..<i) { return false }
+                // Text between comments before `<…>` or an address is
+                // judged when the piece ends (``addressAmidComments``).
+                if tail >= 0 && !allSpaces(tail..<i) {
+                    if open >= 0 { return false }
+                    textAfterComment = true
+                }
                 if firstComment < 0 { firstComment = i }
                 depth = 1
                 return true
@@ -667,6 +675,7 @@ package enum SimpleList {
                     quoted = false
                     firstComment = -1
                     tail = -1
+                    textAfterComment = false
                 }
             }
             var lo = from, hi = stop
@@ -697,20 +706,56 @@ package enum SimpleList {
                 }
             } else {
                 guard !quoted else { return false }
-                var addressEnd = hi
-                if firstComment >= 0 {
+                var addressLo = lo, addressEnd = hi
+                if firstComment >= 0 && (lastAt < firstComment || unclosed) {
                     // The address, then comments and spaces to the end.
-                    guard closedAtEnd, lastAt < firstComment else { return false }
+                    guard closedAtEnd, lastAt < firstComment, !textAfterComment else { return false }
                     addressEnd = firstComment
                     while addressEnd > lo && isSpace(addressEnd - 1) { addressEnd -= 1 }
+                } else if firstComment >= 0 {
+                    // Comments and spaces, the address, comments and spaces.
+                    guard let bounds = addressAmidComments(lo, hi) else { return false }
+                    (addressLo, addressEnd) = bounds
                 }
-                if anySpace(lo..<addressEnd) { return false }
+                if anySpace(addressLo..<addressEnd) { return false }
             }
             out[count] = Chip(
                 lo: lo, hi: hi, open: open, at: lastAt, ats: unclosed ? -1 : open >= 0 ? atInside : atOutside,
                 comment: firstComment)
             count += 1
             return true
+        }
+
+        /// The bare address of a piece `p[lo..<hi]` that holds comments
+        /// before it (`(home) a@x.org`, and perhaps after it): comments and
+        /// spaces, then the address (its last `@` among its bytes, no space
+        /// or `(` in it), then only comments and spaces to the end. Nil for
+        /// any other piece (a comment inside the address, text after one).
+        @inline(never)
+        func addressAmidComments(_ lo: Int, _ hi: Int) -> (Int, Int)? {
+            let addressLo = skipComments(from: lo, to: hi)
+            var i = addressLo
+            while i < hi && record[i] != 0x20 && record[i] != 0x28 { i += 1 }
+            guard addressLo <= lastAt, lastAt < i, skipComments(from: i, to: hi) == hi else { return nil }
+            return (addressLo, i)
+        }
+
+        /// The first byte at or after `i` that is neither a space nor in a
+        /// comment (the index vouches that comments nest).
+        func skipComments(from i: Int, to hi: Int) -> Int {
+            var i = i, depth = 0
+            while i < hi {
+                let b = record[i]
+                if depth > 0 {
+                    if b == 0x28 { depth += 1 } else if b == 0x29 { depth -= 1 }
+                } else if b == 0x28 {
+                    depth = 1
+                } else if b != 0x20 {
+                    break
+                }
+                i += 1
+            }
+            return i
         }
 
         /// Ends a piece whose first `,` was held (`Lee, Ann <ann@x.org>`),

@@ -223,7 +223,7 @@ package struct StreamState {
             if writer.records.summarize {
                 // Only counted: no text to write, no suggestion or group to fetch.
                 writer.records.countSimple(item)
-            } else if item.nameIsEncoded {
+            } else if item.nameIsDecoded {
                 writeEncoded(item, c, range, writer: &writer)
             } else {
                 writer.write(
@@ -245,7 +245,7 @@ package struct StreamState {
             simple: item, record: record, index: index, UnsafeBufferPointer(buffer),
             raw: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + Int(c.lo))..<(range.lowerBound + Int(c.hi))]),
             start: Int(c.lo), end: Int(c.hi), suggestion: item.typo >= 0 ? list.commonDomain(item.typo) : nil,
-            group: list.currentGroupName, decodedName: list.decodedEncodedName)
+            group: list.currentGroupName, decodedName: list.decodedName)
     }
 
     package mutating func endRecord(writer: inout ChipWriter) {

@@ -100,6 +100,18 @@ struct SimpleLaneTests {
         "Lee, Ann <a@x.org>, b@y.org", "Müller, Jörg <j@x.de>; O'Neil, J. R. <o@x.ie>;", "Lee, Ann <a@gmial.com>;",
         "Lee, =?utf-8?q?Ann?= <a@x.org>;", "Lee, Ann\u{200B} <a@x.org>;", "Lee, A\u{0430}n <a@x.org>;", "Lee,  Ann <a@x.org>;",
         "Lee, Ann <ann@x.org>; LEE, ANN <ANN@X.ORG>;", "Lee, Ann <a@köln.de>;", "Lee, Ann <a@xn--kln-sna.de>;",
+        // Comments anywhere a mailbox may hold one: before a bare address
+        // (naming nothing), several after it (the last with text names it),
+        // after `>`, and around and between a name's words (dropped from
+        // its decoding).
+        "(home) a@x.org", "(home)a@x.org (Ann)", "(a) (b (c)) a@x.org (A) (B)", "a@x.org (A) ()", "a@x.org () (B)",
+        "a@x.org (A)(B)", "(x\u{1}) a@x.org", "a@x.org (x\u{1}) (B)", "(c) a@köln.de (Zoë)", "(a@b.com) c@x.org",
+        "Ann <a@x.org> (work)", "Ann <a@x.org> (w) (x)", "Ann <a@x.org>(w)", "Ann <a@x.org> (w\u{7F})", "<a@x.org> (c)",
+        "Sven (do not use) Martin <s@x.org>", "Sven(x)Martin <s@x.org>", "(a) Ann <a@x.org>", "(a) Ann (b) Lee (c) <a@x.org>",
+        "(x) <a@x.org>", "Ann (x) Lee <a@x.org> (y)", "Ann (a@b.com) Lee <a@x.org>", "Ann (=?utf-8?q?x?=) Lee <a@x.org>",
+        "Dr. (x) Ann <a@x.org>", "Ann (x) .Lee <a@x.org>", "Ann (x) Lee. <a@x.org>", "Zoë (x) Lee <a@x.org>",
+        "Ann (\u{0430}) Lee <a@x.org>", "Ann (x) \"Lee\" <a@x.org>", "Ann  (x)  Lee <a@x.org>", "Ann (x\u{1}) Lee <a@x.org>",
+        "Ann (x) Lee <a@gmial.com>, ann (y) lee <A@GMIAL.COM>", "T: (c) a@x.org, Ann (x) Lee <b@y.org> (z);",
     ])
     func agreesOnEachRule(_ text: String) {
         for policy in Self.policies {
@@ -150,6 +162,7 @@ struct SimpleLaneTests {
             "Ann Lee <ann@x.org>", "b.c@y.org", "<d@z.org>", "José <j@x.de>", "M. Ucko <u@gmial.com>", "e@x.org (Eve)",
             "Team: f@y.org", "g@z.org;", "\"H\\\"I\" <h@x.org>", "=?UTF-8?Q?K=C3=B6_L?= <k@x.org>", "Jo <j@köln.de>", "Ki (K) <k@x.org>", "m@x.org (M (m), N)",
             "\"Lee, Ann B\" <l@x.org>", "ñandú@x.org", "Zoë <δοκιμή@köln.de>",
+            "(c) n@x.org (N) (o)", "Ny (w) Lee <n@y.org> (h)", "(a) Oz <o@x.org>", "Lee, Ann <l@x.org>",
         ]
         for _ in 0..<2_000 {
             var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: rng.pick([", ", ","])).utf8)

@@ -54,6 +54,9 @@ struct SimpleListTests {
         " Lee , Ann  Q <a@x.org> ;", "Lee,Ann<a@x.org>;", "T: Lee, Ann <a@x.org>;", "T: a@x.org; Lee, Ann <b@y.org>",
         "Lee, Ann <a@x.org>; Ray, Bob <b@y.org>, c@z.org", "Lee, Ann <a@x.org>;;Ray, Bob <b@y.org>", "O'Neil, J. R. <j@x.ie>;",
         "Müller, Jörg <j@x.de>; Lee, Ann <>;", "Lee, Ann <a@x.org>  ;  Ray, Bob <a@b@x.org>",
+        // Comments before a bare address (and after it): one chip.
+        "(c) a@x.org", "(c)a@x.org", "(c) (d (e)) a@x.org (f) (g), b@y.org", " (home) a@x.org;(x)b@y.org", "(a@b) c@x.org",
+        "(c) a@b@x.org", "Ann (c) Lee (d) <a@x.org>", "(c) Ann (d) <a@x.org> (e)", "(c) @", "(c) a@x.org.",
     ])
     func answersAsTheScannerDoes(_ text: String) {
         #expect(simple(text) == segments(of: Array(text.utf8)), "\(text.debugDescription)")
@@ -75,7 +78,8 @@ struct SimpleListTests {
         "Ann a@x.org", "a@x.org b@y.org",
         "a@x.org\r\nb@y.org", "\"a b\"@x.org",
         // Comments, groups and escapes the scanner reads by rules of its own.
-        "a@x.org (Ann) b", "a@x.org (c) b@y.org", "(c) a@x.org", "a@(c)x.org", "a@x.org (c) x (d)",
+        "a@x.org (Ann) b", "a@x.org (c) b@y.org", "(c) Ann a@x.org", "a@(c)x.org", "a@x.org (c) x (d)", "a(c)@x.org",
+        "(c) a@x.org b@y.org", "(c) a@x.org (d) b", "(c) a @x.org", "(c) a@x.org (d", "a@x.org (c) b (d)",
         "<a@x.org (c)>", "Ann <a@x.org> (c) x", "a@x.org (\"c)", "a@x.org (c\\))", "a@x.org)", "Ann (c) a@x.org",
         "a@x.org :", ": a@x.org", "T: U: a@x.org", "a@x.org: b@y.org", "mailto:a@x.org", "MailTo:a@x.org",
         "Ann (c): a@x.org", "<a@x.org>: b@y.org", "a\\b@x.org", "\\\"a\" <a@x.org>", "\"a\"\\ <a@x.org>",
@@ -114,7 +118,7 @@ struct SimpleListTests {
         let shapes = [
             "Ann Lee <ann@x.org>", "b.c@y.org", "<d@z.org>", "José <j@x.de>", "\"Lee, Ann\" <a@x.org>", "\"\" <e@x.org>",
             "f@x.org (Fay (F) Lee)", "Gus (work) <g@y.org> (home)", "Team: h@z.org", "i@x.org;", "\"J\\\"K\\\\\" <j@x.org>",
-            "Lee, Ann <l@x.org>", "Ray, Bo B. <r@y.org>;",
+            "Lee, Ann <l@x.org>", "Ray, Bo B. <r@y.org>;", "(c) m@x.org (M) (n)", "N (n) O <n@x.org> (o)",
         ]
         for _ in 0..<3_500 {
             var bytes = Array((0..<rng.between(1...4)).map { _ in rng.pick(shapes) }.joined(separator: rng.pick([", ", ",", " , ", "; ", ";"])).utf8)
