@@ -761,7 +761,7 @@ enum FastPath {
             if wide {
                 let found = Invisibles.scan(p, start..<end)
                 guard found.first == nil, found.control == nil else { return nil }
-                let verdict = labels.verdict(p, start..<end, LabelCache.work)
+                let verdict = labels.verdict(p, start..<end)
                 guard verdict.pieces == 1, verdict.asciiLength >= 0, verdict.asciiLength <= SMTPLimits.maxLabelBytes else {
                     return nil
                 }
@@ -774,7 +774,7 @@ enum FastPath {
                     // `xn--…`: an A-label IDNA accepts (its verdict kept
                     // in `labels`, as the grammar keeps it); any other
                     // `ab--` label is refused there.
-                    let verdict = labels.verdict(p, start..<end, LabelCache.work)
+                    let verdict = labels.verdict(p, start..<end)
                     guard verdict.pieces == 1, verdict.asciiLength >= 0 else { return nil }
                     international = true
                 }

@@ -238,7 +238,11 @@ package struct Lookalikes: Sendable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 8) { scratch in
             let count = Lookalikes.lowerWithoutSpace(raw, into: scratch)
             let domain = UnsafeBufferPointer(rebasing: scratch[0..<count])
-            if SWAR.hasNonASCII(domain) || Lookalikes.holdsALabel(domain) {
+            let aLabel = Lookalikes.holdsALabel(domain)
+            if !aLabel && !IDNABytes.holdsWidthForms(domain) && IDNABytes.isWellFormed(domain) {
+                // Its Unicode form is itself: read on its bytes.
+                if SWAR.hasNonASCII(domain) { verdict.mixed = Lookalikes.mixesScripts(domain) }
+            } else if SWAR.hasNonASCII(domain) || aLabel {
                 let text = String(decoding: domain, as: UTF8.self)
                 let unicode = (try? IDNA.toUnicode(text)) ?? text
                 verdict.mixed = Lookalikes.mixesScripts(Array(unicode.utf8)[...])

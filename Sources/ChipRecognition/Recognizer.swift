@@ -875,7 +875,7 @@ struct MailboxParser {
     mutating func checkLabel(_ l: Lexeme) -> Int {
         var length = l.end - l.start
         if l.flags.contains(.nonASCII) {
-            let found = labels.verdict(p, l.range, LabelCache.work)
+            let found = labels.verdict(p, l.range)
             extraLabels += Int(found.pieces) - 1
             if found.asciiLength >= 0 {
                 length = Int(found.asciiLength)
@@ -886,7 +886,7 @@ struct MailboxParser {
                     && p[l.start + 2] == UInt8(ascii: "-") && p[l.start + 3] == UInt8(ascii: "-") {
             // `--` in the third and fourth places: only a valid A-label
             // (its verdict kept with the international labels').
-            if labels.verdict(p, l.range, LabelCache.work).asciiLength < 0 {
+            if labels.verdict(p, l.range).asciiLength < 0 {
                 r.fail(.invalidInternationalDomain, at: l.start)
             }
         }
@@ -947,11 +947,11 @@ enum AddressCleaner {
 /// copy of it holds no extra array; an editor's, which keeps no verdicts,
 /// lends none (`count` 0: nothing is kept).
 package struct LabelCache: Sendable {
-    struct Verdict: Sendable {
-        var pieces: Int32
+    package struct Verdict: Sendable, Hashable {
+        package var pieces: Int32
         /// The ASCII form's length in bytes, dots between pieces included;
         /// -1 when a piece is not a valid label.
-        var asciiLength: Int32
+        package var asciiLength: Int32
     }
 
     var slots: [Lookalikes.Verdict] = []
@@ -973,7 +973,7 @@ package struct LabelCache: Sendable {
     /// converted to its A-label.
     ///
     /// - Complexity: O(*n*) in the label's length.
-    static func work(_ text: String) -> Verdict {
+    package static func work(_ text: String) -> Verdict {
         let pieces = IDNA.mapWidth(text).split(separator: ".", omittingEmptySubsequences: false)
         do {
             var total = pieces.count - 1
@@ -984,16 +984,24 @@ package struct LabelCache: Sendable {
         }
     }
 
-    /// The verdict on `p[range]`, from the cache or from `work` (given
-    /// the label as text).
+    /// What a label's bytes come to: ``IDNABytes/verdict(_:)``, or
+    /// ``work(_:)`` on the text for the few labels only the `String` form
+    /// can judge (ill-formed UTF-8, a scalar the tables' Unicode does not
+    /// assign).
+    ///
+    /// - Complexity: O(*n* + *l*²), *l* the longest piece (Punycode).
+    package static func work(bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
+        IDNABytes.verdict(bytes) ?? work(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The verdict on `p[range]`, from the cache or worked out
+    /// (``work(bytes:)``).
     ///
     /// - Complexity: O(*n*) in the label's length when cached.
     @inline(__always)
-    mutating func verdict(
-        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ work: (String) -> Verdict
-    ) -> Verdict {
+    mutating func verdict(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Verdict {
         let bytes = UnsafeBufferPointer(rebasing: p[range])
-        guard count > 0 else { return work(String(decoding: bytes, as: UTF8.self)) }
+        guard count > 0 else { return Self.work(bytes: bytes) }
         let key = AddressKey.mixWords(bytes.baseAddress, bytes.count, 0x4C41_4245_4C53_2121, lowercase: false) | 1
         // In sets of four neighbouring slots, the most recent first (as
         // the domains' verdicts): a direct-mapped table lets the few
@@ -1006,7 +1014,7 @@ package struct LabelCache: Sendable {
             slots[slot] = found
             return Verdict(pieces: Int32(found.pieces), asciiLength: found.typo)
         }
-        let found = work(String(decoding: bytes, as: UTF8.self))
+        let found = Self.work(bytes: bytes)
         for j in stride(from: ways - 1, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
         slots[slot] = Lookalikes.Verdict(key: key, typo: found.asciiLength, mixed: false, pieces: Int16(clamping: found.pieces))
         return found
