@@ -49,7 +49,7 @@ mkdir -p "$OUT_DIR"
 rm -f "$OUT_DIR"/*.out "$OUT_DIR"/*.err
 
 # The tools, in table order: NAME|INPUT (full or slice)
-TOOLS=("chipify|full" "chipify-all-cores|full" "floor_scan|full")
+TOOLS=("chipify|full" "chipify-jsonl|full" "chipify-all-cores|full" "floor_scan|full")
 peer_selected gmime && TOOLS+=("gmime|full")
 peer_selected netmail && TOOLS+=("netmail|full")
 peer_selected perl-xs && TOOLS+=("perl-xs|full")
@@ -66,6 +66,7 @@ run_tool() {
     local name="$1" file="$2"
     case "$name" in
         chipify | chipify-slice) "$CHIPIFY" -j 1 --summary --format jsonl "$file" ;;
+        chipify-jsonl) "$CHIPIFY" -j 1 --format jsonl "$file" ;;
         chipify-all-cores) "$CHIPIFY" --summary --format jsonl "$file" ;;
         floor_scan) "$BUILD_DIR/floor_scan" "$file" ;;
         gmime) "$BUILD_DIR/gmime_count" "$file" ;;
@@ -114,6 +115,7 @@ chipify_counts() {
 }
 chipify_counts "$CORPUS" >"$OUT_DIR/chipify.counts"
 cp "$OUT_DIR/chipify.counts" "$OUT_DIR/chipify-all-cores.counts"
+cp "$OUT_DIR/chipify.counts" "$OUT_DIR/chipify-jsonl.counts"
 [ -n "$SLICE" ] && chipify_counts "$SLICE" >"$OUT_DIR/chipify-slice.counts"
 
 LOAD_END="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
@@ -143,6 +145,10 @@ def kv(text):
 
 def counts(name):
     text = open(os.path.join(out_dir, name + ".out")).read().strip()
+    if name == "chipify-jsonl":
+        # Its output is the chips themselves: the counts are the summary's.
+        tsv = kv(open(os.path.join(out_dir, name + ".counts")).read())
+        return tsv["addresses"], tsv["valid"], {}
     if name.startswith("chipify"):
         summary = json.loads(text)
         tsv = kv(open(os.path.join(out_dir, name + ".counts")).read())
@@ -156,6 +162,7 @@ if slice_path:
 env = os.environ.get
 labels = {
     "chipify": "chipify -j 1 --summary (one core)",
+    "chipify-jsonl": "chipify -j 1 --format jsonl (one core, every chip written)",
     "chipify-all-cores": "chipify --summary (all cores)",
     "floor_scan": "floor_scan (C, read + count `\\n` `,`)",
     "gmime": f"GMime {env('GMIME_VERSION', '3')} `internet_address_list_parse`",

@@ -178,6 +178,22 @@ struct IDNABytesTests {
         #expect(read > 1_000, "read \(read)")
     }
 
+    /// The international fast path leaves invisible characters and
+    /// controls in a domain label to IDNA: every scalar the grammar
+    /// reports as one makes a label IDNA refuses.
+    @Test func everyInvisibleCharacterMakesALabelInvalid() {
+        var found = 0
+        for value in UInt32(0x80)...0x10FFFF where !(0xD800...0xDFFF).contains(value) {
+            let label = Array("b\(String(Unicode.Scalar(value)!))ü".utf8)
+            let scan = label.withUnsafeBufferPointer { Invisibles.scan($0, 0..<$0.count) }
+            guard scan.first != nil || scan.control != nil else { continue }
+            found += 1
+            #expect(LabelCache.work(String(decoding: label, as: UTF8.self)).asciiLength == -1, "U+\(String(value, radix: 16))")
+            #expect(label.withUnsafeBufferPointer { LabelCache.work(bytes: $0) }.asciiLength == -1, "U+\(String(value, radix: 16))")
+        }
+        #expect(found > 40, "\(found) invisible characters")
+    }
+
     /// The buffer forms of Punycode give the array forms' answers.
     @Test func punycodeOnBuffersAsOnArrays() {
         var rng = SplitMix64(seed: 89)
