@@ -339,3 +339,58 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         return true
     }
 }
+
+/// The table `Benchmarks/peers/run_shapes.sh` prints: per shape, chipify's
+/// one-core speed over GMime's with `--summary` and with JSON Lines.
+enum ShapesTable {
+    struct Row: Equatable {
+        var shape: String
+        var summaryTimesGMime: Double
+        var jsonlTimesGMime: Double
+    }
+
+    /// The rows of `| shape | --summary MB/s | × GMime | JSON Lines MB/s | × GMime | …`.
+    static func rows(_ text: String) -> [Row] {
+        var rows: [Row] = []
+        for line in text.split(separator: "\n") where line.hasPrefix("| ") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmed(" ") }
+            guard cells.count >= 7,
+                  let summary = Double(cells[3].without("×")), let jsonl = Double(cells[5].without("×")) else { continue }
+            rows.append(Row(shape: cells[1], summaryTimesGMime: summary, jsonlTimesGMime: jsonl))
+        }
+        return rows
+    }
+
+    /// The chart of the rows: a group of two bars per shape.
+    static func chart(_ rows: [Row]) -> String {
+        SVG.barChart(
+            title: "chipify on one core, times as fast as GMime, by shape of list", unit: "×",
+            series: ["--summary", "--format jsonl (every chip written)"],
+            bars: rows.map { SVG.Bar(label: $0.shape, values: [$0.summaryTimesGMime, $0.jsonlTimesGMime]) },
+            note: "20 MB of each shape (chipify-bench corpus --shape), whole processes in alternation: Benchmarks/peers/run_shapes.sh.")
+    }
+}
+
+/// `chipify-bench shapes-chart TABLE OUT`: draws the chart of a table of
+/// `run_shapes.sh` into the SVG file OUT. Returns the exit status.
+func runShapesChart(_ arguments: ArraySlice<String>) -> Int32 {
+    guard arguments.count == 2, let table = arguments.first, let out = arguments.last else {
+        say("usage: chipify-bench shapes-chart TABLE OUT.svg")
+        return 64
+    }
+    guard let bytes = readFile(table) else {
+        say("chipify-bench: cannot read '\(table)'")
+        return 1
+    }
+    let rows = ShapesTable.rows(String(decoding: bytes, as: UTF8.self))
+    guard !rows.isEmpty else {
+        say("chipify-bench: '\(table)' holds no row of run_shapes.sh's table")
+        return 1
+    }
+    guard writeFile(out, Array(ShapesTable.chart(rows).utf8)) else {
+        say("chipify-bench: cannot write '\(out)': \(String(cString: strerror(errno)))")
+        return 1
+    }
+    say("wrote \(out) (\(rows.count) shapes)")
+    return 0
+}

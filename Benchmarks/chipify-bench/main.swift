@@ -9,7 +9,7 @@ import ChipDirectoryTestSupport
 
 // chipify-bench: benchmarks for Chipify, and the corpus generator.
 
-let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] [--shape S] | contacts --count N --format F [--seed S] | list | --svg DIR [--real FILE] [--peers generated|real=TABLE ...]"
+let usage = "Usage: chipify-bench [--json] [--file PATH] [--size SIZE] [--samples N] [--allow-debug] [SCENARIO...] | corpus --size SIZE [--seed N] [--shape S] | contacts --count N --format F [--seed S] | shapes-chart TABLE OUT.svg | list | --svg DIR [--real FILE] [--peers generated|real=TABLE ...]"
 
 let help = """
     chipify-bench: measures Chipify.
@@ -78,6 +78,8 @@ let help = """
     Corpus/real/debian-maintainers.txt) repeated to SIZE, and keystrokes at 10,
     1,000 and 100,000 chips, and writes DIR/throughput.svg (with the peers of
     each table written by Benchmarks/peers/run_peers.sh) and DIR/keystroke.svg.
+    'shapes-chart TABLE OUT.svg' draws the table of Benchmarks/peers/run_shapes.sh
+    (chipify over GMime by shape of list) as a bar chart.
 
     """
 
@@ -109,6 +111,9 @@ if arguments.first == "corpus" {
 }
 if arguments.first == "contacts" {
     exit(runContactsCommand(arguments.dropFirst()))
+}
+if arguments.first == "shapes-chart" {
+    exit(runShapesChart(arguments.dropFirst()))
 }
 if arguments.first == "list" {
     for s in allScenarios { say(s) }

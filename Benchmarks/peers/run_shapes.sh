@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_shapes.sh [SIZE]: the peers' table for each shape of list alone.
+# run_shapes.sh [SIZE | --from-rows]: the peers' table for each shape of list alone.
 #
 # Generates SIZE (default 20MB) of each shape with `chipify-bench corpus
 # --shape S --seed 1` into build/shapes/, then runs run_peers.sh on each (so
@@ -11,7 +11,8 @@
 # chipify's one-core --summary speed over GMime's, the 5x bar marked.
 # Environment: as run_peers.sh (RUNS, PEERS, CHIPIFY, CHIPIFY_BENCH); PEERS
 # defaults to "gmime netmail" here. Each shape's full table is kept in
-# build/shapes/SHAPE.md.
+# build/shapes/SHAPE.md, this table in build/shapes/table.md, and its chart,
+# drawn by `chipify-bench shapes-chart`, in build/shapes/shapes.svg.
 set -euo pipefail
 export LC_ALL=C
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -22,7 +23,8 @@ SIZE="${1:-20MB}"
 shapes="plain utf8-names quoted comments idn punycode encoded groups outlook"
 mkdir -p "$BUILD_DIR/shapes"
 rows="$BUILD_DIR/shapes/rows.tsv"
-: >"$rows"
+# --from-rows: only draw the table and the chart again from the last run.
+[ "$SIZE" = --from-rows ] && shapes="" || : >"$rows"
 for shape in $shapes; do
     file="$BUILD_DIR/shapes/$shape.txt"
     "$CHIPIFY_BENCH" corpus --size "$SIZE" --seed 1 --shape "$shape" >"$file"
@@ -40,6 +42,7 @@ for shape in $shapes; do
         END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shape, s, j, a, f, g, n }' \
         "$BUILD_DIR/shapes/$shape.md" >>"$rows"
 done
+table="$BUILD_DIR/shapes/table.md"
 awk -F'\t' '
     function ratio(a, b) { return (b > 0) ? sprintf("%.2f×", a / b) : "—" }
     BEGIN {
@@ -63,4 +66,5 @@ awk -F'\t' '
             printf "%-11s %s %5.2f×\n", shape[k], bar, times[k]
         }
         print "```"
-    }' "$rows"
+    }' "$rows" | tee "$table"
+"$CHIPIFY_BENCH" shapes-chart "$table" "$BUILD_DIR/shapes/shapes.svg" >&2

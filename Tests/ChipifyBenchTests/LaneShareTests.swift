@@ -60,3 +60,26 @@ struct LaneShareTests {
         #expect(s.taken * 100 >= s.chips * floor.chips, "\(shape): \(s)")
     }
 }
+
+/// `chipify-bench shapes-chart` reads the table `run_shapes.sh` prints and
+/// draws a group of bars for each shape.
+@Suite("Shapes chart")
+struct ShapesChartTests {
+    static let table = """
+        | shape | --summary MB/s | × GMime | JSON Lines MB/s | × GMime | all cores ÷ one | floor MB/s | × Go net/mail |
+        |---|--:|--:|--:|--:|--:|--:|--:|
+        | plain | 290.7 | 6.65× | 130.6 | 2.99× | 1.65× | 4708 | 5.13× |
+        | idn | 160.2 | 3.40× | 90.1 | 1.91× | 1.60× | 4800 | 2.61× |
+        """
+
+    @Test func readsEveryShapeAndDrawsItsBars() {
+        let rows = ShapesTable.rows(Self.table)
+        #expect(rows == [
+            ShapesTable.Row(shape: "plain", summaryTimesGMime: 6.65, jsonlTimesGMime: 2.99),
+            ShapesTable.Row(shape: "idn", summaryTimesGMime: 3.40, jsonlTimesGMime: 1.91),
+        ])
+        let svg = ShapesTable.chart(rows)
+        #expect(svg.hasPrefix("<svg"))
+        for text in ["plain", "idn", "6.7 ×", "1.9 ×", "--summary"] { #expect(svg.contains(text), "\(text)") }
+    }
+}
