@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the fuzz target with libFuzzer and AddressSanitizer and runs it on
-# a seed corpus made from Corpus/samples and Fuzz/regressions:
+# a seed corpus made from Corpus/samples, Fuzz/seeds and Fuzz/regressions:
 #   Fuzz/run.sh 300        for 300 seconds, with a random seed (exploring)
 #   Fuzz/run.sh --runs N   N inputs with seed 1: the same run every time (CI)
 # A crash input is copied to Fuzz/regressions/, where a test replays it.
@@ -30,6 +30,14 @@ while IFS= read -r line; do
     printf '%s' "$line" > "$WORK/corpus/sample-$n"
     n=$((n + 1))
 done < Corpus/samples/compose.txt
+# And each line of Fuzz/seeds: the shapes of list the lane reads by rules
+# of its own (Outlook lists, comments anywhere, A-labels, IDN).
+for seeds in Fuzz/seeds/*.txt; do
+    while IFS= read -r line; do
+        printf '%s' "$line" > "$WORK/corpus/seed-$n"
+        n=$((n + 1))
+    done < "$seeds"
+done
 cp Fuzz/regressions/* "$WORK/corpus/" 2>/dev/null || true
 export SWIFT_BACKTRACE=enable=no
 status=0

@@ -290,10 +290,25 @@ extension ListRecognizer {
         // phrase's lexer (and with no warning of decoding, as it gives).
         nameScratch.removeAll(keepingCapacity: true)
         var warnings: ChipWarnings = []
-        if !EncodedWord.appendSimpleWords(p, range, into: &nameScratch) { warnings = decodePhrase(p, range) }
+        let simple = EncodedWord.appendSimpleWords(p, range, into: &nameScratch)
+        if !simple { warnings = decodePhrase(p, range) }
         if nameScratch.contains(UInt8(ascii: "@")) { return nil }
-        warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch)))
-        if checksLookalikes && nameScratch.withUnsafeBufferPointer({ Lookalikes.mixesScripts($0, wellFormed: false) }) {
+        // The words' text is well-formed UTF-8: screened by its bytes, so
+        // that a name of one script and no invisible character (most)
+        // skips both reads.
+        var screen: FastPath.NameScreen = [.invisibles, .scripts]
+        if simple && nameScratch.count <= 64 {
+            screen = nameScratch.withUnsafeBufferPointer { name in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { padded in
+                    padded.initialize(repeating: 0x20)
+                    _ = padded.update(fromContentsOf: name)
+                    return FastPath.screenName(UnsafeBufferPointer(padded), 0..<name.count)
+                }
+            }
+        }
+        if screen.contains(.invisibles) { warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch))) }
+        if checksLookalikes && screen.contains(.scripts)
+            && nameScratch.withUnsafeBufferPointer({ Lookalikes.mixesScripts($0, wellFormed: false) }) {
             warnings.insert(.mixedScript)
         }
         return warnings

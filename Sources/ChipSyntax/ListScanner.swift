@@ -148,6 +148,12 @@ public struct ListScanner: Sendable, Hashable {
         package var semicolon = false
         /// A `,` ended a chip outside a group.
         package var comma = false
+        /// A bare address was just ended at the white space after it
+        /// (``splitAfterCompleteBareAddress(_:)``, as an editor ends it at
+        /// once), and nothing but white space has come since: a `,` or `;`
+        /// now is the separator that ended it, as in the list read whole,
+        /// where the chip stays open until that separator.
+        package var afterSplit = false
         package init() {}
 
         /// Whether a `,` after words is held.
@@ -210,6 +216,7 @@ public struct ListScanner: Sendable, Hashable {
         guard endsAfterCompleteBareAddress else { return }
         tentativeSplit = false
         endChip(emit)
+        separators.afterSplit = true
     }
 
     /// The words before a `,` the scanner holds (Outlook's `Last,`), while
@@ -250,6 +257,7 @@ public struct ListScanner: Sendable, Hashable {
         held: UnsafeBufferPointer<UInt8>, base: Int, _ emit: (Segment) -> Void
     ) {
         guard pendingBreak >= 0 else { return }
+        separators.afterSplit = false
         // The break is the last thing fed: the group ends after it, where
         // the byte after it would have ended it (an empty group's text
         // holds its line break, as in the list read whole).
@@ -604,6 +612,7 @@ public struct ListScanner: Sendable, Hashable {
         }
         // A hard line break: it ends the chip, whatever is open; a
         // construct left open is recovered first, as at the list's end.
+        separators.afterSplit = false
         if unclosedCut != nil {
             let chunkBase = offset
             recover(held, base: heldBase, upTo: lineBreak, emit)
@@ -809,6 +818,9 @@ public struct ListScanner: Sendable, Hashable {
                 i += 1
                 continue
             }
+            // Whether this byte follows a bare address ended at white space.
+            let afterSplit = separators.afterSplit
+            separators.afterSplit = false
 
             if tentativeSplit {
                 tentativeSplit = false
@@ -891,12 +903,12 @@ public struct ListScanner: Sendable, Hashable {
                     headCount = 0
                     lastSignificant = b
                 } else {
-                    let ended = tokenStart >= 0
+                    let ended = tokenStart >= 0 || afterSplit
                     endChip(emit)
                     if ended && !inGroup { separators.comma = true }
                 }
             case .semicolon:
-                if !inGroup && tokenStart >= 0 { separators.semicolon = true }
+                if !inGroup && (tokenStart >= 0 || afterSplit) { separators.semicolon = true }
                 if inGroup { dropCommentsOnlyGroupContent() }
                 endChip(emit)
                 if inGroup {

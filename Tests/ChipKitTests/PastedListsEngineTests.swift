@@ -85,6 +85,23 @@ struct PastedListsEngineTests {
         }
     }
 
+    /// A `,` or `;` after a bare address and white space is the separator
+    /// that ended it, for deciding whether a later `,` after words is
+    /// Outlook's `Last, First`: a field typed key by key ends the address
+    /// at the space, and must still count the separator, as the list read
+    /// whole does (found by the fuzzer as `a@x.orge-mail ; Lee, Ann <…>`).
+    @Test(arguments: [
+        "a@x.org ;L,A<>", "a@x.org ; Lee, Ann <b@y.org>", "a@x.org  ;Lee, Ann <b@y.org>", "a@x.org ,L,A<>;",
+        "a@x.org , Lee, Ann <b@y.org>; c@z.org", "a@x.org\t; Lee, Ann <b@y.org>", "a@x.org \r\n ; Lee, Ann <b@y.org>",
+        "a@x.org \n; Lee, Ann <b@y.org>", "T: a@x.org ; Lee, Ann <b@y.org>", "a@x.org (c) ; Lee, Ann <b@y.org>",
+        "@- ;\u{1},A<>",
+    ])
+    func aSeparatorAfterAnAddressAndSpaceEndsIt(_ text: String) {
+        for policy in [ValidationPolicy.strict, .standard, .lenient] {
+            #expect(InvariantVerifier(policy: policy).violations(of: Array(text.utf8)) == [], "\(policy.name) \(text.debugDescription)")
+        }
+    }
+
     /// In a list that used `;`, a second `,` after held words splits both
     /// commas: the words between them are a chip of their own and cannot
     /// be held in turn. A field typed key by key shows the held words at

@@ -59,6 +59,10 @@ struct SimpleLaneTests {
         "=?UTF-8?Q?ceo=40x=2Ecom?= <a@x.org>", "=?x-unknown?Q?Ann?= <a@x.org>", "=?UTF-8?Q?A?= =?UTF-8?Q?nn?= Lee <a@x.org>",
         "Dr. =?ISO-8859-1?Q?Jos=E9?= <j@x.org>", "\"=?UTF-8?Q?Ann?=\" <a@x.org>", "Ann=?x <a@x.org>", "=?UTF-8?Q?=0D=0A?= <a@x.org>",
         "=?UTF-8?B?QW5u?= <a@gmial.com>, =?UTF-8?B?QW5u?= <A@GMIAL.COM>",
+        // Decoded text screened by its bytes: one script, two, invisible.
+        "=?UTF-8?Q?=CE=91nn?= <a@x.org>", "=?UTF-8?Q?=EA=B9=80=EB=AF=BC=EC=A4=80?= <a@x.org>", "=?UTF-8?Q?Zo=C3=AB?= <a@x.org>",
+        "=?UTF-8?Q?=D0=90=D0=BD=D0=BD=D0=B0?= <a@x.org>", "=?UTF-8?Q?A=EF=BB=BFnn?= <a@x.org>", "=?UTF-8?Q?=E1=83=90nn?= <a@x.org>",
+        "=?ISO-8859-1?Q?J=F6rg?= <a@x.org>", "=?UTF-8?B?" + "QW5u" + "?= =?UTF-8?Q?=D0=90?= <a@x.org>",
         // International domains: read by the lane when every label is one
         // IDNA converts, as the grammar reads them.
         "a@köln.de", "Ann <a@例え.jp>, A@KÖLN.DE, a@köln.de", "a@ex\u{200B}ample.de", "a@-köln.de", "a@köln-.de",
