@@ -564,28 +564,7 @@ enum FastPath {
     ///
     /// - Complexity: O(*n*) in the range's length.
     static func onlyComments(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        var depth = 0
-        var i = range.lowerBound
-        let end = range.upperBound
-        while i < end {
-            let b = p[i]
-            if b == UInt8(ascii: "(") {
-                depth += 1
-            } else if b == UInt8(ascii: ")") {
-                depth -= 1
-            } else if depth == 0 {
-                guard b == ASCII.space else { return false }
-            } else if b >= 0x80 {
-                let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
-                guard n > 0 else { return false }
-                i += n
-                continue
-            } else if b < 0x20 || b == 0x7F {
-                return false
-            }
-            i += 1
-        }
-        return depth == 0
+        readableComments(p, range, wordsBetween: false)
     }
 
     /// The first byte at or after `i` and before `end` that is neither a
@@ -669,6 +648,15 @@ enum FastPath {
     ///
     /// - Complexity: O(*n*) in the range's length.
     static func commentsReadable(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        readableComments(p, range, wordsBetween: true)
+    }
+
+    /// Whether every comment of `p[range]` holds only what the lexer takes
+    /// in one, and what stands outside them is spaces (or, `wordsBetween`,
+    /// anything).
+    ///
+    /// - Complexity: O(*n*) in the range's length.
+    static func readableComments(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, wordsBetween: Bool) -> Bool {
         var depth = 0
         var i = range.lowerBound
         let end = range.upperBound
@@ -678,14 +666,15 @@ enum FastPath {
                 depth += 1
             } else if b == ASCII.closeParen {
                 depth -= 1
-            } else if depth > 0 {
-                if b >= 0x80 {
-                    let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
-                    guard n > 0 else { return false }
-                    i += n
-                    continue
-                }
-                if b < 0x20 || b == ASCII.delete { return false }
+            } else if depth == 0 {
+                guard wordsBetween || b == ASCII.space else { return false }
+            } else if b >= 0x80 {
+                let n = UTF8Bytes.sequenceLength(p, at: i, end: end)
+                guard n > 0 else { return false }
+                i += n
+                continue
+            } else if b < 0x20 || b == ASCII.delete {
+                return false
             }
             i += 1
         }

@@ -11,11 +11,46 @@ package enum Punycode {
     /// - Complexity: O(*n*²) in the label's length in the worst case, as
     ///   the RFC's algorithm; labels are at most a few dozen scalars.
     package static func encode(_ input: [UInt32]) -> [UInt8]? {
-        var output: [UInt8] = []
-        for c in input where c < 0x80 { output.append(UInt8(c)) }
-        let basicCount = output.count
+        input.withUnsafeBufferPointer { scalars in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxEncodedBytes(scalars.count)) { out in
+                encode(scalars, into: out).map { Array(out[0..<$0]) }
+            }
+        }
+    }
+
+    /// Decodes Punycode (without the `xn--` prefix) to Unicode scalars, or
+    /// nil when it is not valid Punycode (RFC 3492 §6.2).
+    ///
+    /// - Complexity: O(*n*²) in the label's length in the worst case.
+    package static func decode(_ input: [UInt8]) -> [UInt32]? {
+        input.withUnsafeBufferPointer { code in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(code.count, 1)) { out in
+                decode(code, into: out).map { Array(out[0..<$0]) }
+            }
+        }
+    }
+
+    /// The most bytes ``encode(_:into:)`` writes for `count` scalars: each
+    /// scalar is one basic byte or at most eight digits (a delta below
+    /// 2³¹ in base 36 with thresholds of at least 1), and one delimiter.
+    static func maxEncodedBytes(_ count: Int) -> Int { 8 * count + 1 }
+
+    /// ``encode(_:)`` into a buffer of ``maxEncodedBytes(_:)`` or more:
+    /// the count written, or nil on overflow.
+    ///
+    /// - Complexity: O(*n*²) in the label's length in the worst case.
+    static func encode(_ input: UnsafeBufferPointer<UInt32>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        var count = 0
+        for c in input where c < 0x80 {
+            output[count] = UInt8(c)
+            count += 1
+        }
+        let basicCount = count
         var handled = basicCount
-        if basicCount > 0 { output.append(UInt8(ascii: "-")) }
+        if basicCount > 0 {
+            output[count] = UInt8(ascii: "-")
+            count += 1
+        }
         var n = initialN
         var delta = 0
         var bias = initialBias
@@ -37,11 +72,13 @@ package enum Punycode {
                     while true {
                         let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
                         if q < t { break }
-                        output.append(digit(t + (q - t) % (base - t)))
+                        output[count] = digit(t + (q - t) % (base - t))
+                        count += 1
                         q = (q - t) / (base - t)
                         k += base
                     }
-                    output.append(digit(q))
+                    output[count] = digit(q)
+                    count += 1
                     bias = adapt(delta, handled + 1, handled == basicCount)
                     delta = 0
                     handled += 1
@@ -50,20 +87,24 @@ package enum Punycode {
             delta += 1
             n += 1
         }
-        return output
+        return count
     }
 
-    /// Decodes Punycode (without the `xn--` prefix) to Unicode scalars, or
-    /// nil when it is not valid Punycode (RFC 3492 §6.2).
+    /// ``decode(_:)`` into a buffer of `input.count` scalars or more (each
+    /// scalar takes a byte of Punycode at least): the count written, or
+    /// nil when the bytes are not valid Punycode.
     ///
     /// - Complexity: O(*n*²) in the label's length in the worst case.
-    package static func decode(_ input: [UInt8]) -> [UInt32]? {
-        var output: [UInt32] = []
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt32>) -> Int? {
+        var count = 0
         var basicEnd = 0
-        if let lastDelimiter = input.lastIndex(of: UInt8(ascii: "-")) {
-            for b in input[..<lastDelimiter] {
-                guard b < 0x80 else { return nil }
-                output.append(UInt32(b))
+        var lastDelimiter = input.count - 1
+        while lastDelimiter >= 0 && input[lastDelimiter] != UInt8(ascii: "-") { lastDelimiter -= 1 }
+        if lastDelimiter >= 0 {
+            for k in 0..<lastDelimiter {
+                guard input[k] < 0x80 else { return nil }
+                output[count] = UInt32(input[k])
+                count += 1
             }
             basicEnd = lastDelimiter + 1
         }
@@ -88,15 +129,21 @@ package enum Punycode {
                 w = nw
                 k += base
             }
-            bias = adapt(i - oldI, output.count + 1, oldI == 0)
-            guard i / (output.count + 1) <= Int(Int32.max) - n else { return nil }
-            n += i / (output.count + 1)
-            i %= output.count + 1
-            guard n <= 0x10FFFF, !(0xD800...0xDFFF).contains(n) else { return nil }
-            output.insert(UInt32(n), at: i)
+            bias = adapt(i - oldI, count + 1, oldI == 0)
+            guard i / (count + 1) <= Int(Int32.max) - n else { return nil }
+            n += i / (count + 1)
+            i %= count + 1
+            guard n <= 0x10FFFF, !(0xD800...0xDFFF).contains(n), count < output.count else { return nil }
+            var j = count
+            while j > i {
+                output[j] = output[j - 1]
+                j -= 1
+            }
+            output[i] = UInt32(n)
+            count += 1
             i += 1
         }
-        return output
+        return count
     }
 
     static func digitValue(_ b: UInt8) -> Int? {
