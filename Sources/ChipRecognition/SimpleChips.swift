@@ -332,7 +332,10 @@ extension ListRecognizer {
                   !(b == UInt8(ascii: "=") && i + 1 < range.upperBound && p[i + 1] == UInt8(ascii: "?")) else { return nil }
             i += 1
         }
-        // Each run of words between comments.
+        // Each run of words between comments is a phrase whose text is
+        // its bytes; the name is the runs joined by single spaces, as the
+        // phrase decoder joins words that comments part.
+        nameScratch.removeAll(keepingCapacity: true)
         i = range.lowerBound
         while i < range.upperBound {
             let runEnd = FastPath.trimComments(p, i, FastPath.nextCommentOpen(p, i, range.upperBound))
@@ -344,10 +347,11 @@ extension ListRecognizer {
                 case .other: return nil
                 }
                 if facts.comma { return nil }
+                if !nameScratch.isEmpty { nameScratch.append(ASCII.space) }
+                nameScratch.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<runEnd]))
             }
             i = FastPath.skipComments(p, FastPath.nextCommentOpen(p, i, range.upperBound), range.upperBound)
         }
-        warnings.formUnion(decodePhrase(p, range))
         return warnings
     }
 

@@ -116,6 +116,7 @@ struct SimpleLaneTests {
         "Dr. (x) Ann <a@x.org>", "Ann (x) .Lee <a@x.org>", "Ann (x) Lee. <a@x.org>", "Zoë (x) Lee <a@x.org>",
         "Ann (\u{0430}) Lee <a@x.org>", "Ann (x) \"Lee\" <a@x.org>", "Ann  (x)  Lee <a@x.org>", "Ann (x\u{1}) Lee <a@x.org>",
         "Ann (x) Lee <a@gmial.com>, ann (y) lee <A@GMIAL.COM>", "T: (c) a@x.org, Ann (x) Lee <b@y.org> (z);",
+        "J.R. (x) Doe <a@x.org>", "A (x) B (y) C <a@x.org>", "Ann(x)(y)Lee <a@x.org>", "Ann (x (y)) Lee <a@x.org>", "A.(x)B <a@x.org>",
     ])
     func agreesOnEachRule(_ text: String) {
         for policy in Self.policies {
