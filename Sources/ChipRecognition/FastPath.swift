@@ -702,28 +702,55 @@ enum FastPath {
     ) -> (Range<Int>, Range<Int>)? {
         // Local part: atext runs separated by single dots.
         guard at > lo, at - lo <= SMTPLimits.maxLocalPartBytes, hi > at + 1 else { return nil }
-        var previousDot = true
         var wideLocal = false
-        var i = lo
-        while i < at {
-            let b = p[i]
-            if t[b] & 1 != 0 {
-                previousDot = false
-                i += 1
-            } else if b == UInt8(ascii: ".") && !previousDot {
-                previousDot = true
-                i += 1
-            } else if b >= 0x80 {
-                let n = UTF8Bytes.sequenceLength(p, at: i, end: at)
-                guard n > 0 else { return nil }
+        let localCount = at - lo
+        if localCount <= 32 && lo + 32 <= p.count, let base = p.baseAddress {
+            // Two vectors, as ``indexedAddrSpec(_:_:at:_:_:)`` reads a
+            // local part (the index vouches for the same bytes), bytes of
+            // 0x80 and above apart: an ASCII local part is read here.
+            let v0 = VectorBits.load(base + lo), v1 = VectorBits.load(base + lo + 16)
+            let high = VectorBits.bits(v0 .>= SIMD16<UInt8>(repeating: 0x80))
+                | VectorBits.bits(v1 .>= SIMD16<UInt8>(repeating: 0x80)) << 16
+            let bad = localBad(v0) | localBad(v1) << 16
+            var localDots = VectorBits.bits(v0 .== SIMD16<UInt8>(repeating: 0x2E))
+                | VectorBits.bits(v1 .== SIMD16<UInt8>(repeating: 0x2E)) << 16
+            let localBits = VectorBits.low(localCount)
+            localDots &= localBits
+            guard bad & ~high & localBits | localDots & 1 | localDots >> UInt64(localCount - 1)
+                    | localDots & (localDots >> 1) == 0 else { return nil }
+            if high & localBits != 0 {
+                // Its UTF-8 is read byte by byte.
+                var i = lo
+                while i < at {
+                    let n = UTF8Bytes.sequenceLength(p, at: i, end: at)
+                    guard n > 0 else { return nil }
+                    i += n
+                }
                 wideLocal = true
-                previousDot = false
-                i += n
-            } else {
-                return nil
             }
+        } else {
+            var previousDot = true
+            var i = lo
+            while i < at {
+                let b = p[i]
+                if t[b] & 1 != 0 {
+                    previousDot = false
+                    i += 1
+                } else if b == UInt8(ascii: ".") && !previousDot {
+                    previousDot = true
+                    i += 1
+                } else if b >= 0x80 {
+                    let n = UTF8Bytes.sequenceLength(p, at: i, end: at)
+                    guard n > 0 else { return nil }
+                    wideLocal = true
+                    previousDot = false
+                    i += n
+                } else {
+                    return nil
+                }
+            }
+            guard !previousDot else { return nil }
         }
-        guard !previousDot else { return nil }
         if wideLocal {
             // What the grammar reports in an atom of UTF-8 (never ASCII).
             let found = Invisibles.scan(p, lo..<at)

@@ -369,15 +369,15 @@ extension ListRecognizer {
 
     /// The address `p[lo..<hi]` (its only `@` at `at`) when its local part
     /// or its domain is international (``FastPath/internationalAddrSpec(_:_:at:_:_:labels:)``),
-    /// with the label verdicts the grammar keeps; nil at once for an
-    /// address of ASCII only, which the vector reader has refused.
+    /// with the label verdicts the grammar keeps; nil for an address of
+    /// ASCII only with no A-label, which the vector reader has refused.
     @inline(never)
     mutating func internationalAddrSpec(
         _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ at: Int, _ hi: Int
     ) -> (Range<Int>, Range<Int>)? {
         guard at >= lo, at < hi else { return nil }
-        let bytes = UnsafeBufferPointer(rebasing: p[lo..<hi])
-        guard SWAR.hasNonASCII(bytes) || Lookalikes.holdsALabel(UnsafeBufferPointer(rebasing: p[(at + 1)..<hi])) else { return nil }
+        // An address of ASCII with no A-label is refused by the reader
+        // itself, from the masks it reads anyway.
         var labels = lookalikes.lendLabels()
         defer { lookalikes.returnLabels(&labels) }
         return FastPath.internationalAddrSpec(p, lo, at: at, hi, fastClasses, labels: &labels)

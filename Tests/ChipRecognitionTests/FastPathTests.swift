@@ -116,6 +116,37 @@ struct FastPathTests {
         }
     }
 
+    /// The same reader's local parts (ASCII read sixteen bytes at a time,
+    /// UTF-8 byte by byte, past 32 bytes all byte by byte) answer as the
+    /// grammar does, under every policy, beside the bytes a local part
+    /// the structural index vouches for may hold.
+    @Test func internationalLocalPartsAnswerAsTheGrammar() {
+        var rng = SplitMix64(seed: 71)
+        let pieces = ["a", "Z", "0", "!", "~", ".", "..", "ñ", "δοκιμή", "\u{200B}", "\u{85}", "\u{202E}", " ", "\\", "]",
+                      "\u{7F}", "\u{1}", String(repeating: "x", count: 20), String(repeating: "ñ", count: 12)]
+        var answered = 0
+        for _ in 0..<8_000 {
+            let local = (0..<rng.between(1...4)).map { _ in rng.pick(pieces) }.joined()
+            let text = local + "@" + rng.pick(["köln.de", "example.org", "xn--kln-sna.de"])
+            let bytes = Array(text.utf8)
+            let at = bytes.lastIndex(of: UInt8(ascii: "@"))!
+            // Padding after the address, as a record's buffer holds more.
+            let padded = bytes + Array(repeating: 0x20, count: 40)
+            var cache = LabelCache(slots: 64)
+            let found = padded.withUnsafeBufferPointer {
+                FastPath.internationalAddrSpec($0, 0, at: at, bytes.count, FastPath.classes, labels: &cache)
+            }
+            guard let (local, domain) = found else { continue }
+            answered += 1
+            for policy in [ValidationPolicy.strict, .standard, .lenient] {
+                let r = general(bytes, policy)
+                #expect(r.error == nil && r.warnings.isEmpty, "\(policy.name): \(text.debugDescription)")
+                #expect(r.localPartRange == local && r.domainRange == domain, "\(policy.name): \(text.debugDescription)")
+            }
+        }
+        #expect(answered > 1_000, "read \(answered)")
+    }
+
     /// The reader of international domains answers only for addresses
     /// the grammar finds valid, with no warning, under every policy, and
     /// with the grammar's ranges; and it reads most well-formed ones.
