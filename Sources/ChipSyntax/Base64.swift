@@ -19,8 +19,9 @@ package enum Base64 {
         }
     }
 
-    /// The value of a hexadecimal digit, either case, or nil.
-    @inline(__always)
+    /// The value of a hexadecimal digit, either case, or nil. Inlinable:
+    /// the Q decoders of other modules call it for every `=XX`.
+    @inlinable @inline(__always)
     package static func hexValue(_ b: UInt8) -> UInt8? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
