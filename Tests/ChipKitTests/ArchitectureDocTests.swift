@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ChipTestSupport
 
@@ -77,6 +78,51 @@ struct ArchitectureDocTests {
                 #expect(row == deps, "\(name): the document says \(row.sorted()), Package.swift \(deps.sorted())")
             }
         }
+    }
+
+    /// The library is the standard library only: `ChipKit` and every target
+    /// it depends on import nothing but one another (no Foundation, no C
+    /// library, no Dispatch), so a host importing only `ChipKit` links with
+    /// the toolchain alone. The filter's targets (`ChipifyStreaming`,
+    /// `ChipifyCLI`), which read and write descriptors with the C library
+    /// and run threads with Dispatch, are no dependency of `ChipKit` and no
+    /// product of the package.
+    @Test func theLibraryImportsOnlyTheStandardLibrary() throws {
+        let package = try #require(readFile(Self.root + "Package.swift")).stringValue
+        let targets = Self.packageTargets(package)
+        var library: Set<String> = ["ChipKit"]
+        var queue = ["ChipKit"]
+        while let next = queue.popLast() {
+            for dep in targets[next] ?? [] where !library.contains(dep) {
+                library.insert(dep)
+                queue.append(dep)
+            }
+        }
+        #expect(library.count >= 8, "\(library.sorted())")
+        #expect(!library.contains("ChipifyStreaming") && !library.contains("ChipifyCLI"))
+        let products = package.components(separatedBy: ".library(").dropFirst()
+        #expect(products.count == 1 && products.first?.contains("targets: [\"ChipKit\"]") == true,
+                "the package's one library product is ChipKit")
+        var files = 0
+        for target in library.sorted() {
+            let directory = Self.root + "Sources/" + target
+            let names = try FileManager.default.subpathsOfDirectory(atPath: directory).filter { $0.hasSuffix(".swift") }
+            for name in names {
+                let text = try #require(readFile(directory + "/" + name)).stringValue
+                files += 1
+                for line in text.split(separator: "\n") {
+                    let words = line.split(separator: " ").map(String.init)
+                    guard let k = words.firstIndex(of: "import"), words[..<k].allSatisfy({ $0.hasPrefix("@") }),
+                          k + 1 < words.count else { continue }
+                    let module = words[k + 1]
+                    // The compiler's own Clang module of SSE2 intrinsics
+                    // (headers only, nothing to link) is the toolchain's.
+                    let toolchain = module == "_Builtin_intrinsics.intel"
+                    #expect(library.contains(module) || toolchain, "\(target)/\(name) imports \(module)")
+                }
+            }
+        }
+        #expect(files > 60, "read \(files) files")
     }
 }
 
