@@ -567,25 +567,11 @@ enum FastPath {
         readableComments(p, range, wordsBetween: false)
     }
 
-    /// The first byte at or after `i` and before `end` that is neither a
-    /// space nor in a comment (comments nest; the index vouches that they
-    /// close and hold no quote or backslash).
-    ///
-    /// - Complexity: O(*n*) in the bytes skipped.
+    /// ``SimpleList/skipComments(_:from:to:)`` on a buffer.
+    @inline(__always)
     static func skipComments(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
-        var i = i, depth = 0
-        while i < end {
-            let b = p[i]
-            if depth > 0 {
-                if b == ASCII.openParen { depth += 1 } else if b == ASCII.closeParen { depth -= 1 }
-            } else if b == ASCII.openParen {
-                depth = 1
-            } else if b != ASCII.space {
-                break
-            }
-            i += 1
-        }
-        return i
+        guard let base = p.baseAddress else { return i }
+        return SimpleList.skipComments(base, from: i, to: end)
     }
 
     /// The first byte at or after `i` and before `end` that is not a space.

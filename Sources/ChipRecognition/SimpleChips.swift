@@ -187,8 +187,6 @@ extension ListRecognizer {
                 nameRange = nameLo..<nameEnd
                 plainQuoted = p[nameLo] == ASCII.quote && !facts.escapes && !facts.encodedWord && !facts.unfoldedSpaces
                 if facts.nonASCII { screen = Self.screenName(p, nameLo..<nameEnd, warnings: &warnings) }
-            } else if open != lo && chip.comment < 0 {
-                return false
             }
         }
         // From here on the chip is this lane's: the list's state changes.

@@ -408,6 +408,28 @@ package enum SimpleList {
         return y
     }
 
+    /// The first byte at or after `i` and before `end` that is neither a
+    /// space nor in a comment (comments nest; the index vouches that they
+    /// close and hold no quote or backslash). The lane reads a chip's
+    /// comments with it too.
+    ///
+    /// - Complexity: O(*n*) in the bytes skipped.
+    package static func skipComments(_ bytes: UnsafePointer<UInt8>, from i: Int, to end: Int) -> Int {
+        var i = i, depth = 0
+        while i < end {
+            let b = bytes[i]
+            if depth > 0 {
+                if b == ASCII.openParen { depth += 1 } else if b == ASCII.closeParen { depth -= 1 }
+            } else if b == ASCII.openParen {
+                depth = 1
+            } else if b != ASCII.space {
+                break
+            }
+            i += 1
+        }
+        return i
+    }
+
     /// Stage 2: the piece of the record since the last separator, and
     /// whether a group is open.
     struct Piece {
@@ -441,6 +463,10 @@ package enum SimpleList {
         var heldLo = -1, heldHi = -1, afterComma = -1
         /// Text stood between two comments before any `<`.
         var textAfterComment = false
+        /// A `,` and a `;` have ended a chip outside a group (the
+        /// scanner's `Separators`), which decides whether a `,` after
+        /// words is held.
+        var sawComma = false, sawSemicolon = false
 
         init(spaces: UnsafeBufferPointer<UInt64>, record: UnsafePointer<UInt8>, out: UnsafeMutablePointer<Chip>) {
             self.spaces = spaces
@@ -588,32 +614,15 @@ package enum SimpleList {
 
         /// Whether the scanner holds a `,` after words outside a group
         /// (its `Separators`): when no `,` has ended a chip outside a
-        /// group yet, or a `;` has. Read from the entries so far, each
-        /// chip's separator the first byte after it that is not a space:
-        /// only words before a `,` ask, which few lists hold.
-        @inline(never)
-        func holdsComma() -> Bool {
-            let seen = separatorsSoFar()
-            return seen.semicolon || !seen.comma
-        }
+        /// group yet, or a `;` has.
+        var holdsComma: Bool { sawSemicolon || !sawComma }
 
-        /// Whether a `,` and a `;` have ended a chip outside a group so
-        /// far, as the scanner's `Separators` keep it.
-        func separatorsSoFar() -> (comma: Bool, semicolon: Bool) {
-            var comma = false, semicolon = false, grouped = false
-            for k in 0..<count {
-                let c = out[k]
-                switch c.kind {
-                case .groupOpen: grouped = true
-                case .groupClose: grouped = false
-                case .chip:
-                    guard !grouped else { continue }
-                    var i = Int(c.hi)
-                    while isSpace(i) { i += 1 }
-                    if record[i] == 0x2C { comma = true } else if record[i] == 0x3B { semicolon = true }
-                }
-            }
-            return (comma, semicolon)
+        /// Notes the separator that ended the chip just written, as the
+        /// scanner's `Separators` keep it: only outside a group.
+        @inline(__always)
+        mutating func noteSeparator(_ separator: UInt8) {
+            guard !inGroup else { return }
+            if separator == 0x2C { sawComma = true } else if separator == 0x3B { sawSemicolon = true }
         }
 
         /// Ends the record: its last piece, and an open group at its end.
@@ -696,7 +705,7 @@ package enum SimpleList {
                 // that used `;`) to see whether `First <…>;` follows.
                 // Words then a quoted string open at the end are one chip.
                 guard !quoted || quoteOpen, firstComment < 0, depth == 0 else { return false }
-                if separator == 0x2C && !inGroup && holdsComma() {
+                if separator == 0x2C && !inGroup && holdsComma {
                     // Held: the piece runs on past the `,`.
                     heldLo = lo
                     heldHi = hi
@@ -723,6 +732,7 @@ package enum SimpleList {
                 lo: lo, hi: hi, open: open, at: lastAt, ats: unclosed ? -1 : open >= 0 ? atInside : atOutside,
                 comment: firstComment)
             count += 1
+            noteSeparator(separator)
             return true
         }
 
@@ -740,23 +750,7 @@ package enum SimpleList {
             return (addressLo, i)
         }
 
-        /// The first byte at or after `i` that is neither a space nor in a
-        /// comment (the index vouches that comments nest).
-        func skipComments(from i: Int, to hi: Int) -> Int {
-            var i = i, depth = 0
-            while i < hi {
-                let b = record[i]
-                if depth > 0 {
-                    if b == 0x28 { depth += 1 } else if b == 0x29 { depth -= 1 }
-                } else if b == 0x28 {
-                    depth = 1
-                } else if b != 0x20 {
-                    break
-                }
-                i += 1
-            }
-            return i
-        }
+        func skipComments(from i: Int, to hi: Int) -> Int { SimpleList.skipComments(record, from: i, to: hi) }
 
         /// Ends a piece whose first `,` was held (`Lee, Ann <ann@x.org>`),
         /// as the scanner does when words, then one closed `<…>` and only
@@ -770,9 +764,10 @@ package enum SimpleList {
         mutating func endHeld(_ lo: Int, _ hi: Int, by separator: UInt8) -> Bool {
             guard open >= 0, close >= 0, tail == hi, !quoted, atOutside == 0, firstComment < 0,
                   !allSpaces(afterComma..<open) else { return false }
-            if separator == 0x3B || (separator == 0 && separatorsSoFar().semicolon) {
+            if separator == 0x3B || (separator == 0 && sawSemicolon) {
                 out[count] = Chip(lo: lo, hi: hi, open: open, at: lastAt, ats: atInside, comma: afterComma - 1)
                 count += 1
+                noteSeparator(separator)
                 return true
             }
             var afterLo = afterComma
@@ -780,6 +775,7 @@ package enum SimpleList {
             out[count] = Chip(lo: heldLo, hi: heldHi)
             out[count + 1] = Chip(lo: afterLo, hi: hi, open: open, at: lastAt, ats: atInside)
             count += 2
+            noteSeparator(separator)
             return true
         }
     }
