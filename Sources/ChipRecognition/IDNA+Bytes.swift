@@ -70,10 +70,10 @@ package enum IDNABytes {
                     continue
                 }
                 if valid {
-                    switch asciiLength(UnsafeBufferPointer(rebasing: all[start..<k]), tables) {
-                    case .some(let length?): total += length
-                    case .some(nil): valid = false
-                    case nil: return nil
+                    switch piece(UnsafeBufferPointer(rebasing: all[start..<k]), tables) {
+                    case .valid(let length): total += length
+                    case .invalid: valid = false
+                    case .stringForm: return nil
                     }
                 }
                 if k < n { pieces += 1 }
@@ -129,14 +129,22 @@ package enum IDNABytes {
         s >= 0x80 && tables.info(s) & IDNATables.joinsAfterBit != 0
     }
 
-    /// The length of a piece's A-label (or of its lower-cased ASCII), nil
-    /// inside when the piece is not a valid label, nil outside when only
-    /// the `String` form can tell.
-    static func asciiLength(_ piece: UnsafeBufferPointer<UInt32>, _ tables: IDNATables) -> Int?? {
-        guard !piece.isEmpty else { return .some(nil) }
+    /// What a piece of a label comes to.
+    enum Piece {
+        /// A valid label: the length of its A-label, or of its lower-cased ASCII.
+        case valid(Int)
+        case invalid
+        /// Only the `String` form can tell (it decodes to a scalar the
+        /// tables do not assign).
+        case stringForm
+    }
+
+    /// What a piece of a label comes to (``Piece``).
+    static func piece(_ piece: UnsafeBufferPointer<UInt32>, _ tables: IDNATables) -> Piece {
+        guard !piece.isEmpty else { return .invalid }
         // A piece lower-cases to at most three times its scalars (the
         // generator keeps mappings to three or fewer).
-        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * piece.count) { buffer -> Int?? in
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * piece.count) { buffer -> Piece in
             var n = 0
             var ascii = true
             for s in piece {
@@ -157,22 +165,22 @@ package enum IDNABytes {
             }
             let lower = UnsafeBufferPointer(rebasing: buffer[0..<n])
             if ascii {
-                guard lower[0] != 0x2D, lower[n - 1] != 0x2D else { return .some(nil) }
-                for s in lower where !(ByteClass.isLetterOrDigit(UInt8(s)) || s == 0x2D) { return .some(nil) }
+                guard lower[0] != 0x2D, lower[n - 1] != 0x2D else { return .invalid }
+                for s in lower where !(ByteClass.isLetterOrDigit(UInt8(s)) || s == 0x2D) { return .invalid }
                 if n >= 4 && lower[2] == 0x2D && lower[3] == 0x2D {
-                    guard lower[0] == 0x78, lower[1] == 0x6E else { return .some(nil) }
+                    guard lower[0] == 0x78, lower[1] == 0x6E else { return .invalid }
                     switch validALabel(lower, tables) {
                     case true?: break
-                    case false?: return .some(nil)
-                    case nil: return nil
+                    case false?: return .invalid
+                    case nil: return .stringForm
                     }
                 }
-                return .some(n)
+                return .valid(n)
             }
-            guard validUnicodeLabel(lower, tables) else { return .some(nil) }
+            guard validUnicodeLabel(lower, tables) else { return .invalid }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Punycode.maxEncodedBytes(n)) { code in
-                guard let length = Punycode.encode(lower, into: code) else { return .some(nil) }
-                return .some(4 + length)
+                guard let length = Punycode.encode(lower, into: code) else { return .invalid }
+                return .valid(4 + length)
             }
         }
     }
