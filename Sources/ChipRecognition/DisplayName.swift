@@ -125,9 +125,10 @@ enum DisplayName {
     /// would decode it, and returns true; returns false (appending
     /// nothing) for any other. Such a phrase is unquoted words of `atext`,
     /// dots and bytes of 0x80 and above with no `=?` (which may start an
-    /// encoded word), or one quoted string of printable text without
-    /// escapes; white space (space, tab) folds to single spaces and is
-    /// trimmed. Most display names are one or the other.
+    /// encoded word), or one quoted string of printable text and
+    /// quoted-pairs of printable ASCII but space (`\"`, `\\`, whose
+    /// backslash goes); white space (space, tab) folds to single spaces
+    /// and is trimmed. Most display names are one or the other.
     ///
     /// - Complexity: O(*n*) in the phrase's length.
     static func appendPlain(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
@@ -141,6 +142,7 @@ enum DisplayName {
         // First: is it plain, and is its white space already single spaces
         // between words (then it is appended whole)?
         var folded = true
+        var escapes = false
         var previousSpace = true
         var i = lo
         while i < hi {
@@ -152,6 +154,15 @@ enum DisplayName {
                 continue
             }
             previousSpace = false
+            if quoted && c == ASCII.backslash {
+                // A quoted-pair of a printable byte, which stands for that
+                // byte (an escaped space or control folds or goes: the
+                // lexer's path writes those).
+                guard i + 1 < hi, p[i + 1] > 0x20, p[i + 1] < 0x7F else { return false }
+                escapes = true
+                i += 2
+                continue
+            }
             let plain = c >= 0x80
                 || (quoted ? c >= 0x20 && c != 0x7F && c != ASCII.quote && c != ASCII.backslash
                            : table[c] != 0 && !(c == ASCII.equals && i + 1 < hi && p[i + 1] == ASCII.question))
@@ -159,7 +170,7 @@ enum DisplayName {
             i += 1
         }
         if previousSpace && hi > lo { folded = false }
-        if folded {
+        if folded && !escapes {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: p[lo..<hi]))
             return true
         }
@@ -177,10 +188,32 @@ enum DisplayName {
             while j < hi && p[j] != ASCII.space && p[j] != ASCII.tab { j += 1 }
             if pendingSpace { out.append(ASCII.space) }
             pendingSpace = false
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<j]))
+            if escapes {
+                appendUnescaped(p, i..<j, into: &out)
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<j]))
+            }
             i = j
         }
         return true
+    }
+
+    /// A word of a quoted string whose quoted-pairs are of printable
+    /// bytes: each pair's backslash goes, the byte it escapes stays.
+    /// The runs between backslashes go in whole (a run starts with the
+    /// byte a backslash escapes).
+    static func appendUnescaped(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) {
+        var run = range.lowerBound, i = range.lowerBound
+        while i < range.upperBound {
+            if p[i] == ASCII.backslash {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<i]))
+                run = i + 1
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<range.upperBound]))
     }
 
     /// The ASCII bytes of an unquoted plain phrase: `atext` and `.`.

@@ -60,6 +60,8 @@ struct PlainDisplayNameTests {
         ("Ann Lee", "Ann Lee"), ("  Ann \t  Lee ", "Ann Lee"), ("Dr. Ann", "Dr. Ann"), ("\"Lee, Ann\"", "Lee, Ann"),
         ("\" Lee ,  Ann \"", "Lee , Ann"), ("José Ortiz", "José Ortiz"), ("\"\"", ""), ("", ""),
         ("a=b", "a=b"), ("\"=?x?=\"", "=?x?="),
+        // Quoted-pairs of printable bytes lose their backslash.
+        ("\"A \\\"B\\\"\"", "A \"B\""), ("\"a\\\\b\"", "a\\b"), ("\" \\(x\\)  y \"", "(x) y"),
     ])
     func plainNames(_ text: String, _ decoded: String) {
         let got = viaPlain(Array(text.utf8))
@@ -67,7 +69,10 @@ struct PlainDisplayNameTests {
         #expect(got == viaLexer(Array(text.utf8)))
     }
 
-    @Test(arguments: ["=?UTF-8?Q?x?=", "a=?b", "Ann (x) Lee", "\"A \\\"B\\\"\"", "Ann\r\n Lee", "a\u{1}b", "\"a\" \"b\"",
+    @Test(arguments: ["=?UTF-8?Q?x?=", "a=?b", "Ann (x) Lee", "Ann\r\n Lee", "a\u{1}b", "\"a\" \"b\"",
+                      // Quoted-pairs of a space, a tab, a byte of 0x80 or
+                      // more, and a backslash escaping the closing quote.
+                      "\"a\\ b\"", "\"a\\\tb\"", "\"\\é\"", "\"a\\\"",
                       "Ann \"Lee\"", "a\\b", "[x]", "a<b", "a,b", "a:b", "\"a\u{7F}\""])
     func namesThatNeedTheLexer(_ text: String) {
         #expect(viaPlain(Array(text.utf8)) == nil, "\(text)")
@@ -77,8 +82,9 @@ struct PlainDisplayNameTests {
     func randomPhrasesAgree(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         let pieces: [[UInt8]] = ["a", "Zo", ".", " ", "\t", "\"", "\\", "(", ")", "=", "?", "=?", "é", "\u{3000}", ",", "@",
-                                 "<", "[", "\u{1}", "\r\n", "O'N", "-", "\u{FF}"].map { Array($0.utf8) } + [[0xC3], [0x80]]
-        var taken = 0
+                                 "<", "[", "\u{1}", "\r\n", "O'N", "-", "\u{FF}", "\\\"", "\\\\", "\\x", "\\ "].map { Array($0.utf8) }
+            + [[0xC3], [0x80], [0x5C, 0xC3, 0xA9]]
+        var taken = 0, unescaped = 0
         for _ in 0..<4_000 {
             var bytes: [UInt8] = []
             let quoted = rng.chance(perMille: 300)
@@ -87,10 +93,12 @@ struct PlainDisplayNameTests {
             if quoted { bytes.append(0x22) }
             if let plain = viaPlain(bytes) {
                 taken += 1
+                if quoted && bytes.contains(0x5C) { unescaped += 1 }
                 #expect(plain == viaLexer(bytes), "\(bytes)")
             }
         }
         #expect(taken > 400, "only \(taken) phrases took the plain path")
+        #expect(unescaped > 20, "only \(unescaped) quoted phrases with escapes took the plain path")
     }
 
     @Test func everyCorpusNameAgrees() throws {
