@@ -148,12 +148,15 @@ enum EncodedWord {
     @inline(__always)
     static func decodeQ(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, onlyPlain: Bool) -> Int? {
         var i = 0, n = 0
+        let hex = Base64.hexValues
         while i < text.count {
             let c = text[i]
             if c == UInt8(ascii: "_") {
                 out[n] = ASCII.space
             } else if c == UInt8(ascii: "=") {
-                guard i + 2 < text.count, let hi = Base64.hexValue(text[i + 1]), let lo = Base64.hexValue(text[i + 2]) else { return nil }
+                guard i + 2 < text.count else { return nil }
+                let hi = hex[text[i + 1]], lo = hex[text[i + 2]]
+                guard hi | lo < 16 else { return nil }
                 out[n] = hi << 4 | lo
                 i += 2
             } else {
@@ -243,28 +246,51 @@ extension EncodedWord {
     /// one: adjacent words joined, to the same bytes, with no warning).
     ///
     /// - Complexity: O(*n*) in the name's length.
+    /// The index of the first `?` in `p[i..<hi]`, or `hi`: eight bytes a
+    /// step (an encoded word's text is most of its length).
+    @inline(__always)
+    static func questionMark(_ p: UnsafeBufferPointer<UInt8>, from i: Int, to hi: Int) -> Int {
+        var k = i
+        while k + 8 <= hi {
+            let found = SWAR.byte(SWAR.load(p, k), UInt8(ascii: "?")) & 0x8080_8080_8080_8080
+            // The lowest flag is exact (a borrow runs only upwards).
+            if found != 0 { return k + found.trailingZeroBitCount >> 3 }
+            k += 8
+        }
+        while k < hi && p[k] != UInt8(ascii: "?") { k += 1 }
+        return k
+    }
+
     static func appendSimpleWords(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
         let hi = range.upperBound
         // Neither encoding decodes to more bytes than its text.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count + 1) { scratch -> Bool in
             var n = 0
             var i = range.lowerBound
-            // The words' charset, nil before the first word.
-            var charset: Charset?
+            // Whether the words are in UTF-8 (else windows-1252), nil
+            // before the first word.
+            var wordsAreUTF8: Bool?
             while true {
                 guard hi - i >= 8, p[i] == UInt8(ascii: "="), p[i + 1] == UInt8(ascii: "?") else { return false }
                 var j = i + 2
                 while j < hi && p[j] != UInt8(ascii: "?") { j += 1 }
                 // Only the labels mail uses most are looked at, as the
                 // phrase decoder reads them first.
+                // (Matched by case: `==` of another module's enum is a
+                // call through its conformance.)
                 guard let named = Charset.commonLabel(UnsafeBufferPointer(rebasing: p[(i + 2)..<j])),
-                      named == .utf8 || named == .windows1252, charset == nil || named == charset,
                       j + 2 < hi, p[j + 2] == UInt8(ascii: "?") else { return false }
-                charset = named
+                let wordIsUTF8: Bool
+                switch named {
+                case .utf8: wordIsUTF8 = true
+                case .windows1252: wordIsUTF8 = false
+                default: return false
+                }
+                if let wordsAreUTF8, wordsAreUTF8 != wordIsUTF8 { return false }
+                wordsAreUTF8 = wordIsUTF8
                 let encoding = p[j + 1] | 0x20
-                var k = j + 3
                 // The text ends at its first `?`, which must close the word.
-                while k < hi && p[k] != UInt8(ascii: "?") { k += 1 }
+                let k = questionMark(p, from: j + 3, to: hi)
                 guard k + 1 < hi, p[k + 1] == UInt8(ascii: "=") else { return false }
                 let text = UnsafeBufferPointer(rebasing: p[(j + 3)..<k])
                 if encoding == UInt8(ascii: "b") {
@@ -286,7 +312,7 @@ extension EncodedWord {
             // U+2028/9, of windows-1252 (`iso-8859-1`, `us-ascii`) the
             // letters from U+00A0 on, which it shares with ISO-8859-1.
             let decoded = UnsafeBufferPointer(start: scratch.baseAddress, count: n)
-            let isUTF8 = charset == .utf8
+            let isUTF8 = wordsAreUTF8 ?? false
             var k = 0
             var previousSpace = true
             while k < n {

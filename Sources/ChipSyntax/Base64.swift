@@ -63,18 +63,42 @@ package enum Base64 {
         return bits < 6
     }
 
+    /// Each byte's value as a digit of standard base64, 0x40 for `=`, and
+    /// 0xFF for any other byte.
+    @usableFromInline package static let digitValues = ByteTable { b in
+        if b == 0x3D { return 0x40 }
+        return digitValue(UInt8(b)) ?? 0xFF
+    }
+
+    /// Each byte's value as a hexadecimal digit (either case), and 0xFF
+    /// for any other byte.
+    @usableFromInline package static let hexValues = ByteTable { b in hexValue(UInt8(b)) ?? 0xFF }
+
     /// ``decode(_:skippingWhiteSpace:urlSafe:_:)`` of standard base64,
     /// into `out` (room for `text.count` bytes, which no text outgrows):
     /// how many bytes it wrote, or nil on a bad digit or a truncated final
-    /// byte. Digits are valued by selects rather than branches (the digits
-    /// of a text come in no order a predictor learns).
+    /// byte. Four digits make three bytes at a time, each valued by one
+    /// look-up, up to the first `=` or bad digit; the rest (a padded last
+    /// group, or an error) digit by digit.
     ///
     /// - Complexity: O(*n*) in the text's length.
     @inlinable
     package static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         var accumulator: UInt32 = 0, bits = 0, n = 0
         var padded = false
-        for c in text {
+        let values = digitValues
+        var i = 0
+        while i + 4 <= text.count {
+            let a = values[text[i]], b = values[text[i + 1]], c = values[text[i + 2]], d = values[text[i + 3]]
+            guard (a | b | c | d) & 0xC0 == 0 else { break }
+            let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            out[n] = UInt8(truncatingIfNeeded: v >> 16)
+            out[n + 1] = UInt8(truncatingIfNeeded: v >> 8)
+            out[n + 2] = UInt8(truncatingIfNeeded: v)
+            n += 3
+            i += 4
+        }
+        for c in UnsafeBufferPointer(rebasing: text[i...]) {
             if c == UInt8(ascii: "=") {
                 padded = true
                 continue

@@ -34,6 +34,16 @@ struct Base64Tests {
         #expect(got == Self.reference(Array(text.utf8)), "\(text)")
     }
 
+    /// The look-up tables the fast decoders use hold each byte's value as
+    /// the switches give it.
+    @Test func tablesHoldEveryBytesValue() {
+        for b in 0...255 {
+            let byte = UInt8(b)
+            #expect(Base64.hexValues[byte] == Base64.hexValue(byte) ?? 0xFF, "\(b)")
+            #expect(Base64.digitValues[byte] == (b == 0x3D ? 0x40 : Base64.digitValue(byte) ?? 0xFF), "\(b)")
+        }
+    }
+
     /// Every byte value in every place of random texts of digits.
     @Test func agreesWithTheByteByByteDecoder() {
         let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
