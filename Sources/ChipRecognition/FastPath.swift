@@ -387,6 +387,18 @@ enum FastPath {
         return (lo..<at, d..<hi)
     }
 
+    /// The lanes of `v` holding a byte that may start an invisible
+    /// character or a C1 control (``Invisibles/mayStartInvisible(_:)``).
+    @inline(__always)
+    static func mayStartInvisible(_ v: SIMD16<UInt8>) -> UInt64 {
+        var m = v .== SIMD16<UInt8>(repeating: 0xC2)
+        m .|= v .== SIMD16<UInt8>(repeating: 0xD8)
+        m .|= v .== SIMD16<UInt8>(repeating: 0xE1)
+        m .|= v .== SIMD16<UInt8>(repeating: 0xE2)
+        m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+        return VectorBits.bits(m)
+    }
+
     /// Bits of the 32 bytes at `p`, a domain's: LDH or dot, dots, hyphens.
     @inline(__always)
     static func hostMasks(_ p: UnsafePointer<UInt8>) -> (ok: UInt64, dots: UInt64, hyphens: UInt64) {
@@ -681,14 +693,15 @@ enum FastPath {
     /// it); the lengths limits counted in A-labels, and a top-level label
     /// that is not all digits. Nil for anything else.
     ///
-    /// - Complexity: O(*n*) in the address's length; a label not yet in
-    ///   `labels` is converted once.
+    /// - Complexity: O(*n*) in the address's length; a domain not yet in
+    ///   `labels` is read label by label once (its verdict is then kept
+    ///   whole), and a label not yet there converted once.
     static func internationalAddrSpec(
         _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, at: Int, _ hi: Int, _ t: ByteTable, labels: inout LabelCache
     ) -> (Range<Int>, Range<Int>)? {
         // Local part: atext runs separated by single dots.
         guard at > lo, at - lo <= SMTPLimits.maxLocalPartBytes, hi > at + 1 else { return nil }
-        var wideLocal = false
+        var wideLocal = false, localMayHide = true
         let localCount = at - lo
         if localCount <= 32 && lo + 32 <= p.count, let base = p.baseAddress {
             // Two vectors, as ``indexedAddrSpec(_:_:at:_:_:)`` reads a
@@ -713,6 +726,10 @@ enum FastPath {
                     i += n
                 }
                 wideLocal = true
+                // Only a few lead bytes start an invisible character or a
+                // C1 control (``Invisibles/mayStartInvisible(_:)``): with
+                // none of them, there is nothing for the scan to find.
+                localMayHide = (mayStartInvisible(v0) | mayStartInvisible(v1) << 16) & localBits != 0
             }
         } else {
             var previousDot = true
@@ -737,19 +754,43 @@ enum FastPath {
             }
             guard !previousDot else { return nil }
         }
-        if wideLocal {
+        if wideLocal && localMayHide {
             // What the grammar reports in an atom of UTF-8 (never ASCII).
             let found = Invisibles.scan(p, lo..<at)
             guard found.first == nil, found.control == nil else { return nil }
         }
+        // The domain's verdict, cached whole: a list names few domains.
+        let domain = labels.domainVerdict(p, (at + 1)..<hi) { labels in
+            internationalDomain(p, (at + 1)..<hi, t, labels: &labels)
+        }
+        let length = Int(domain.length)
+        guard length >= 0 else { return nil }
+        let international = domain.international, labelCount = Int(domain.labels)
+        guard international || wideLocal, labelCount >= 2, length <= SMTPLimits.maxDomainBytes,
+              at - lo + 1 + length <= SMTPLimits.maxAddressBytes else { return nil }
+        return (lo..<at, (at + 1)..<hi)
+    }
+
+    /// What ``internationalAddrSpec(_:_:at:_:_:labels:)`` finds of the
+    /// domain `p[range]`: its length in A-labels, its count of labels and
+    /// whether it is international (a label of UTF-8 or an A-label); or
+    /// invalid. Depends on the domain's bytes alone, so that it is cached
+    /// for the domain (``LabelCache/domainVerdict(_:_:work:)``).
+    ///
+    /// - Complexity: O(*n*) in the domain's length; a label not yet in
+    ///   `labels` is converted once.
+    static func internationalDomain(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ t: ByteTable, labels: inout LabelCache
+    ) -> LabelCache.DomainVerdict {
+        let hi = range.upperBound
         var length = 0, labelCount = 0
-        var start = at + 1
+        var start = range.lowerBound
         var international = false
         // A domain of up to 64 bytes is classified sixteen bytes at a
         // time: where its dots and its bytes of 0x80 and above stand, and
         // that every other byte is LDH (a loop that tests each byte
         // mispredicts where ASCII and UTF-8 alternate).
-        let d = at + 1, domainCount = hi - d
+        let d = range.lowerBound, domainCount = hi - d
         var dots: UInt64 = 0, wideBits: UInt64 = 0
         let vectors = domainCount <= 64 && d + 64 <= p.count
         if vectors, let base = p.baseAddress {
@@ -762,7 +803,7 @@ enum FastPath {
                 wideBits |= VectorBits.bits(high) << UInt64(16 * k)
             }
             let all = VectorBits.low(domainCount)
-            guard ~ok & all == 0 else { return nil }
+            guard ~ok & all == 0 else { return .invalid }
             dots &= all
             wideBits &= all
         }
@@ -782,30 +823,30 @@ enum FastPath {
                 while end < hi && p[end] != UInt8(ascii: ".") {
                     let b = p[end]
                     if b < 0x80 {
-                        guard t[b] & 2 != 0 else { return nil }
+                        guard t[b] & 2 != 0 else { return .invalid }
                     } else {
                         wide = true
                     }
                     end += 1
                 }
             }
-            guard end > start, p[start] != UInt8(ascii: "-"), p[end - 1] != UInt8(ascii: "-") else { return nil }
+            guard end > start, p[start] != UInt8(ascii: "-"), p[end - 1] != UInt8(ascii: "-") else { return .invalid }
             if wide {
                 let verdict = labels.verdict(p, start..<end)
                 guard verdict.pieces == 1, verdict.asciiLength >= 0, verdict.asciiLength <= SMTPLimits.maxLabelBytes else {
-                    return nil
+                    return .invalid
                 }
                 length += Int(verdict.asciiLength)
                 international = true
             } else {
                 let n = end - start
-                guard n <= SMTPLimits.maxLabelBytes else { return nil }
+                guard n <= SMTPLimits.maxLabelBytes else { return .invalid }
                 if n >= 4 && p[start + 2] == UInt8(ascii: "-") && p[start + 3] == UInt8(ascii: "-") {
                     // `xn--…`: an A-label IDNA accepts (its verdict kept
                     // in `labels`, as the grammar keeps it); any other
                     // `ab--` label is refused there.
                     let verdict = labels.verdict(p, start..<end)
-                    guard verdict.pieces == 1, verdict.asciiLength >= 0 else { return nil }
+                    guard verdict.pieces == 1, verdict.asciiLength >= 0 else { return .invalid }
                     international = true
                 }
                 length += n
@@ -815,15 +856,13 @@ enum FastPath {
                 // The top-level label is not all digits.
                 var k = start
                 while k < end && t[p[k]] & 4 != 0 { k += 1 }
-                guard k < end else { return nil }
+                guard k < end else { return .invalid }
                 break
             }
             length += 1
             start = end + 1
-            guard start < hi else { return nil }
+            guard start < hi else { return .invalid }
         }
-        guard international || wideLocal, labelCount >= 2, length <= SMTPLimits.maxDomainBytes,
-              at - lo + 1 + length <= SMTPLimits.maxAddressBytes else { return nil }
-        return (lo..<at, (at + 1)..<hi)
+        return LabelCache.DomainVerdict(length: Int32(length), labels: Int16(clamping: labelCount), international: international)
     }
 }

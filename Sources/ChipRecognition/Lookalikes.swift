@@ -28,7 +28,8 @@ package struct Lookalikes: Sendable {
         var typo: Int32 = -1
         var mixed = false
         /// In a slot of the label verdicts (``LabelCache``): how many
-        /// labels the text makes; `typo` is then its ASCII length.
+        /// labels the text makes; `typo` is then its ASCII length (and, for
+        /// a whole domain's verdict, `mixed` whether it is international).
         var pieces: Int16 = 0
     }
 

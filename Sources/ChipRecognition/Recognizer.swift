@@ -994,6 +994,44 @@ package struct LabelCache: Sendable {
         IDNABytes.verdict(bytes) ?? work(String(decoding: bytes, as: UTF8.self))
     }
 
+    /// What the international reader of addresses finds of a whole
+    /// domain (``FastPath/internationalDomain(_:_:_:labels:)``): its
+    /// length in A-labels (-1: the reader refuses it), its count of labels,
+    /// and whether a label is international.
+    package struct DomainVerdict: Sendable, Hashable {
+        package var length: Int32
+        package var labels: Int16
+        package var international: Bool
+
+        static var invalid: DomainVerdict { DomainVerdict(length: -1, labels: 0, international: false) }
+    }
+
+    /// The verdict on the domain `p[range]`, kept in the slots of the
+    /// labels' verdicts under a key of another seed, or worked out by
+    /// `work` (which may look labels up in this cache) and kept.
+    ///
+    /// - Complexity: O(*n*) in the domain's length when cached.
+    @inline(__always)
+    mutating func domainVerdict(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, work: (inout LabelCache) -> DomainVerdict
+    ) -> DomainVerdict {
+        guard count > 0 else { return work(&self) }
+        let key = AddressKey.mixWords(p.baseAddress! + range.lowerBound, range.count, 0x444F_4D41_494E_5321, lowercase: false) | 1
+        let ways = min(count, Lookalikes.cacheWays)
+        let slot = base + Int(truncatingIfNeeded: key >> 32) & (count - ways)
+        for k in 0..<ways where slots[slot + k].key == key {
+            let found = slots[slot + k]
+            for j in stride(from: k, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
+            slots[slot] = found
+            return DomainVerdict(length: found.typo, labels: found.pieces, international: found.mixed)
+        }
+        let found = work(&self)
+        // The work's own look-ups may have moved this set's slots.
+        for j in stride(from: ways - 1, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
+        slots[slot] = Lookalikes.Verdict(key: key, typo: found.length, mixed: found.international, pieces: found.labels)
+        return found
+    }
+
     /// The verdict on `p[range]`, from the cache or worked out
     /// (``work(bytes:)``).
     ///

@@ -178,6 +178,50 @@ struct FastPathTests {
         #expect(answered > 200, "read \(answered)")
     }
 
+    /// A domain's verdict, kept whole in the label cache, is the verdict
+    /// worked out without a cache: domains valid and not, read again and
+    /// again through caches of every size (four slots: one set, so domains
+    /// and labels drive each other out), beside local parts that pass and
+    /// fail, so that the reader stops before the domain too.
+    @Test(arguments: [4, 64, 1_024])
+    func cachedDomainVerdictsAreWorkedOutOnes(slots: Int) {
+        var rng = SplitMix64(seed: 83 &+ UInt64(slots))
+        let good = ["köln", "例え", "bücher", "x", "a-b", "xn--kln-sna", "ß", "ab"]
+        let bad = ["1", "-", "ä\u{200B}", "ab--c", "123", "ö-", "a_b"]
+        // Most valid, some not (a bad label anywhere, or one label).
+        let domains = (0..<40).map { k in
+            (0..<rng.between(1...3)).map { _ in k % 4 == 0 && rng.chance(perMille: 500) ? rng.pick(bad) : rng.pick(good) }
+                .joined(separator: ".") + (k % 8 == 1 ? "" : rng.pick([".de", ".org", ".рф", ".xn--p1ai"]))
+        }
+        var cache = LabelCache(slots: slots)
+        var valid = 0
+        for _ in 0..<4_000 {
+            let text = rng.pick(["ann", "jürgen", "jürgen", "a..b", "ö\u{200B}"]) + "@" + rng.pick(domains)
+            // Room to read the domain in vectors, or not.
+            let bytes = Array(text.utf8) + (rng.chance(perMille: 500) ? [UInt8](repeating: 0x20, count: 64) : [])
+            let end = text.utf8.count
+            let at = bytes.lastIndex(of: UInt8(ascii: "@"))!
+            var none = LabelCache()
+            let (cached, fresh) = bytes.withUnsafeBufferPointer { p in
+                (FastPath.internationalAddrSpec(p, 0, at: at, end, FastPath.classes, labels: &cache),
+                 FastPath.internationalAddrSpec(p, 0, at: at, end, FastPath.classes, labels: &none))
+            }
+            #expect(cached?.0 == fresh?.0 && cached?.1 == fresh?.1, "\(text)")
+            if fresh != nil { valid += 1 }
+        }
+        #expect(valid > 500 && valid < 3_900, "\(valid) valid")
+        // Each domain's verdict alone, cached and not, for the invalid too.
+        for text in domains {
+            let bytes = Array(text.utf8)
+            var none = LabelCache()
+            let (cached, fresh) = bytes.withUnsafeBufferPointer { p in
+                (cache.domainVerdict(p, 0..<p.count) { FastPath.internationalDomain(p, 0..<p.count, FastPath.classes, labels: &$0) },
+                 FastPath.internationalDomain(p, 0..<p.count, FastPath.classes, labels: &none))
+            }
+            #expect(cached == fresh, "\(text)")
+        }
+    }
+
     /// Whenever the fast path answers, the full grammar agrees, under every
     /// policy: valid-looking chips, mutated at random.
     @Test(arguments: 0..<40)
