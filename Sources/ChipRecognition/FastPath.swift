@@ -346,6 +346,10 @@ enum FastPath {
               lo + 32 <= p.count, at + 65 <= p.count, let base = p.baseAddress else {
             return addrSpec(p, lo..<hi, t)
         }
+        // A byte of 0x80 or more next to the `@` (most international
+        // addresses: `用户@…`, `…@köln.de`) is refused at once, before the
+        // vectors are read.
+        if (base[at - 1] | base[at + 1]) >= 0x80 { return nil }
         // Local part: atext, single dots, neither first nor last.
         // Two vectors whatever the length (the bytes are there): a loop
         // whose count follows the length mispredicts from chip to chip.
