@@ -632,6 +632,40 @@ enum FastPath {
         return lo
     }
 
+    /// Whether `p[range]` holds no byte of 0x80 or more, no `@`, no `"`
+    /// and no `=?`, which a name's own checks read (an encoded word, a
+    /// quoted string, a spoofed address, UTF-8): four vectors for a name
+    /// of up to 64 bytes with 64 readable from its start, byte by byte
+    /// otherwise.
+    ///
+    /// - Complexity: O(*n*) in the range's length.
+    static func holdsNoneOfTheNamesChecks(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let lo = range.lowerBound, n = range.count
+        if n <= 64, lo + 64 <= p.count, let base = p.baseAddress {
+            var bad: UInt64 = 0, equals: UInt64 = 0, questions: UInt64 = 0
+            for k in 0..<4 {
+                let v = VectorBits.load(base + lo + 16 * k)
+                let shift = UInt64(16 * k)
+                var m = v .>= SIMD16<UInt8>(repeating: 0x80)
+                m .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: "@"))
+                m .|= v .== SIMD16<UInt8>(repeating: ASCII.quote)
+                bad |= VectorBits.bits(m) << shift
+                equals |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: UInt8(ascii: "="))) << shift
+                questions |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: UInt8(ascii: "?"))) << shift
+            }
+            // `=?` with its `?` inside the range.
+            return bad & VectorBits.low(n) | equals & questions >> 1 & VectorBits.low(n - 1) == 0
+        }
+        var i = lo
+        while i < range.upperBound {
+            let b = p[i]
+            guard b < 0x80, b != UInt8(ascii: "@"), b != ASCII.quote,
+                  !(b == UInt8(ascii: "=") && i + 1 < range.upperBound && p[i + 1] == UInt8(ascii: "?")) else { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// The first `(` at or after `i` and before `end`, or `end`.
     static func nextCommentOpen(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
         var i = i

@@ -324,21 +324,16 @@ extension ListRecognizer {
     /// - Complexity: O(*n*) in the name's length.
     @inline(never)
     mutating func commentedNameWarnings(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ChipWarnings? {
+        guard FastPath.holdsNoneOfTheNamesChecks(p, range) else { return nil }
         var warnings: ChipWarnings = []
-        var i = range.lowerBound
-        while i < range.upperBound {
-            let b = p[i]
-            guard b < 0x80, b != UInt8(ascii: "@"), b != ASCII.quote,
-                  !(b == UInt8(ascii: "=") && i + 1 < range.upperBound && p[i + 1] == UInt8(ascii: "?")) else { return nil }
-            i += 1
-        }
         // Each run of words between comments is a phrase whose text is
         // its bytes; the name is the runs joined by single spaces, as the
         // phrase decoder joins words that comments part.
         nameScratch.removeAll(keepingCapacity: true)
-        i = range.lowerBound
+        var i = range.lowerBound
         while i < range.upperBound {
-            let runEnd = FastPath.trimComments(p, i, FastPath.nextCommentOpen(p, i, range.upperBound))
+            let next = FastPath.nextCommentOpen(p, i, range.upperBound)
+            let runEnd = FastPath.trimComments(p, i, next)
             if runEnd > i {
                 var facts = FastPath.PhraseFacts()
                 switch FastPath.phrase(p, i..<runEnd, fastClasses, allowsDots: recognizer.policy.allowsObsoleteSyntax, facts: &facts) {
@@ -350,7 +345,7 @@ extension ListRecognizer {
                 if !nameScratch.isEmpty { nameScratch.append(ASCII.space) }
                 nameScratch.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<runEnd]))
             }
-            i = FastPath.skipComments(p, FastPath.nextCommentOpen(p, i, range.upperBound), range.upperBound)
+            i = FastPath.skipComments(p, next, range.upperBound)
         }
         return warnings
     }

@@ -222,6 +222,26 @@ struct FastPathTests {
         }
     }
 
+    /// The screen of a commented name's bytes by vectors (64 readable
+    /// bytes) gives the byte loop's answer (the same bytes with nothing
+    /// after them): `@`, `"`, bytes of 0x80 and above, `=?` inside the
+    /// name and `=` last with a `?` just past it, in every lane.
+    @Test func commentedNameScreenByVectorsIsTheByteLoop() {
+        var rng = SplitMix64(seed: 89)
+        let pieces = ["Sven", " ", "(x)", "@", "\"", "=", "?", "=?", "é", "a", "(do not use)"]
+        var refused = 0
+        for _ in 0..<6_000 {
+            let name = Array((0..<rng.between(1...12)).map { _ in rng.pick(pieces) }.joined().utf8.prefix(64))
+            let after: [UInt8] = rng.chance(perMille: 500) ? Array("?".utf8) : Array("x".utf8)
+            let padded = name + after + [UInt8](repeating: 0x3F, count: 64)
+            let byVectors = padded.withUnsafeBufferPointer { FastPath.holdsNoneOfTheNamesChecks($0, 0..<name.count) }
+            let byBytes = name.withUnsafeBufferPointer { FastPath.holdsNoneOfTheNamesChecks($0, 0..<name.count) }
+            #expect(byVectors == byBytes, "\(String(decoding: name, as: UTF8.self))")
+            if !byBytes { refused += 1 }
+        }
+        #expect(refused > 1_000 && refused < 5_900)
+    }
+
     /// Whenever the fast path answers, the full grammar agrees, under every
     /// policy: valid-looking chips, mutated at random.
     @Test(arguments: 0..<40)
