@@ -341,32 +341,40 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
 }
 
 /// The table `Benchmarks/peers/run_shapes.sh` prints: per shape, chipify's
-/// one-core speed over GMime's with `--summary` and with JSON Lines.
+/// one-core speed over GMime's with `--summary`, with JSON Lines written to
+/// a file and (in tables since 0.2.2) with JSON Lines thrown away.
 enum ShapesTable {
     struct Row: Equatable {
         var shape: String
         var summaryTimesGMime: Double
         var jsonlTimesGMime: Double
+        var jsonlToNullTimesGMime: Double? = nil
     }
 
-    /// The rows of `| shape | --summary MB/s | × GMime | JSON Lines MB/s | × GMime | …`.
+    /// The rows of `| shape | --summary MB/s | × GMime | JSON Lines MB/s | × GMime | [to /dev/null, × GMime |] …`.
     static func rows(_ text: String) -> [Row] {
         var rows: [Row] = []
         for line in text.split(separator: "\n") where line.hasPrefix("| ") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmed(" ") }
             guard cells.count >= 7,
                   let summary = Double(cells[3].without("×")), let jsonl = Double(cells[5].without("×")) else { continue }
-            rows.append(Row(shape: cells[1], summaryTimesGMime: summary, jsonlTimesGMime: jsonl))
+            // Nine columns: the sixth is JSON Lines to /dev/null.
+            let toNull = cells.count >= 11 ? Double(cells[6].without("×")) : nil
+            rows.append(Row(shape: cells[1], summaryTimesGMime: summary, jsonlTimesGMime: jsonl, jsonlToNullTimesGMime: toNull))
         }
         return rows
     }
 
-    /// The chart of the rows: a group of two bars per shape.
+    /// The chart of the rows: a group of bars per shape (three when the
+    /// table has JSON Lines to /dev/null).
     static func chart(_ rows: [Row]) -> String {
-        SVG.barChart(
+        let toNull = rows.allSatisfy { $0.jsonlToNullTimesGMime != nil }
+        return SVG.barChart(
             title: "chipify on one core, times as fast as GMime, by shape of list", unit: "×",
-            series: ["--summary", "--format jsonl (every chip written)"],
-            bars: rows.map { SVG.Bar(label: $0.shape, values: [$0.summaryTimesGMime, $0.jsonlTimesGMime]) },
+            series: ["--summary", "--format jsonl to a file"] + (toNull ? ["--format jsonl to /dev/null"] : []),
+            bars: rows.map {
+                SVG.Bar(label: $0.shape, values: [$0.summaryTimesGMime, $0.jsonlTimesGMime] + (toNull ? [$0.jsonlToNullTimesGMime!] : []))
+            },
             note: "20 MB of each shape (chipify-bench corpus --shape), whole processes in alternation: Benchmarks/peers/run_shapes.sh.")
     }
 }

@@ -49,7 +49,7 @@ mkdir -p "$OUT_DIR"
 rm -f "$OUT_DIR"/*.out "$OUT_DIR"/*.err
 
 # The tools, in table order: NAME|INPUT (full or slice)
-TOOLS=("chipify|full" "chipify-jsonl|full" "chipify-all-cores|full" "floor_scan|full")
+TOOLS=("chipify|full" "chipify-jsonl|full" "chipify-jsonl-null|full" "chipify-all-cores|full" "floor_scan|full")
 peer_selected gmime && TOOLS+=("gmime|full")
 peer_selected netmail && TOOLS+=("netmail|full")
 peer_selected perl-xs && TOOLS+=("perl-xs|full")
@@ -67,6 +67,9 @@ run_tool() {
     case "$name" in
         chipify | chipify-slice) "$CHIPIFY" -j 1 --summary --format jsonl "$file" ;;
         chipify-jsonl) "$CHIPIFY" -j 1 --format jsonl "$file" ;;
+        # The same, its lines thrown away: what writing them costs without
+        # what storing them in a file costs the kernel.
+        chipify-jsonl-null) "$CHIPIFY" -j 1 --format jsonl "$file" >/dev/null ;;
         chipify-all-cores) "$CHIPIFY" --summary --format jsonl "$file" ;;
         floor_scan) "$BUILD_DIR/floor_scan" "$file" ;;
         gmime) "$BUILD_DIR/gmime_count" "$file" ;;
@@ -116,6 +119,7 @@ chipify_counts() {
 chipify_counts "$CORPUS" >"$OUT_DIR/chipify.counts"
 cp "$OUT_DIR/chipify.counts" "$OUT_DIR/chipify-all-cores.counts"
 cp "$OUT_DIR/chipify.counts" "$OUT_DIR/chipify-jsonl.counts"
+cp "$OUT_DIR/chipify.counts" "$OUT_DIR/chipify-jsonl-null.counts"
 [ -n "$SLICE" ] && chipify_counts "$SLICE" >"$OUT_DIR/chipify-slice.counts"
 
 LOAD_END="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
@@ -145,7 +149,7 @@ def kv(text):
 
 def counts(name):
     text = open(os.path.join(out_dir, name + ".out")).read().strip()
-    if name == "chipify-jsonl":
+    if name in ("chipify-jsonl", "chipify-jsonl-null"):
         # Its output is the chips themselves: the counts are the summary's.
         tsv = kv(open(os.path.join(out_dir, name + ".counts")).read())
         return tsv["addresses"], tsv["valid"], {}
@@ -163,6 +167,7 @@ env = os.environ.get
 labels = {
     "chipify": "chipify -j 1 --summary (one core)",
     "chipify-jsonl": "chipify -j 1 --format jsonl (one core, every chip written)",
+    "chipify-jsonl-null": "chipify -j 1 --format jsonl >/dev/null (one core, every chip written, none stored)",
     "chipify-all-cores": "chipify --summary (all cores)",
     "floor_scan": "floor_scan (C, read + count `\\n` `,`)",
     "gmime": f"GMime {env('GMIME_VERSION', '3')} `internet_address_list_parse`",

@@ -72,6 +72,20 @@ struct ShapesChartTests {
         | idn | 160.2 | 3.40× | 90.1 | 1.91× | 1.60× | 4800 | 2.61× |
         """
 
+    /// A table with JSON Lines to /dev/null: three bars a shape.
+    @Test func readsTheColumnOfJSONLinesThrownAway() {
+        let table = """
+            | shape | --summary MB/s | × GMime | JSON Lines MB/s | × GMime | JSON Lines to /dev/null, × GMime | all cores ÷ one | floor MB/s | × Go net/mail |
+            |---|--:|--:|--:|--:|--:|--:|--:|--:|
+            | idn | 230.2 | 4.91× | 110.1 | 2.38× | 3.17× | 1.60× | 4800 | 3.61× |
+            """
+        let rows = ShapesTable.rows(table)
+        #expect(rows == [ShapesTable.Row(shape: "idn", summaryTimesGMime: 4.91, jsonlTimesGMime: 2.38, jsonlToNullTimesGMime: 3.17)])
+        let svg = ShapesTable.chart(rows)
+        for text in ["3.2 ×", "2.4 ×", "4.9 ×", "to /dev/null"] { #expect(svg.contains(text), "\(text)") }
+        #expect(!ShapesTable.chart(ShapesTable.rows(Self.table)).contains("/dev/null"))
+    }
+
     @Test func readsEveryShapeAndDrawsItsBars() {
         let rows = ShapesTable.rows(Self.table)
         #expect(rows == [
