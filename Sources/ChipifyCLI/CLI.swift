@@ -37,7 +37,7 @@ package struct UsageError: Error, Equatable, Sendable {
 
 /// `chipify`: address lists in, chips out.
 package enum CLI {
-    package static let version = "0.2.1"
+    package static let version = "0.2.2"
 
     /// The number of online processors, the default for `-j`.
     package static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
@@ -228,7 +228,7 @@ package enum CLI {
     ) -> Int32 {
         // `--version` (before a `--`) answers the same in every command.
         if let first = arguments.first, commands.contains(first),
-           arguments.prefix { $0 != "--" }.contains("--version") {
+           arguments.prefix(while: { $0 != "--" }).contains("--version") {
             return writeFailureStatus(writeAll(stdout, "chipify \(version)\n"), stderr: stderr) ?? 0
         }
         if arguments.first == "help" {
