@@ -262,9 +262,23 @@ extension EncodedWord {
     }
 
     static func appendSimpleWords(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
+        var screen: FastPath.NameScreen?
+        return appendSimpleWords(p, range, into: &out, screen: &screen)
+    }
+
+    /// ``appendSimpleWords(_:_:into:)``, which also screens the text it
+    /// appends (``FastPath/screenName(_:_:)``) when it is UTF-8 of up to 64
+    /// bytes, where it was decoded: `screen` is then set (left nil
+    /// otherwise).
+    ///
+    /// - Complexity: O(*n*) in the name's length.
+    static func appendSimpleWords(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8], screen: inout FastPath.NameScreen?
+    ) -> Bool {
         let hi = range.upperBound
-        // Neither encoding decodes to more bytes than its text.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count + 1) { scratch -> Bool in
+        // Neither encoding decodes to more bytes than its text; 64 more,
+        // so that the screen reads vectors past the text.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count + 65) { scratch -> Bool in
             var n = 0
             var i = range.lowerBound
             // Whether the words are in UTF-8 (else windows-1252), nil
@@ -340,6 +354,15 @@ extension EncodedWord {
             }
             guard !previousSpace || n == 0 else { return false }
             if isUTF8 {
+                if n <= 64 {
+                    // What the screen reads past the text: spaces, by
+                    // four stores (it looks only at the text's lanes).
+                    let raw = UnsafeMutableRawPointer(scratch.baseAddress! + n)
+                    for k in 0..<4 {
+                        raw.storeBytes(of: SIMD16<UInt8>(repeating: 0x20), toByteOffset: 16 * k, as: SIMD16<UInt8>.self)
+                    }
+                    screen = FastPath.screenName(UnsafeBufferPointer(start: scratch.baseAddress, count: n + 64), 0..<n)
+                }
                 out.append(contentsOf: decoded)
             } else {
                 for b in decoded {

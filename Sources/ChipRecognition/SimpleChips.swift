@@ -288,14 +288,18 @@ extension ListRecognizer {
         // phrase's lexer (and with no warning of decoding, as it gives).
         nameScratch.removeAll(keepingCapacity: true)
         var warnings: ChipWarnings = []
-        let simple = EncodedWord.appendSimpleWords(p, range, into: &nameScratch)
+        var screened: FastPath.NameScreen?
+        let simple = EncodedWord.appendSimpleWords(p, range, into: &nameScratch, screen: &screened)
         if !simple { warnings = decodePhrase(p, range) }
         if nameScratch.contains(UInt8(ascii: "@")) { return nil }
         // The words' text is well-formed UTF-8: screened by its bytes, so
         // that a name of one script and no invisible character (most)
-        // skips both reads.
+        // skips both reads (words of UTF-8 were screened as they were
+        // decoded).
         var screen: FastPath.NameScreen = [.invisibles, .scripts]
-        if simple && nameScratch.count <= 64 {
+        if simple, let screened {
+            screen = screened
+        } else if simple && nameScratch.count <= 64 {
             screen = nameScratch.withUnsafeBufferPointer { name in
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { padded in
                     // Spaces by four stores (a call to `memset` costs more).

@@ -141,7 +141,7 @@ struct RFC2047Tests {
             }.joined()
         }
         var rng = SplitMix64(seed: 61)
-        var taken = 0, clean = 0
+        var taken = 0, clean = 0, screened = 0
         var recognizer = Recognizer(policy: .standard)
         for _ in 0..<20_000 {
             let charset = rng.chance(perMille: 800) ? rng.pick(Array(charsets.prefix(6))) : rng.pick(charsets)
@@ -169,17 +169,27 @@ struct RFC2047Tests {
             bytes.withUnsafeBufferPointer { p in
                 var fast: [UInt8] = [0x41]
                 var slow: [UInt8] = [0x41]
-                let took = EncodedWord.appendSimpleWords(p, 0..<p.count, into: &fast)
+                var screen: FastPath.NameScreen?
+                let took = EncodedWord.appendSimpleWords(p, 0..<p.count, into: &fast, screen: &screen)
                 let warnings = recognizer.appendPhrase(p, 0..<p.count, into: &slow)
                 if took {
                     taken += 1
                     #expect(fast == slow, "\(name)")
                     #expect(warnings.isEmpty, "\(name): \(warnings)")
+                    // The screen taken as the words were decoded is the
+                    // screen of the text they decoded to.
+                    if let screen {
+                        screened += 1
+                        let text = Array(fast.dropFirst()) + [UInt8](repeating: 0x20, count: 64)
+                        let expected = text.withUnsafeBufferPointer { FastPath.screenName($0, 0..<(fast.count - 1)) }
+                        #expect(screen == expected, "\(name)")
+                    }
                 } else {
                     #expect(fast == [0x41], "\(name): appended although it declined")
                 }
             }
         }
         #expect(taken > 3_000, "the shortcut took \(taken) of \(clean) names of its charsets")
+        #expect(screened > 1_000, "screened \(screened)")
     }
 }
