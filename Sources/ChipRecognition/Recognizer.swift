@@ -1017,19 +1017,39 @@ package struct LabelCache: Sendable {
     ) -> DomainVerdict {
         guard count > 0 else { return work(&self) }
         let key = AddressKey.mixWords(p.baseAddress! + range.lowerBound, range.count, 0x444F_4D41_494E_5321, lowercase: false) | 1
+        if let found = cached(key) {
+            return DomainVerdict(length: found.typo, labels: found.pieces, international: found.mixed)
+        }
+        let found = work(&self)
+        keep(Lookalikes.Verdict(key: key, typo: found.length, mixed: found.international, pieces: found.labels))
+        return found
+    }
+
+    /// The slot of `key` (in sets of four neighbouring slots, the most
+    /// recent first, as the domains' verdicts: a direct-mapped table lets
+    /// the few dozen labels of a list drive each other out), moved to its
+    /// set's front; nil when the set does not hold it.
+    @inline(__always)
+    mutating func cached(_ key: UInt64) -> Lookalikes.Verdict? {
         let ways = min(count, Lookalikes.cacheWays)
         let slot = base + Int(truncatingIfNeeded: key >> 32) & (count - ways)
         for k in 0..<ways where slots[slot + k].key == key {
             let found = slots[slot + k]
             for j in stride(from: k, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
             slots[slot] = found
-            return DomainVerdict(length: found.typo, labels: found.pieces, international: found.mixed)
+            return found
         }
-        let found = work(&self)
-        // The work's own look-ups may have moved this set's slots.
+        return nil
+    }
+
+    /// Puts `entry` at the front of its key's set, the set's last slot
+    /// dropped.
+    @inline(__always)
+    mutating func keep(_ entry: Lookalikes.Verdict) {
+        let ways = min(count, Lookalikes.cacheWays)
+        let slot = base + Int(truncatingIfNeeded: entry.key >> 32) & (count - ways)
         for j in stride(from: ways - 1, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
-        slots[slot] = Lookalikes.Verdict(key: key, typo: found.length, mixed: found.international, pieces: found.labels)
-        return found
+        slots[slot] = entry
     }
 
     /// The verdict on `p[range]`, from the cache or worked out
@@ -1041,20 +1061,9 @@ package struct LabelCache: Sendable {
         let bytes = UnsafeBufferPointer(rebasing: p[range])
         guard count > 0 else { return Self.work(bytes: bytes) }
         let key = AddressKey.mixWords(bytes.baseAddress, bytes.count, 0x4C41_4245_4C53_2121, lowercase: false) | 1
-        // In sets of four neighbouring slots, the most recent first (as
-        // the domains' verdicts): a direct-mapped table lets the few
-        // dozen labels of a list drive each other out.
-        let ways = min(count, Lookalikes.cacheWays)
-        let slot = base + Int(truncatingIfNeeded: key >> 32) & (count - ways)
-        for k in 0..<ways where slots[slot + k].key == key {
-            let found = slots[slot + k]
-            for j in stride(from: k, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
-            slots[slot] = found
-            return Verdict(pieces: Int32(found.pieces), asciiLength: found.typo)
-        }
+        if let found = cached(key) { return Verdict(pieces: Int32(found.pieces), asciiLength: found.typo) }
         let found = Self.work(bytes: bytes)
-        for j in stride(from: ways - 1, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
-        slots[slot] = Lookalikes.Verdict(key: key, typo: found.asciiLength, mixed: false, pieces: Int16(clamping: found.pieces))
+        keep(Lookalikes.Verdict(key: key, typo: found.asciiLength, mixed: false, pieces: Int16(clamping: found.pieces)))
         return found
     }
 }
