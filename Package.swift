@@ -38,12 +38,13 @@ let package = Package(
                 "ChipSyntax", "ChipRecognition", "ChipDirectory", "ChipOutput", "ChipEditing", "ChipGroups",
                 "ChipPresentation",
             ]),
-        // The command line, in two targets and no public product: the
-        // streaming engine (record and parallel processors, reading and
-        // writing descriptors) and the commands (options, the filter,
-        // contacts, suggest, replay, group, compose), in `package` access.
-        .target(name: "ChipifyStreaming", dependencies: ["ChipKit"]),
-        .target(name: "ChipifyCLI", dependencies: ["ChipKit", "ChipifyStreaming"]),
+        // The command line, one target and no public product: the
+        // streaming engine (`Streaming/`: record and parallel processors,
+        // reading and writing descriptors) and the commands (options, the
+        // filter, contacts, suggest, replay, group, compose), in `package`
+        // access. The only target of the package besides the executable
+        // and test support that calls the C library and Dispatch.
+        .target(name: "ChipifyCLI", dependencies: ["ChipKit"]),
         .executableTarget(name: "chipify", dependencies: ["ChipifyCLI"]),
         .executableTarget(
             name: "chipify-bench",
@@ -83,7 +84,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "ChipifyCLITests",
-            dependencies: ["ChipifyCLI", "ChipifyStreaming", "ChipKit", "ChipTestSupport", "chipify"]),
+            dependencies: ["ChipifyCLI", "ChipKit", "ChipTestSupport", "chipify"]),
         .testTarget(name: "ChipifyBenchTests", dependencies: ["chipify-bench", "ChipTestSupport", "ChipDirectoryTestSupport"]),
     ]
 )

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import ChipKit
-import ChipifyStreaming
 
 /// The parsed command line of `chipify`.
 package struct Options: Sendable, Equatable {

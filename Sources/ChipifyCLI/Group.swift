@@ -1,5 +1,4 @@
 import ChipKit
-import ChipifyStreaming
 
 /// `chipify group`: replays a script of taps and host changes against a
 /// ``ChipGroup`` of choice, filter or action chips and prints its state,

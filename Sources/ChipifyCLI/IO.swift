@@ -5,7 +5,6 @@ import Darwin
 #endif
 
 import ChipKit
-import ChipifyStreaming
 
 /// Reports a usage error in the three lines of the house style and returns
 /// its exit status, 64: `chipify replay: what is wrong`, the usage line,

@@ -1,5 +1,4 @@
 import ChipKit
-import ChipifyStreaming
 
 /// Option values more than one command takes, read with one message each.
 enum OptionValue {

@@ -1,5 +1,4 @@
 import ChipKit
-import ChipifyStreaming
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -92,7 +92,7 @@ struct SendReadinessTests {
             case 10: c.undo()
             case 11: c.redo()
             case 12: c.selectAll(); if rng.below(2) == 0 { c.removeSelection() }
-            default: if rng.below(4) == 0 { c.send() }
+            default: if rng.below(4) == 0 { _ = c.send() }
             }
             Self.check(c, "seed \(seed) step \(step) op \(op)")
         }

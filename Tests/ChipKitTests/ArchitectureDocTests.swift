@@ -83,10 +83,12 @@ struct ArchitectureDocTests {
     /// The library is the standard library only: `ChipKit` and every target
     /// it depends on import nothing but one another (no Foundation, no C
     /// library, no Dispatch), so a host importing only `ChipKit` links with
-    /// the toolchain alone. The filter's targets (`ChipifyStreaming`,
-    /// `ChipifyCLI`), which read and write descriptors with the C library
-    /// and run threads with Dispatch, are no dependency of `ChipKit` and no
-    /// product of the package.
+    /// the toolchain alone. The command line's target (`ChipifyCLI`),
+    /// which reads and writes descriptors with the C library and runs
+    /// threads with Dispatch, is no dependency of `ChipKit` and no product
+    /// of the package; and no other target under `Sources/` but the
+    /// executable's `main` and the tests' file reading imports the C
+    /// library, Foundation or Dispatch.
     @Test func theLibraryImportsOnlyTheStandardLibrary() throws {
         let package = try #require(readFile(Self.root + "Package.swift")).stringValue
         let targets = Self.packageTargets(package)
@@ -99,7 +101,7 @@ struct ArchitectureDocTests {
             }
         }
         #expect(library.count >= 8, "\(library.sorted())")
-        #expect(!library.contains("ChipifyStreaming") && !library.contains("ChipifyCLI"))
+        #expect(!library.contains("ChipifyCLI"))
         let products = package.components(separatedBy: ".library(").dropFirst()
         #expect(products.count == 1 && products.first?.contains("targets: [\"ChipKit\"]") == true,
                 "the package's one library product is ChipKit")
@@ -123,6 +125,24 @@ struct ArchitectureDocTests {
             }
         }
         #expect(files > 60, "read \(files) files")
+        // The system's modules, anywhere under `Sources/`: only where the
+        // command line and the tests need them.
+        let system: Set<String> = ["Glibc", "Darwin", "Foundation", "Dispatch", "Musl", "WinSDK"]
+        let allowed: Set<String> = ["ChipifyCLI", "chipify", "ChipTestSupport"]
+        var users: Set<String> = []
+        let sources = Self.root + "Sources"
+        for name in try FileManager.default.subpathsOfDirectory(atPath: sources) where name.hasSuffix(".swift") {
+            let target = String(name.split(separator: "/")[0])
+            let text = try #require(readFile(sources + "/" + name)).stringValue
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ").map(String.init)
+                guard let k = words.firstIndex(of: "import"), words[..<k].allSatisfy({ $0.hasPrefix("@") }),
+                      k + 1 < words.count, system.contains(words[k + 1]) else { continue }
+                users.insert(target)
+                #expect(allowed.contains(target), "\(name) imports \(words[k + 1])")
+            }
+        }
+        #expect(users.contains("ChipifyCLI"), "the check saw no import of the system's modules: \(users)")
     }
 }
 

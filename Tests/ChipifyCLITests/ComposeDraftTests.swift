@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Testing
 @testable import ChipifyCLI
-@testable import ChipifyStreaming
 @testable import ChipEditing
 import ChipKit
 import ChipTestSupport

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Testing
 @testable import ChipifyCLI
-@testable import ChipifyStreaming
 import ChipTestSupport
 
 /// The memory bound of `-j N`, on the layouts that test it: the peak is at

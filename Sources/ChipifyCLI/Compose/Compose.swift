@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import ChipKit
-import ChipifyStreaming
 
 /// `chipify compose`: a To/Cc/Bcc compose field in the terminal. Keys come
 /// from and the screen goes to `/dev/tty`, so standard output carries only

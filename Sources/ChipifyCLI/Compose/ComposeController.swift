@@ -1,5 +1,4 @@
 import ChipKit
-import ChipifyStreaming
 
 /// What a key asks of the session.
 enum ComposeOutcome: Sendable, Equatable {

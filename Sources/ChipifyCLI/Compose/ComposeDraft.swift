@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Dispatch
 import ChipKit
-import ChipifyStreaming
 
 /// The draft of a compose session: the composer's snapshot as JSON (the
 /// snapshot's own `Codable` form, written by hand by ``DraftWriter``),

@@ -1,5 +1,4 @@
 import ChipKit
-import ChipifyStreaming
 
 /// A compose session without a terminal, for `chipify-bench`: the same
 /// controller, screen and redraw as `chipify compose`, driven by text keys.

@@ -1,5 +1,4 @@
 import ChipKit
-import ChipifyStreaming
 
 /// What a compose session shows besides the composer itself: the
 /// suggestion list, the other addresses of a contact chip, and the last

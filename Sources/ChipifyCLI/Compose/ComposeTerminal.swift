@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ChipifyStreaming
 
 // What a signal handler needs to put the terminal back: the descriptor, the
 // settings from before raw mode, and the bytes that undo the screen modes,

@@ -1,5 +1,4 @@
 import ChipKit
-import ChipifyStreaming
 
 /// Writes a composer's snapshot as a draft's JSON, by hand: what a save
 /// runs. The snapshot's `Codable` form writes the same bytes through an

@@ -1,5 +1,4 @@
 import ChipKit
-import ChipifyStreaming
 
 // A `Codable` bridge to ``JSONReader/Value``, so a draft is read without
 // Foundation (whose loading alone would double the CLI's memory), and the
