@@ -233,19 +233,6 @@ enum EncodedWord {
 }
 
 extension EncodedWord {
-    /// Decodes a name that is only encoded words (most are): each in UTF-8
-    /// or in windows-1252 (labelled `iso-8859-1`, `us-ascii` or
-    /// `windows-1252`; the same for all), `B`, or `Q` with only letters,
-    /// digits, `!` `*` `+` `-` `/` `_` and `=XX`, one space or none between
-    /// them, whose text needs nothing of what decoding a name does beyond
-    /// the words themselves: well-formed, with no control character, no
-    /// line or paragraph separator and single spaces between words.
-    /// Appends that text to `out` as UTF-8 and returns true; returns false,
-    /// appending nothing, for any other name, which
-    /// ``Recognizer/appendPhrase(_:_:into:)`` decodes (as it would this
-    /// one: adjacent words joined, to the same bytes, with no warning).
-    ///
-    /// - Complexity: O(*n*) in the name's length.
     /// The index of the first `?` in `p[i..<hi]`, or `hi`: eight bytes a
     /// step (an encoded word's text is most of its length).
     @inline(__always)
@@ -261,15 +248,20 @@ extension EncodedWord {
         return k
     }
 
-    static func appendSimpleWords(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
-        var screen: FastPath.NameScreen?
-        return appendSimpleWords(p, range, into: &out, screen: &screen)
-    }
-
-    /// ``appendSimpleWords(_:_:into:)``, which also screens the text it
-    /// appends (``FastPath/screenName(_:_:)``) when it is UTF-8 of up to 64
-    /// bytes, where it was decoded: `screen` is then set (left nil
-    /// otherwise).
+    /// Decodes a name that is only encoded words (most are): each in UTF-8
+    /// or in windows-1252 (labelled `iso-8859-1`, `us-ascii` or
+    /// `windows-1252`; the same for all), `B`, or `Q` with only letters,
+    /// digits, `!` `*` `+` `-` `/` `_` and `=XX`, one space or none between
+    /// them, whose text needs nothing of what decoding a name does beyond
+    /// the words themselves: well-formed, with no control character, no
+    /// line or paragraph separator and single spaces between words.
+    /// Appends that text to `out` as UTF-8 and returns true; returns false,
+    /// appending nothing, for any other name, which
+    /// ``Recognizer/appendPhrase(_:_:into:)`` decodes (as it would this
+    /// one: adjacent words joined, to the same bytes, with no warning).
+    /// It also screens the text it appends (``FastPath/screenName(_:_:)``)
+    /// when that is UTF-8 of up to 64 bytes, where it was decoded: `screen`
+    /// is then set (left nil otherwise).
     ///
     /// - Complexity: O(*n*) in the name's length.
     static func appendSimpleWords(

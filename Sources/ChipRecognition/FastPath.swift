@@ -303,16 +303,10 @@ enum FastPath {
         for k in 0..<(n > 32 ? 4 : 2) {
             let v = VectorBits.load(base + lo + 16 * k)
             let inside = lanes .< SIMD16<UInt8>(repeating: UInt8(clamping: n - 16 * k))
-            let e1 = v .== SIMD16<UInt8>(repeating: 0xE1), e2 = v .== SIMD16<UInt8>(repeating: 0xE2)
-            var m = v .== SIMD16<UInt8>(repeating: 0xC2)
-            m .|= v .== SIMD16<UInt8>(repeating: 0xD8)
-            m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
-            m .|= e1
-            m .|= e2
-            invisible .|= m .& inside
+            invisible .|= mayStartInvisibleLanes(v) .& inside
             var x = v .== SIMD16<UInt8>(repeating: 0xEA)
-            x .|= e1
-            x .|= e2
+            x .|= v .== SIMD16<UInt8>(repeating: 0xE1)
+            x .|= v .== SIMD16<UInt8>(repeating: 0xE2)
             either .|= x .& inside
             var l = ((v | SIMD16<UInt8>(repeating: 0x20)) &- SIMD16<UInt8>(repeating: 0x61)) .< SIMD16<UInt8>(repeating: 26)
             l .|= (v &- SIMD16<UInt8>(repeating: 0xC3)) .< SIMD16<UInt8>(repeating: 7)
@@ -394,13 +388,13 @@ enum FastPath {
     /// The lanes of `v` holding a byte that may start an invisible
     /// character or a C1 control (``Invisibles/mayStartInvisible(_:)``).
     @inline(__always)
-    static func mayStartInvisible(_ v: SIMD16<UInt8>) -> UInt64 {
+    static func mayStartInvisibleLanes(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
         var m = v .== SIMD16<UInt8>(repeating: 0xC2)
         m .|= v .== SIMD16<UInt8>(repeating: 0xD8)
         m .|= v .== SIMD16<UInt8>(repeating: 0xE1)
         m .|= v .== SIMD16<UInt8>(repeating: 0xE2)
         m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
-        return VectorBits.bits(m)
+        return m
     }
 
     /// Bits of the 32 bytes at `p`, a domain's: LDH or dot, dots, hyphens.
@@ -767,7 +761,8 @@ enum FastPath {
                 // Only a few lead bytes start an invisible character or a
                 // C1 control (``Invisibles/mayStartInvisible(_:)``): with
                 // none of them, there is nothing for the scan to find.
-                localMayHide = (mayStartInvisible(v0) | mayStartInvisible(v1) << 16) & localBits != 0
+                localMayHide = (VectorBits.bits(mayStartInvisibleLanes(v0))
+                    | VectorBits.bits(mayStartInvisibleLanes(v1)) << 16) & localBits != 0
             }
         } else {
             var previousDot = true

@@ -105,7 +105,7 @@ struct RFC2047Tests {
     }
 
     /// Names of encoded words only, decoded by the lane's shortcut
-    /// (``EncodedWord/appendSimpleWords(_:_:into:)``), are what the
+    /// (``EncodedWord/appendSimpleWords(_:_:into:screen:)``), are what the
     /// phrase decoder makes of them, with no warning; random words of
     /// both its charsets and others, both encodings, well- and ill-formed
     /// text, controls, C1, separators, spaces anywhere, bad padding and
