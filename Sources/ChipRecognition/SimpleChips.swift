@@ -369,7 +369,8 @@ extension ListRecognizer {
     /// The address `p[lo..<hi]` (its only `@` at `at`) when its local part
     /// or its domain is international (``FastPath/internationalAddrSpec(_:_:at:_:_:labels:)``),
     /// with the label verdicts the grammar keeps; nil for an address of
-    /// ASCII only with no A-label, which the vector reader has refused.
+    /// ASCII only with no A-label, which the reader refuses from the masks
+    /// it reads anyway.
     @inline(never)
     mutating func internationalAddrSpec(
         _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ at: Int, _ hi: Int
