@@ -248,20 +248,26 @@ extension EncodedWord {
         return k
     }
 
+    /// `=?utf-8?`, `=?iso-88` and `59-1?` as eight or five bytes loaded
+    /// little-endian.
+    private static var utf8Head: UInt64 { 0x3F38_2D66_7475_3F3D }
+    private static var isoHead: UInt64 { 0x3838_2D6F_7369_3F3D }
+    private static var isoTail: UInt64 { 0x3F_312D_3935 }
+
     /// Decodes a name that is only encoded words (most are): each in UTF-8
     /// or in windows-1252 (labelled `iso-8859-1`, `us-ascii` or
     /// `windows-1252`; the same for all), `B`, or `Q` with only letters,
     /// digits, `!` `*` `+` `-` `/` `_` and `=XX`, one space or none between
     /// them, whose text needs nothing of what decoding a name does beyond
     /// the words themselves: well-formed, with no control character, no
-    /// line or paragraph separator and single spaces between words.
+    /// line or paragraph separator, no `@` and single spaces between words.
     /// Appends that text to `out` as UTF-8 and returns true; returns false,
     /// appending nothing, for any other name, which
     /// ``Recognizer/appendPhrase(_:_:into:)`` decodes (as it would this
     /// one: adjacent words joined, to the same bytes, with no warning).
-    /// It also screens the text it appends (``FastPath/screenName(_:_:)``)
-    /// when that is UTF-8 of up to 64 bytes, where it was decoded: `screen`
-    /// is then set (left nil otherwise).
+    /// It also screens the text it appends (as ``FastPath/screenName(_:_:)``
+    /// would) where it was decoded, when that is windows-1252 or UTF-8 of
+    /// up to 64 bytes: `screen` is then set (left nil otherwise).
     ///
     /// - Complexity: O(*n*) in the name's length.
     static func appendSimpleWords(
@@ -269,8 +275,9 @@ extension EncodedWord {
     ) -> Bool {
         let hi = range.upperBound
         // Neither encoding decodes to more bytes than its text; 64 more,
-        // so that the screen reads vectors past the text.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count + 65) { scratch -> Bool in
+        // so that the screen reads vectors past the text, and room for
+        // windows-1252 as UTF-8 (two bytes at most for one) past that.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * range.count + 65) { scratch -> Bool in
             var n = 0
             var i = range.lowerBound
             // Whether the words are in UTF-8 (else windows-1252), nil
@@ -278,20 +285,31 @@ extension EncodedWord {
             var wordsAreUTF8: Bool?
             while true {
                 guard hi - i >= 8, p[i] == UInt8(ascii: "="), p[i + 1] == UInt8(ascii: "?") else { return false }
-                var j = i + 2
-                while j < hi && p[j] != UInt8(ascii: "?") { j += 1 }
-                // Only the labels mail uses most are looked at, as the
-                // phrase decoder reads them first.
-                // (Matched by case: `==` of another module's enum is a
-                // call through its conformance.)
-                guard let named = Charset.commonLabel(UnsafeBufferPointer(rebasing: p[(i + 2)..<j])),
-                      j + 2 < hi, p[j + 2] == UInt8(ascii: "?") else { return false }
+                // `=?utf-8?` and `=?iso-8859-1?` (most words) by eight
+                // bytes, their letters' case ignored.
+                let head = SWAR.load(p, i) | 0x0000_0020_2020_0000
+                var j: Int
                 let wordIsUTF8: Bool
-                switch named {
-                case .utf8: wordIsUTF8 = true
-                case .windows1252: wordIsUTF8 = false
-                default: return false
+                if head == utf8Head {
+                    j = i + 7
+                    wordIsUTF8 = true
+                } else if head == isoHead, hi - i >= 16, SWAR.load(p, i + 8) & 0xFF_FFFF_FFFF == isoTail {
+                    j = i + 12
+                    wordIsUTF8 = false
+                } else {
+                    j = i + 2
+                    while j < hi && p[j] != UInt8(ascii: "?") { j += 1 }
+                    // Only the labels mail uses most are looked at, as the
+                    // phrase decoder reads them first.
+                    // (Matched by case: `==` of another module's enum is a
+                    // call through its conformance.)
+                    switch Charset.commonLabel(UnsafeBufferPointer(rebasing: p[(i + 2)..<j])) {
+                    case .utf8: wordIsUTF8 = true
+                    case .windows1252: wordIsUTF8 = false
+                    default: return false
+                    }
                 }
+                guard j + 2 < hi, p[j + 2] == UInt8(ascii: "?") else { return false }
                 if let wordsAreUTF8, wordsAreUTF8 != wordIsUTF8 { return false }
                 wordsAreUTF8 = wordIsUTF8
                 let encoding = p[j + 1] | 0x20
@@ -313,7 +331,8 @@ extension EncodedWord {
                 // The space between two words is no part of the text.
                 if p[i] == ASCII.space { i += 1 }
             }
-            // What decoding would leave as it is: printable ASCII and single
+            // What decoding would leave as it is: printable ASCII but `@`
+            // (a name holding one takes the general path) and single
             // spaces inside; of UTF-8 the rest but C1 controls and
             // U+2028/9, of windows-1252 (`iso-8859-1`, `us-ascii`) the
             // letters from U+00A0 on, which it shares with ISO-8859-1.
@@ -330,7 +349,7 @@ extension EncodedWord {
                     continue
                 }
                 previousSpace = false
-                if b > 0x20 && b < 0x7F {
+                if b > 0x20 && b < 0x7F && b != UInt8(ascii: "@") {
                     k += 1
                 } else if !isUTF8 {
                     guard b >= 0xA0 else { return false }
@@ -357,14 +376,25 @@ extension EncodedWord {
                 }
                 out.append(contentsOf: decoded)
             } else {
+                // As UTF-8, past the decoded bytes. Its screen: the letters
+                // are Latin, and U+00A0–00BF (lead C2) the only ones whose
+                // lead may start an invisible character.
+                let utf8 = scratch.baseAddress! + range.count
+                var m = 0
+                var c2Lead = false
                 for b in decoded {
                     if b < 0x80 {
-                        out.append(b)
+                        utf8[m] = b
+                        m += 1
                     } else {
-                        out.append(0xC0 | b >> 6)
-                        out.append(0x80 | b & 0x3F)
+                        c2Lead = c2Lead || b < 0xC0
+                        utf8[m] = 0xC0 | b >> 6
+                        utf8[m + 1] = 0x80 | b & 0x3F
+                        m += 2
                     }
                 }
+                screen = c2Lead ? .invisibles : []
+                out.append(contentsOf: UnsafeBufferPointer(start: utf8, count: m))
             }
             return true
         }

@@ -290,8 +290,11 @@ extension ListRecognizer {
         var warnings: ChipWarnings = []
         var screened: FastPath.NameScreen?
         let simple = EncodedWord.appendSimpleWords(p, range, into: &nameScratch, screen: &screened)
-        if !simple { warnings = decodePhrase(p, range) }
-        if nameScratch.contains(UInt8(ascii: "@")) { return nil }
+        if !simple {
+            // (Words holding an `@` are among these.)
+            warnings = decodePhrase(p, range)
+            if nameScratch.contains(UInt8(ascii: "@")) { return nil }
+        }
         // The words' text is well-formed UTF-8: screened by its bytes, so
         // that a name of one script and no invisible character (most)
         // skips both reads (words of UTF-8 were screened as they were

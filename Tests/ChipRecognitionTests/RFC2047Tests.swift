@@ -116,9 +116,14 @@ struct RFC2047Tests {
             Array("Ann".utf8), Array("Zoë Lee".utf8), Array("中文".utf8), Array("😀".utf8), [0x20], [0x20, 0x20], [0x09],
             [0x0A], [0x00], [0x7F], [0xC2, 0x85], [0xC2, 0xA0], [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9], [0x80], [0xC3],
             [0xE9], [0xFF], [0xA0], Array("a_b=c?d".utf8), Array("@".utf8), [0xF0, 0x9F, 0x98],
+            // windows-1252 of U+00A0–00BF (lead C2 in UTF-8), and long.
+            [0xAD], [0xB7], [0xA4], [0x41, 0xA0, 0x42], Array(repeating: 0xE9, count: 40),
         ]
         let charsets = ["UTF-8", "utf-8", "ISO-8859-1", "iso-8859-1", "US-ASCII", "windows-1252",
-                        "UTF8", "ISO-8859-2", "x-unknown", "utf-8*en", "latin1"]
+                        "UTF8", "ISO-8859-2", "x-unknown", "utf-8*en", "latin1",
+                        // Read by eight bytes: other cases, and labels that
+                        // begin as they do.
+                        "Utf-8", "iSo-8859-1", "iso-8859-15", "ISO-8859-10", "iso-8859-1*en", "utf-80", "utf-8-x"]
         func base64(_ bytes: [UInt8]) -> String {
             let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
             var out: [UInt8] = []
@@ -176,13 +181,24 @@ struct RFC2047Tests {
                     taken += 1
                     #expect(fast == slow, "\(name)")
                     #expect(warnings.isEmpty, "\(name): \(warnings)")
+                    #expect(!fast.contains(UInt8(ascii: "@")), "\(name): a name with an `@` takes the general path")
                     // The screen taken as the words were decoded is the
-                    // screen of the text they decoded to.
+                    // screen of the text they decoded to, and hides no
+                    // invisible character and no mix of scripts.
                     if let screen {
                         screened += 1
-                        let text = Array(fast.dropFirst()) + [UInt8](repeating: 0x20, count: 64)
-                        let expected = text.withUnsafeBufferPointer { FastPath.screenName($0, 0..<(fast.count - 1)) }
-                        #expect(screen == expected, "\(name)")
+                        let decoded = Array(fast.dropFirst())
+                        if decoded.count <= 64 {
+                            let text = decoded + [UInt8](repeating: 0x20, count: 64)
+                            let expected = text.withUnsafeBufferPointer { FastPath.screenName($0, 0..<decoded.count) }
+                            #expect(screen == expected, "\(name)")
+                        }
+                        if !screen.contains(.invisibles) {
+                            #expect(Invisibles.warnings(Invisibles.scan(decoded)).isEmpty, "\(name)")
+                        }
+                        if !screen.contains(.scripts) {
+                            #expect(!decoded.withUnsafeBufferPointer { Lookalikes.mixesScripts($0, wellFormed: false) }, "\(name)")
+                        }
                     }
                 } else {
                     #expect(fast == [0x41], "\(name): appended although it declined")
