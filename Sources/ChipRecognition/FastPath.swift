@@ -729,7 +729,8 @@ enum FastPath {
     ///   `labels` is read label by label once (its verdict is then kept
     ///   whole), and a label not yet there converted once.
     static func internationalAddrSpec(
-        _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, at: Int, _ hi: Int, _ t: ByteTable, labels: inout LabelCache
+        _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, at: Int, _ hi: Int, _ t: ByteTable, labels: inout LabelCache,
+        domainKey: UInt64? = nil
     ) -> (Range<Int>, Range<Int>)? {
         // Local part: atext runs separated by single dots.
         guard at > lo, at - lo <= SMTPLimits.maxLocalPartBytes, hi > at + 1 else { return nil }
@@ -793,7 +794,7 @@ enum FastPath {
             guard found.first == nil, found.control == nil else { return nil }
         }
         // The domain's verdict, cached whole: a list names few domains.
-        let domain = labels.domainVerdict(p, (at + 1)..<hi) { labels in
+        let domain = labels.domainVerdict(p, (at + 1)..<hi, key: domainKey) { labels in
             internationalDomain(p, (at + 1)..<hi, t, labels: &labels)
         }
         let length = Int(domain.length)
@@ -804,7 +805,7 @@ enum FastPath {
         return (lo..<at, (at + 1)..<hi)
     }
 
-    /// What ``internationalAddrSpec(_:_:at:_:_:labels:)`` finds of the
+    /// What ``internationalAddrSpec(_:_:at:_:_:labels:domainKey:)`` finds of the
     /// domain `p[range]`: its length in A-labels, its count of labels and
     /// whether it is international (a label of UTF-8 or an A-label); or
     /// invalid. Depends on the domain's bytes alone, so that it is cached

@@ -343,6 +343,13 @@ package enum AddressKey {
         mixWords(p, count, domainSeed, lowercase: true, readsPast: readsPast)
     }
 
+    /// ``domainHash(_:_:readsPast:)``, and whether the domain holds an
+    /// ASCII capital (whether its bytes are other than those it hashes).
+    @inline(__always)
+    static func domainHashNotingCase(_ p: UnsafePointer<UInt8>?, _ count: Int, readsPast: Bool) -> (hash: UInt64, folded: Bool) {
+        mixWordsNotingCase(p, count, domainSeed, lowercase: true, readsPast: readsPast)
+    }
+
     /// The key of a plain (unquoted) local part and a domain's
     /// ``domainHash(_:_:)``.
     @inline(__always)
@@ -374,30 +381,50 @@ package enum AddressKey {
     /// either way.
     @inline(__always)
     static func mixWords(_ p: UnsafePointer<UInt8>?, _ count: Int, _ seed: UInt64, lowercase: Bool, readsPast: Bool = false) -> UInt64 {
+        mixWordsNotingCase(p, count, seed, lowercase: lowercase, readsPast: readsPast).hash
+    }
+
+    /// ``mixWords(_:_:_:lowercase:readsPast:)``, and whether lower-casing
+    /// changed a byte (never, when `lowercase` is false).
+    @inline(__always)
+    static func mixWordsNotingCase(
+        _ p: UnsafePointer<UInt8>?, _ count: Int, _ seed: UInt64, lowercase: Bool, readsPast: Bool = false
+    ) -> (hash: UInt64, folded: Bool) {
         let h = mix(seed, UInt64(truncatingIfNeeded: count))
-        guard let p, count > 0 else { return h }
+        guard let p, count > 0 else { return (h, false) }
         let raw = UnsafeRawPointer(p)
         if readsPast && count <= 16 {
             var w0 = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & byteMask(count)
             var w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & byteMask(count - 8)
+            var folded = false
             if lowercase {
-                w0 = SWAR.lowercased(w0)
-                w1 = SWAR.lowercased(w1)
+                let l0 = SWAR.lowercased(w0), l1 = SWAR.lowercased(w1)
+                folded = (l0 ^ w0) | (l1 ^ w1) != 0
+                w0 = l0
+                w1 = l1
             }
-            return mix(mix(h, w0), w1)
+            return (mix(mix(h, w0), w1), folded)
         }
         return mixWordsInBounds(raw, count, h, lowercase: lowercase)
     }
 
-    /// ``mixWords(_:_:_:lowercase:readsPast:)`` reading no byte past
-    /// `count`: whole words, then the last bytes as the top of the last
-    /// eight, shifted down (or byte by byte when there are fewer than eight).
-    static func mixWordsInBounds(_ raw: UnsafeRawPointer, _ count: Int, _ seed: UInt64, lowercase: Bool) -> UInt64 {
+    /// ``mixWordsNotingCase(_:_:_:lowercase:readsPast:)`` reading no byte
+    /// past `count`: whole words, then the last bytes as the top of the
+    /// last eight, shifted down (or byte by byte when there are fewer than
+    /// eight).
+    static func mixWordsInBounds(
+        _ raw: UnsafeRawPointer, _ count: Int, _ seed: UInt64, lowercase: Bool
+    ) -> (hash: UInt64, folded: Bool) {
         var h = seed
         var i = 0
+        var changed: UInt64 = 0
         while i + 8 <= count {
             var w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if lowercase { w = SWAR.lowercased(w) }
+            if lowercase {
+                let l = SWAR.lowercased(w)
+                changed |= l ^ w
+                w = l
+            }
             h = mix(h, w)
             i += 8
         }
@@ -414,7 +441,11 @@ package enum AddressKey {
                     i += 1
                 }
             }
-            if lowercase { tail = SWAR.lowercased(tail) }
+            if lowercase {
+                let l = SWAR.lowercased(tail)
+                changed |= l ^ tail
+                tail = l
+            }
             h = mix(h, tail)
             words += 1
         }
@@ -423,7 +454,7 @@ package enum AddressKey {
             h = mix(h, 0)
             words += 1
         }
-        return h
+        return (h, changed != 0)
     }
 
     /// The low `n` bytes of a word set (none for `n` of 0 or less, all

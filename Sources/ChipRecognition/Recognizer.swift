@@ -1009,14 +1009,21 @@ package struct LabelCache: Sendable {
     /// The verdict on the domain `p[range]`, kept in the slots of the
     /// labels' verdicts under a key of another seed, or worked out by
     /// `work` (which may look labels up in this cache) and kept.
+    /// `domainKey`, when the caller has it, is the domain's
+    /// ``AddressKey/domainHash(_:_:readsPast:)`` and the domain holds no
+    /// ASCII capital, so that the key stands for its very bytes.
     ///
-    /// - Complexity: O(*n*) in the domain's length when cached.
+    /// - Complexity: O(*n*) in the domain's length when cached, O(1) with
+    ///   `domainKey`.
     @inline(__always)
     mutating func domainVerdict(
-        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, work: (inout LabelCache) -> DomainVerdict
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, key domainKey: UInt64? = nil,
+        work: (inout LabelCache) -> DomainVerdict
     ) -> DomainVerdict {
         guard count > 0 else { return work(&self) }
-        let key = AddressKey.mixWords(p.baseAddress! + range.lowerBound, range.count, 0x444F_4D41_494E_5321, lowercase: false) | 1
+        let seed: UInt64 = 0x444F_4D41_494E_5321
+        let key = (domainKey.map { $0 ^ seed }
+            ?? AddressKey.mixWords(p.baseAddress! + range.lowerBound, range.count, seed, lowercase: false)) | 1
         if let found = cached(key) {
             return DomainVerdict(length: found.typo, labels: found.pieces, international: found.mixed)
         }

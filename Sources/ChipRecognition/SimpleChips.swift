@@ -86,6 +86,8 @@ extension ListRecognizer {
         var screen: FastPath.NameScreen = [.invisibles, .scripts]
         // The name's text is in `nameScratch` (comments between its words).
         var nameDecoded = false
+        // Set when the international reader hashes the domain.
+        var internationalDomainKey: UInt64 = 0
         let local: Range<Int>, domain: Range<Int>
         if chip.comment >= 0 && chip.open < 0 {
             // `a@x.org (Ann Lee)`, `(home) a@x.org (Ann) (work)`: comments
@@ -103,7 +105,7 @@ extension ListRecognizer {
             var addressEnd = at
             while addressEnd < hi && p[addressEnd] != ASCII.space && p[addressEnd] != ASCII.openParen { addressEnd += 1 }
             guard let (l, d) = FastPath.indexedAddrSpec(p, addressLo, at: at, addressEnd, t)
-                    ?? internationalAddrSpec(p, addressLo, at, addressEnd) else { return false }
+                    ?? internationalAddrSpec(p, addressLo, at, addressEnd, domainKey: &internationalDomainKey) else { return false }
             local = l
             domain = d
             if addressEnd < hi {
@@ -122,7 +124,7 @@ extension ListRecognizer {
                 }
             }
         } else if chip.open < 0 {
-            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) ?? internationalAddrSpec(p, lo, at, hi) else { return false }
+            guard let (l, d) = FastPath.indexedAddrSpec(p, lo, at: at, hi, t) ?? internationalAddrSpec(p, lo, at, hi, domainKey: &internationalDomainKey) else { return false }
             local = l
             domain = d
         } else {
@@ -149,7 +151,7 @@ extension ListRecognizer {
                     commentsInName = FastPath.holdsComment(p, nameLo..<nameEnd)
                 }
             }
-            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, close, t) ?? internationalAddrSpec(p, open + 1, at, close) else {
+            guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, close, t) ?? internationalAddrSpec(p, open + 1, at, close, domainKey: &internationalDomainKey) else {
                 return false
             }
             local = l
@@ -192,7 +194,7 @@ extension ListRecognizer {
         // From here on the chip is this lane's: the list's state changes.
         bytesRecognized &+= hi - lo
         let base = p.baseAddress!
-        let domainKey = AddressKey.domainHash(
+        let domainKey = internationalDomainKey != 0 ? internationalDomainKey : AddressKey.domainHash(
             base + domain.lowerBound, domain.count, readsPast: domain.lowerBound + 16 <= p.count)
         let hash = AddressKey.hash(
             local: base + local.lowerBound, local.count, domain: domainKey, exactLocalPart: exactLocalPart,
@@ -370,20 +372,26 @@ extension ListRecognizer {
     }
 
     /// The address `p[lo..<hi]` (its only `@` at `at`) when its local part
-    /// or its domain is international (``FastPath/internationalAddrSpec(_:_:at:_:_:labels:)``),
+    /// or its domain is international (``FastPath/internationalAddrSpec(_:_:at:_:_:labels:domainKey:)``),
     /// with the label verdicts the grammar keeps; nil for an address of
     /// ASCII only with no A-label, which the reader refuses from the masks
-    /// it reads anyway.
+    /// it reads anyway. Sets `domainKey` to the domain's
+    /// ``AddressKey/domainHash(_:_:readsPast:)``, which it takes first.
     @inline(never)
     mutating func internationalAddrSpec(
-        _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ at: Int, _ hi: Int
+        _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, _ at: Int, _ hi: Int, domainKey: inout UInt64
     ) -> (Range<Int>, Range<Int>)? {
-        guard at >= lo, at < hi else { return nil }
+        guard at >= lo, at < hi, let base = p.baseAddress else { return nil }
         // An address of ASCII with no A-label is refused by the reader
         // itself, from the masks it reads anyway.
         var labels = lookalikes.lendLabels()
         defer { lookalikes.returnLabels(&labels) }
-        return FastPath.internationalAddrSpec(p, lo, at: at, hi, fastClasses, labels: &labels)
+        // The domain's key for duplicates, taken here so that its
+        // verdict's cache shares it: a domain with no capital is its own
+        // lower case, so its bytes are what the key hashes.
+        let (key, folded) = AddressKey.domainHashNotingCase(base + at + 1, hi - at - 1, readsPast: at + 17 <= p.count)
+        domainKey = key
+        return FastPath.internationalAddrSpec(p, lo, at: at, hi, fastClasses, labels: &labels, domainKey: folded ? nil : key)
     }
 
     /// The decoded name of the open group, as UTF-8 (what a chip of the

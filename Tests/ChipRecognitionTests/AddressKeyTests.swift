@@ -62,7 +62,9 @@ struct AddressKeyTests {
     /// A run of up to 16 bytes loaded as two whole words (`readsPast`,
     /// when the bytes after it may be read) hashes as when it is read
     /// within its bounds, whatever the bytes after it are; so does a
-    /// longer run, which is always read within them.
+    /// longer run, which is always read within them. The form that notes
+    /// whether lower-casing changed a byte notes it exactly when the run
+    /// holds a capital.
     @Test func shortRunsLoadedWholeHashTheSame() {
         var rng = SplitMix64(seed: 8)
         for _ in 0..<20_000 {
@@ -71,6 +73,12 @@ struct AddressKeyTests {
             bytes.withUnsafeBufferPointer { p in
                 let base = p.baseAddress!
                 #expect(AddressKey.domainHash(base, count, readsPast: true) == AddressKey.domainHash(base, count))
+                // The same hash noting whether a capital was folded.
+                let capital = p.prefix(count).contains { $0 >= 0x41 && $0 <= 0x5A }
+                for readsPast in [false, true] {
+                    let (hash, folded) = AddressKey.domainHashNotingCase(base, count, readsPast: readsPast)
+                    #expect(hash == AddressKey.domainHash(base, count) && folded == capital, "\(count) \(readsPast)")
+                }
                 for exact in [false, true] {
                     #expect(AddressKey.hash(local: base, count, domain: 7, exactLocalPart: exact, readsPast: true)
                             == AddressKey.hash(local: base, count, domain: 7, exactLocalPart: exact))
