@@ -615,6 +615,18 @@ enum FastPath {
         var depth = 0
         var k = end - 1
         while k >= lo {
+            if k - 7 >= lo {
+                // Eight bytes a step down to the next parenthesis, found
+                // exactly in each byte (no borrow between them): `(` and
+                // `)` differ in their lowest bit only.
+                let t = (SWAR.load(p, k - 7) & 0xFEFE_FEFE_FEFE_FEFE) ^ 0x2828_2828_2828_2828
+                let parens = ~(((t & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | t) & 0x8080_8080_8080_8080
+                if parens == 0 {
+                    k -= 8
+                    continue
+                }
+                k -= parens.leadingZeroBitCount >> 3
+            }
             if p[k] == ASCII.closeParen {
                 depth += 1
             } else if p[k] == ASCII.openParen {
@@ -691,6 +703,15 @@ enum FastPath {
         var i = range.lowerBound
         let end = range.upperBound
         while i < end {
+            if (depth != 0 || wordsBetween) && i + 8 <= p.count {
+                // Printable ASCII but parentheses changes nothing here:
+                // eight bytes a step up to the next other byte.
+                var stops = SWAR.commentStops(SWAR.load(p, i))
+                if end - i < 8 { stops |= 0x8080_8080_8080_8080 << UInt64(8 * (end - i)) }
+                let run = stops == 0 ? 8 : stops.trailingZeroBitCount >> 3
+                i += run
+                if run == 8 || i == end { continue }
+            }
             let b = p[i]
             if b == ASCII.openParen {
                 depth += 1

@@ -25,6 +25,18 @@
         zeroByte(v ^ (ones &* UInt64(b)))
     }
 
+    /// A flag (the byte's high bit) on each byte of `v` that is `(`, `)`,
+    /// a control character, DEL or of 0x80 and above: what stops a walk
+    /// through a comment's text. The lowest flag is exact (a borrow or a
+    /// carry runs only upwards, from a byte that is flagged).
+    @inlinable @inline(__always)
+    package static func commentStops(_ v: UInt64) -> UInt64 {
+        let parens = zeroByte((v & ~ones) ^ (ones &* 0x28))
+        let controls = (v &- ones &* 0x20) & ~v & highs
+        let high = ((v &+ ones) | v) & highs
+        return parens | controls | high
+    }
+
     /// `v` with its ASCII capitals lower-cased; other bytes (those of
     /// 0x80 and above too) unchanged.
     @inlinable @inline(__always)

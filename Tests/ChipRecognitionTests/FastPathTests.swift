@@ -228,6 +228,65 @@ struct FastPathTests {
         }
     }
 
+    /// Comments read eight bytes a step up to the next parenthesis,
+    /// control, DEL or byte of 0x80 and above give the byte loop's answer,
+    /// with the bytes after the range readable or not, whatever they are;
+    /// so does the search for the last comment's `(` from the end down.
+    @Test func commentsReadByWordsAreReadByBytes() {
+        func byBytes(_ p: [UInt8], wordsBetween: Bool) -> Bool {
+            var depth = 0
+            var i = 0
+            while i < p.count {
+                let b = p[i]
+                if b == ASCII.openParen {
+                    depth += 1
+                } else if b == ASCII.closeParen {
+                    depth -= 1
+                } else if depth == 0 {
+                    guard wordsBetween || b == ASCII.space else { return false }
+                } else if b >= 0x80 {
+                    let n = p.withUnsafeBufferPointer { UTF8Bytes.sequenceLength($0, at: i, end: p.count) }
+                    guard n > 0 else { return false }
+                    i += n
+                    continue
+                } else if b < 0x20 || b == ASCII.delete {
+                    return false
+                }
+                i += 1
+            }
+            return depth == 0
+        }
+        var rng = SplitMix64(seed: 97)
+        let pieces: [[UInt8]] = [[0x28], [0x29], [0x20], Array("a".utf8), Array("do not use".utf8), Array("é".utf8),
+                                 Array("日本".utf8), [0x01], [0x7F], [0x09], [0xC3], [0xFF], Array("work".utf8), [0x28, 0x29]]
+        var counts = [false: 0, true: 0]
+        for _ in 0..<20_000 {
+            let text = (0..<rng.between(0...10)).flatMap { _ in rng.pick(pieces) }
+            let wordsBetween = rng.chance(perMille: 500)
+            let after = (0..<rng.pick([0, 3, 16])).map { _ in rng.pick([0x28, 0x29, 0x20, 0x61, 0x01, 0xFF] as [UInt8]) }
+            let got = (text + after).withUnsafeBufferPointer {
+                FastPath.readableComments($0, 0..<text.count, wordsBetween: wordsBetween)
+            }
+            let expected = byBytes(text, wordsBetween: wordsBetween)
+            #expect(got == expected, "\(text) wordsBetween \(wordsBetween)")
+            counts[expected, default: 0] += 1
+            // The `(` that opens the last comment, searched from the end
+            // down to a lower bound, eight bytes a step.
+            let lo = rng.between(0...text.count)
+            var depth = 0, open = lo
+            for k in stride(from: text.count - 1, through: lo, by: -1) {
+                if text[k] == ASCII.closeParen { depth += 1 }
+                if text[k] == ASCII.openParen {
+                    depth -= 1
+                    if depth == 0 { open = k; break }
+                }
+            }
+            let found = (text + after).withUnsafeBufferPointer { FastPath.lastCommentOpen($0, lo, text.count) }
+            #expect(found == open, "\(text) from \(lo)")
+        }
+        #expect(counts[true]! > 2_000 && counts[false]! > 2_000, "\(counts)")
+    }
+
     /// The screen of a commented name's bytes by vectors (64 readable
     /// bytes) gives the byte loop's answer (the same bytes with nothing
     /// after them): `@`, `"`, bytes of 0x80 and above, `=?` inside the
