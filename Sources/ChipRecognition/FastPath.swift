@@ -566,6 +566,42 @@ enum FastPath {
         return depth == 0 && !previousSpace
     }
 
+    /// Whether every byte of `p[range]` is printable ASCII or a space: no
+    /// control, DEL or byte of 0x80 and above, so that the comments of a
+    /// chip the structural index has read hold nothing the lexer reports
+    /// (the index vouches that they nest, with only spaces between them
+    /// where no words may stand). Four vectors for up to 64 bytes with 64
+    /// readable from the range's start, eight bytes a step otherwise.
+    ///
+    /// - Complexity: O(*n*) in the range's length.
+    static func isPrintable(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let lo = range.lowerBound, n = range.count
+        guard let base = p.baseAddress else { return true }
+        if n <= 64 && lo + 64 <= p.count {
+            var odd: UInt64 = 0
+            for k in 0..<4 {
+                // Below 0x20 wraps to 0xE0 and above; DEL and up give 0x5F and up.
+                let v = VectorBits.load(base + lo + 16 * k) &- SIMD16<UInt8>(repeating: 0x20)
+                odd |= VectorBits.bits(v .>= SIMD16<UInt8>(repeating: 0x5F)) << UInt64(16 * k)
+            }
+            return odd & VectorBits.low(n) == 0
+        }
+        var i = lo
+        while i + 8 <= range.upperBound {
+            let w = SWAR.load(p, i)
+            // Some byte below 0x20, or of 0x7F and above (a carry runs only
+            // from 0xFF, which `w` flags itself).
+            let below = (w &- 0x2020_2020_2020_2020) & ~w
+            guard (below | (w &+ 0x0101_0101_0101_0101) | w) & 0x8080_8080_8080_8080 == 0 else { return false }
+            i += 8
+        }
+        while i < range.upperBound {
+            guard p[i] >= 0x20 && p[i] < 0x7F else { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Whether `p[range]`, which starts at a `(` the structural index
     /// found, is comments and spaces only, each comment's text free of
     /// what the lexer reports in one (a control character, ill-formed

@@ -95,12 +95,15 @@ extension ListRecognizer {
             // last names it, when its text is its own decoding (single
             // spaces, nested comments kept as text: `(Ann (work), Sales)`)
             // and any before it hold only what the lexer takes; anything
-            // else takes the general path.
+            // else takes the general path. (The index vouches that only
+            // spaces stand between comments here and that they nest: in a
+            // chip of printable ASCII, there is nothing more to check.)
             guard recognizer.policy.allowsComments else { return false }
+            let printable = FastPath.isPrintable(p, lo..<hi)
             var addressLo = lo
             if p[lo] == ASCII.openParen {
                 addressLo = FastPath.skipComments(p, lo, at)
-                guard FastPath.onlyComments(p, lo..<addressLo) else { return false }
+                guard printable || FastPath.onlyComments(p, lo..<addressLo) else { return false }
             }
             var addressEnd = at
             while addressEnd < hi && p[addressEnd] != ASCII.space && p[addressEnd] != ASCII.openParen { addressEnd += 1 }
@@ -111,7 +114,7 @@ extension ListRecognizer {
             if addressEnd < hi {
                 // `hi` is just after the last comment's `)`.
                 let last = FastPath.lastCommentOpen(p, addressEnd, hi)
-                guard last > addressEnd, FastPath.onlyComments(p, addressEnd..<last) else { return false }
+                guard last > addressEnd, printable || FastPath.onlyComments(p, addressEnd..<last) else { return false }
                 let inner = (last + 1)..<(hi - 1)
                 if !inner.isEmpty {
                     guard FastPath.commentText(p, inner, facts: &facts), !facts.encodedWord, !facts.at else { return false }
@@ -139,13 +142,14 @@ extension ListRecognizer {
                 // skipped (the grammar reads nothing in them but what the
                 // lexer reports); between its words, it is decoded.
                 guard recognizer.policy.allowsComments else { return false }
+                let printable = FastPath.isPrintable(p, lo..<hi)
                 if p[close] != ASCII.closeAngle {
                     close = at
                     while p[close] != ASCII.closeAngle { close += 1 }
-                    guard FastPath.onlyComments(p, (close + 1)..<hi) else { return false }
+                    guard printable || FastPath.onlyComments(p, (close + 1)..<hi) else { return false }
                 }
                 if offset + Int(chip.comment) < open {
-                    guard FastPath.commentsReadable(p, lo..<open) else { return false }
+                    guard printable || FastPath.commentsReadable(p, lo..<open) else { return false }
                     nameLo = FastPath.skipComments(p, lo, open)
                     nameEnd = FastPath.trimComments(p, nameLo, open)
                     commentsInName = FastPath.holdsComment(p, nameLo..<nameEnd)

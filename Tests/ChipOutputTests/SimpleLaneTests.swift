@@ -155,6 +155,32 @@ struct SimpleLaneTests {
         }
     }
 
+    /// A control, DEL or UTF-8 (well-formed or not) put inside a comment
+    /// anywhere makes the lane read the comments' text, which it leaves
+    /// out for a chip of printable ASCII; it agrees with the general path
+    /// either way.
+    @Test func commentsAreReadUnlessTheChipIsPrintable() {
+        let shapes = ["(c) n@x.org (N) (o)", "Ny (w) Lee <n@y.org> (h)", "(a) Oz <o@x.org>", "e@x.org (Eve)",
+                      "Ki (K) <k@x.org>", "m@x.org (M (m), N)", "Ann Lee <a@x.org>", "(x) (y) p@q.org",
+                      "Charles McDonald <charles.mcdonald@sales.contoso.com> (assistant) (do not use)"]
+        let odd: [[UInt8]] = [[0x01], [0x7F], [0x1F], [0x0B], [0x80], [0xC3, 0xA9], [0xFF], [0xE2, 0x80, 0x8B]]
+        var rng = SplitMix64(seed: 101)
+        var records: [[UInt8]] = []
+        for _ in 0..<3_000 {
+            var bytes = Array((0..<rng.between(1...3)).map { _ in rng.pick(shapes) }.joined(separator: ", ").utf8)
+            if rng.chance(perMille: 700) {
+                // Into a comment: just after one of its `(`, or a byte on.
+                let opens = bytes.indices.filter { bytes[$0] == ASCII.openParen }
+                if let k = opens.isEmpty ? nil : rng.pick(opens) { bytes.insert(contentsOf: rng.pick(odd), at: k + 1 + rng.below(2)) }
+            }
+            records.append(bytes)
+        }
+        for policy in Self.policies {
+            let problems = simpleLaneDifferences(records, policy: policy)
+            #expect(problems.isEmpty, "\(policy.name): \(problems.prefix(10))")
+        }
+    }
+
     /// Every real record and seeded random and mutated lists, under every
     /// policy; and the lane takes nearly every chip of the real lists.
     @Test func agreesOnTheCorpusAndRandomLists() throws {

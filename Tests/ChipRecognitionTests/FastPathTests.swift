@@ -228,6 +228,27 @@ struct FastPathTests {
         }
     }
 
+    /// Printable ASCII by vectors (up to 64 bytes, 64 readable), or by
+    /// words of eight and then bytes: exactly the ranges with no byte
+    /// below 0x20 or of 0x7F and above, whatever stands past them.
+    @Test func printableRangesByVectorsAndWords() {
+        var rng = SplitMix64(seed: 103)
+        let bytes: [UInt8] = [0x20, 0x21, 0x41, 0x7E, 0x28, 0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x09]
+        var counts = [false: 0, true: 0]
+        for _ in 0..<20_000 {
+            let n = rng.pick([rng.between(0...16), rng.between(0...100)])
+            let text = (0..<n).map { _ in rng.chance(perMille: 980) ? UInt8(0x20 + rng.below(0x5F)) : rng.pick(bytes) }
+            let after = (0..<rng.pick([0, 5, 64])).map { _ in rng.pick(bytes) }
+            let lo = rng.below(3)
+            let padded = [UInt8](repeating: 0x01, count: lo) + text + after
+            let got = padded.withUnsafeBufferPointer { FastPath.isPrintable($0, lo..<(lo + n)) }
+            let expected = text.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            #expect(got == expected, "\(text) then \(after)")
+            counts[expected, default: 0] += 1
+        }
+        #expect(counts[true]! > 4_000 && counts[false]! > 4_000, "\(counts)")
+    }
+
     /// Comments read eight bytes a step up to the next parenthesis,
     /// control, DEL or byte of 0x80 and above give the byte loop's answer,
     /// with the bytes after the range readable or not, whatever they are;
