@@ -97,6 +97,13 @@ for ((round = 0; round <= RUNS; round++)); do
         name="${entry%%|*}" input="${entry#*|}"
         file="$CORPUS"
         [ "$input" = slice ] && file="$SLICE"
+        # Untimed: each run starts with no old output of its own to
+        # truncate and no dirty pages of another's to write back (the
+        # JSON Lines row stores 2-6 times its input; the shell's `>` of
+        # its last output, and the kernel's writeback of it during the
+        # next row, were timed before).
+        rm -f "$OUT_DIR/$name.out"
+        sync
         start=$(now_us)
         if ! run_tool "$name" "$file"; then
             tail -n 5 "$OUT_DIR/$name.err" >&2 || true
