@@ -265,9 +265,12 @@ extension EncodedWord {
     /// appending nothing, for any other name, which
     /// ``Recognizer/appendPhrase(_:_:into:)`` decodes (as it would this
     /// one: adjacent words joined, to the same bytes, with no warning).
-    /// It also screens the text it appends (as ``FastPath/screenName(_:_:)``
-    /// would) where it was decoded, when that is windows-1252 or UTF-8 of
-    /// up to 64 bytes: `screen` is then set (left nil otherwise).
+    /// It also screens the text it appends where it was decoded, when
+    /// that is windows-1252 or UTF-8 of up to 64 bytes: `screen` is then
+    /// set (left nil otherwise), to what ``FastPath/screenName(_:_:)``
+    /// gives for up to 64 bytes, and for longer windows-1252 to a screen
+    /// as sound (its letters are Latin, and only U+00A0–00BF have the lead
+    /// of an invisible character).
     ///
     /// - Complexity: O(*n*) in the name's length.
     static func appendSimpleWords(
@@ -275,8 +278,9 @@ extension EncodedWord {
     ) -> Bool {
         let hi = range.upperBound
         // Neither encoding decodes to more bytes than its text; 64 more,
-        // so that the screen reads vectors past the text, and room for
-        // windows-1252 as UTF-8 (two bytes at most for one) past that.
+        // so that the screen reads vectors past UTF-8 text. windows-1252
+        // text is written again as UTF-8 (two bytes at most for one) from
+        // `range.count` on, past the decoded bytes.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * range.count + 65) { scratch -> Bool in
             var n = 0
             var i = range.lowerBound

@@ -301,24 +301,10 @@ extension ListRecognizer {
             warnings = decodePhrase(p, range)
             if nameScratch.contains(UInt8(ascii: "@")) { return nil }
         }
-        // The words' text is well-formed UTF-8: screened by its bytes, so
-        // that a name of one script and no invisible character (most)
-        // skips both reads (words of UTF-8 were screened as they were
-        // decoded).
-        var screen: FastPath.NameScreen = [.invisibles, .scripts]
-        if simple, let screened {
-            screen = screened
-        } else if simple && nameScratch.count <= 64 {
-            screen = nameScratch.withUnsafeBufferPointer { name in
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { padded in
-                    // Spaces by four stores (a call to `memset` costs more).
-                    let raw = UnsafeMutableRawPointer(padded.baseAddress!)
-                    for k in 0..<4 { raw.storeBytes(of: SIMD16<UInt8>(repeating: 0x20), toByteOffset: 16 * k, as: SIMD16<UInt8>.self) }
-                    _ = padded.update(fromContentsOf: name)
-                    return FastPath.screenName(UnsafeBufferPointer(padded), 0..<name.count)
-                }
-            }
-        }
+        // The words' text was screened as it was decoded (all of it in
+        // windows-1252, up to 64 bytes of UTF-8), so that a name of one
+        // script and no invisible character (most) skips both reads.
+        let screen: FastPath.NameScreen = simple ? screened ?? [.invisibles, .scripts] : [.invisibles, .scripts]
         if screen.contains(.invisibles) { warnings.formUnion(Invisibles.warnings(Invisibles.scan(nameScratch))) }
         if checksLookalikes && screen.contains(.scripts)
             && nameScratch.withUnsafeBufferPointer({ Lookalikes.mixesScripts($0, wellFormed: false) }) {

@@ -166,15 +166,28 @@ struct SimpleLaneTests {
         let odd: [[UInt8]] = [[0x01], [0x7F], [0x1F], [0x0B], [0x80], [0xC3, 0xA9], [0xFF], [0xE2, 0x80, 0x8B]]
         var rng = SplitMix64(seed: 101)
         var records: [[UInt8]] = []
+        var chips = 0, taken = 0
         for _ in 0..<3_000 {
             var bytes = Array((0..<rng.between(1...3)).map { _ in rng.pick(shapes) }.joined(separator: ", ").utf8)
             if rng.chance(perMille: 700) {
                 // Into a comment: just after one of its `(`, or a byte on.
                 let opens = bytes.indices.filter { bytes[$0] == ASCII.openParen }
                 if let k = opens.isEmpty ? nil : rng.pick(opens) { bytes.insert(contentsOf: rng.pick(odd), at: k + 1 + rng.below(2)) }
+            } else {
+                // Printable: the lane takes every chip, its comments unread.
+                bytes.withUnsafeBufferPointer { p in
+                    var found: [SimpleList.Chip] = []
+                    guard SimpleList.appendChips(p, to: &found) else { return }
+                    var list = ListRecognizer(policy: .standard)
+                    for c in found where c.kind == .chip {
+                        chips += 1
+                        if list.handleSimple(c, p, offset: 0) != nil { taken += 1 }
+                    }
+                }
             }
             records.append(bytes)
         }
+        #expect(chips > 1_000 && taken == chips, "the lane took \(taken) of \(chips) printable chips")
         for policy in Self.policies {
             let problems = simpleLaneDifferences(records, policy: policy)
             #expect(problems.isEmpty, "\(policy.name): \(problems.prefix(10))")
