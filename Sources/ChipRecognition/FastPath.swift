@@ -789,6 +789,21 @@ enum FastPath {
         _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, at: Int, _ hi: Int, _ t: ByteTable, labels: inout LabelCache,
         domainKey: UInt64? = nil
     ) -> (Range<Int>, Range<Int>)? {
+        internationalAddrSpec(p, lo, at: at, hi, t) {
+            // The domain's verdict, cached whole: a list names few domains.
+            labels.domainVerdict(p, (at + 1)..<hi, key: domainKey) { labels in
+                internationalDomain(p, (at + 1)..<hi, t, labels: &labels)
+            }
+        }
+    }
+
+    /// ``internationalAddrSpec(_:_:at:_:_:labels:domainKey:)`` with the
+    /// domain's verdict from `domain`, called once the local part is read.
+    @inline(__always)
+    static func internationalAddrSpec(
+        _ p: UnsafeBufferPointer<UInt8>, _ lo: Int, at: Int, _ hi: Int, _ t: ByteTable,
+        domain verdict: () -> LabelCache.DomainVerdict
+    ) -> (Range<Int>, Range<Int>)? {
         // Local part: atext runs separated by single dots.
         guard at > lo, at - lo <= SMTPLimits.maxLocalPartBytes, hi > at + 1 else { return nil }
         var wideLocal = false, localMayHide = true
@@ -850,10 +865,7 @@ enum FastPath {
             let found = Invisibles.scan(p, lo..<at)
             guard found.first == nil, found.control == nil else { return nil }
         }
-        // The domain's verdict, cached whole: a list names few domains.
-        let domain = labels.domainVerdict(p, (at + 1)..<hi, key: domainKey) { labels in
-            internationalDomain(p, (at + 1)..<hi, t, labels: &labels)
-        }
+        let domain = verdict()
         let length = Int(domain.length)
         guard length >= 0 else { return nil }
         let international = domain.international, labelCount = Int(domain.labels)

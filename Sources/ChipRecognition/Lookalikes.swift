@@ -64,6 +64,17 @@ package struct Lookalikes: Sendable {
         swap(&lent.slots, &cache)
     }
 
+    /// The domain verdict the label slots hold under `key`
+    /// (``LabelCache/domainCacheKey(_:_:key:)``), read where it lies: most
+    /// chips need nothing else of the slots, and lending them costs more
+    /// than the look-up.
+    @inline(__always)
+    mutating func cachedDomainVerdict(_ key: UInt64) -> LabelCache.DomainVerdict? {
+        guard !cache.isEmpty,
+              let found = LabelCache.cached(key, in: &cache, base: verdictSlots, count: Lookalikes.labelSlots) else { return nil }
+        return LabelCache.DomainVerdict(found)
+    }
+
     /// The bytes the verdict cache holds.
     package var cacheBytes: Int { cache.count * MemoryLayout<Verdict>.stride }
 

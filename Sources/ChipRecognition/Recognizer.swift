@@ -1004,6 +1004,17 @@ package struct LabelCache: Sendable {
         package var international: Bool
 
         static var invalid: DomainVerdict { DomainVerdict(length: -1, labels: 0, international: false) }
+
+        init(length: Int32, labels: Int16, international: Bool) {
+            self.length = length
+            self.labels = labels
+            self.international = international
+        }
+
+        /// The verdict a cache slot holds.
+        init(_ slot: Lookalikes.Verdict) {
+            self.init(length: slot.typo, labels: slot.pieces, international: slot.mixed)
+        }
     }
 
     /// The verdict on the domain `p[range]`, kept in the slots of the
@@ -1021,12 +1032,8 @@ package struct LabelCache: Sendable {
         work: (inout LabelCache) -> DomainVerdict
     ) -> DomainVerdict {
         guard count > 0 else { return work(&self) }
-        let seed: UInt64 = 0x444F_4D41_494E_5321
-        let key = (domainKey.map { $0 ^ seed }
-            ?? AddressKey.mixWords(p.baseAddress! + range.lowerBound, range.count, seed, lowercase: false)) | 1
-        if let found = cached(key) {
-            return DomainVerdict(length: found.typo, labels: found.pieces, international: found.mixed)
-        }
+        let key = Self.domainCacheKey(p, range, key: domainKey)
+        if let found = cached(key) { return DomainVerdict(found) }
         let found = work(&self)
         keep(Lookalikes.Verdict(key: key, typo: found.length, mixed: found.international, pieces: found.labels))
         return found
@@ -1038,15 +1045,35 @@ package struct LabelCache: Sendable {
     /// set's front; nil when the set does not hold it.
     @inline(__always)
     mutating func cached(_ key: UInt64) -> Lookalikes.Verdict? {
+        Self.cached(key, in: &slots, base: base, count: count)
+    }
+
+    /// ``cached(_:)`` on the slots `base ..< base + count` of `slots`
+    /// (a power of two, at least one): the look-alike checker probes the
+    /// slots it lends without lending them.
+    @inline(__always)
+    static func cached(_ key: UInt64, in slots: inout [Lookalikes.Verdict], base: Int, count: Int) -> Lookalikes.Verdict? {
         let ways = min(count, Lookalikes.cacheWays)
         let slot = base + Int(truncatingIfNeeded: key >> 32) & (count - ways)
         for k in 0..<ways where slots[slot + k].key == key {
             let found = slots[slot + k]
-            for j in stride(from: k, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
-            slots[slot] = found
+            if k > 0 {
+                for j in stride(from: k, to: 0, by: -1) { slots[slot + j] = slots[slot + j - 1] }
+                slots[slot] = found
+            }
             return found
         }
         return nil
+    }
+
+    /// The key of the domain `p[range]`'s verdict: `domainKey` (its
+    /// duplicates hash, for a domain with no capital) under a seed of its
+    /// own, or a hash of its exact bytes.
+    @inline(__always)
+    static func domainCacheKey(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, key domainKey: UInt64?) -> UInt64 {
+        let seed: UInt64 = 0x444F_4D41_494E_5321
+        return (domainKey.map { $0 ^ seed }
+            ?? AddressKey.mixWords(p.baseAddress! + range.lowerBound, range.count, seed, lowercase: false)) | 1
     }
 
     /// Puts `entry` at the front of its key's set, the set's last slot

@@ -374,14 +374,24 @@ extension ListRecognizer {
         guard at >= lo, at < hi, let base = p.baseAddress else { return nil }
         // An address of ASCII with no A-label is refused by the reader
         // itself, from the masks it reads anyway.
-        var labels = lookalikes.lendLabels()
-        defer { lookalikes.returnLabels(&labels) }
         // The domain's key for duplicates, taken here so that its
         // verdict's cache shares it: a domain with no capital is its own
         // lower case, so its bytes are what the key hashes.
         let (key, folded) = AddressKey.domainHashNotingCase(base + at + 1, hi - at - 1, readsPast: at + 17 <= p.count)
         domainKey = key
-        return FastPath.internationalAddrSpec(p, lo, at: at, hi, fastClasses, labels: &labels, domainKey: folded ? nil : key)
+        let domain = (at + 1)..<hi
+        let t = fastClasses
+        return FastPath.internationalAddrSpec(p, lo, at: at, hi, t) {
+            // Read in place when the slots hold it; the slots are lent
+            // only to work a verdict out.
+            let cacheKey = LabelCache.domainCacheKey(p, domain, key: folded ? nil : key)
+            if let found = lookalikes.cachedDomainVerdict(cacheKey) { return found }
+            var labels = lookalikes.lendLabels()
+            defer { lookalikes.returnLabels(&labels) }
+            return labels.domainVerdict(p, domain, key: folded ? nil : key) { labels in
+                FastPath.internationalDomain(p, domain, t, labels: &labels)
+            }
+        }
     }
 
     /// The decoded name of the open group, as UTF-8 (what a chip of the

@@ -194,6 +194,9 @@ struct FastPathTests {
                 .joined(separator: ".") + (k % 8 == 1 ? "" : rng.pick([".de", ".org", ".рф", ".xn--p1ai"]))
         }
         var cache = LabelCache(slots: slots)
+        // And as the lane calls it, through the look-alike checker's slots
+        // (read in place when they hold the verdict, lent otherwise).
+        var lane = ListRecognizer(policy: .standard)
         var valid = 0
         for _ in 0..<4_000 {
             let text = rng.pick(["ann", "jürgen", "jürgen", "a..b", "ö\u{200B}"]) + "@" + rng.pick(domains)
@@ -213,6 +216,11 @@ struct FastPathTests {
                         FastPath.internationalAddrSpec(p, 0, at: at, end, FastPath.classes, labels: &none))
             }
             #expect(cached?.0 == fresh?.0 && cached?.1 == fresh?.1, "\(text)")
+            var domainKey: UInt64 = 0
+            let viaLane = bytes.withUnsafeBufferPointer { p in lane.internationalAddrSpec(p, 0, at, end, domainKey: &domainKey) }
+            #expect(viaLane?.0 == fresh?.0 && viaLane?.1 == fresh?.1, "\(text)")
+            let expectedKey = bytes.withUnsafeBufferPointer { AddressKey.domainHash($0.baseAddress! + at + 1, end - at - 1) }
+            #expect(domainKey == expectedKey, "\(text)")
             if fresh != nil { valid += 1 }
         }
         #expect(valid > 500 && valid < 3_900, "\(valid) valid")
