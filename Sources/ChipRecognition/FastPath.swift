@@ -588,11 +588,7 @@ enum FastPath {
         }
         var i = lo
         while i + 8 <= range.upperBound {
-            let w = SWAR.load(p, i)
-            // Some byte below 0x20, or of 0x7F and above (a carry runs only
-            // from 0xFF, which `w` flags itself).
-            let below = (w &- 0x2020_2020_2020_2020) & ~w
-            guard (below | (w &+ 0x0101_0101_0101_0101) | w) & 0x8080_8080_8080_8080 == 0 else { return false }
+            guard SWAR.unprintable(SWAR.load(p, i)) == 0 else { return false }
             i += 8
         }
         while i < range.upperBound {

@@ -25,16 +25,22 @@
         zeroByte(v ^ (ones &* UInt64(b)))
     }
 
-    /// A flag (the byte's high bit) on each byte of `v` that is `(`, `)`,
-    /// a control character, DEL or of 0x80 and above: what stops a walk
-    /// through a comment's text. The lowest flag is exact (a borrow or a
-    /// carry runs only upwards, from a byte that is flagged).
+    /// A flag (the byte's high bit) on each byte of `v` that is a control
+    /// character, DEL or of 0x80 and above: non-zero exactly when `v` is
+    /// not all printable ASCII and spaces. The lowest flag is exact (a
+    /// borrow or a carry runs only upwards, from a byte that is flagged).
     @inlinable @inline(__always)
-    package static func commentStops(_ v: UInt64) -> UInt64 {
-        let parens = zeroByte((v & ~ones) ^ (ones &* 0x28))
+    package static func unprintable(_ v: UInt64) -> UInt64 {
         let controls = (v &- ones &* 0x20) & ~v & highs
         let high = ((v &+ ones) | v) & highs
-        return parens | controls | high
+        return controls | high
+    }
+
+    /// ``unprintable(_:)`` and `(` and `)` too: what stops a walk through
+    /// a comment's text. The lowest flag is exact.
+    @inlinable @inline(__always)
+    package static func commentStops(_ v: UInt64) -> UInt64 {
+        zeroByte((v & ~ones) ^ (ones &* 0x28)) | unprintable(v)
     }
 
     /// `v` with its ASCII capitals lower-cased; other bytes (those of
