@@ -517,6 +517,152 @@ enum FastPath {
         }
     }
 
+    /// ``commentText(_:_:facts:)`` for the commonest comment, answered
+    /// from vectors: true when `p[range]` (up to 64 bytes, 64 readable
+    /// from its start) is words of printable ASCII with single spaces
+    /// between them and none at either end, with no quote, backslash, `@`
+    /// or `?` (so that `commentText` would accept it and note nothing).
+    /// False says only "read it byte by byte": a longer comment, one with
+    /// UTF-8, or one that needs a closer look. The caller has matched the
+    /// comment's parentheses, so those inside it nest.
+    ///
+    /// - Complexity: O(1).
+    static func plainCommentText(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let lo = range.lowerBound, n = range.count
+        guard n > 0, n <= 64, lo + 64 <= p.count, let base = p.baseAddress else { return false }
+        // One vector for most comments, four past 16 bytes.
+        var (odd, spaces) = commentMasks(VectorBits.load(base + lo))
+        if n > 16 {
+            for k in 1..<4 {
+                let (o, s) = commentMasks(VectorBits.load(base + lo + 16 * k))
+                odd |= o << UInt64(16 * k)
+                spaces |= s << UInt64(16 * k)
+            }
+        }
+        let all = VectorBits.low(n)
+        let s = spaces & all
+        // No space first or last, no two side by side.
+        return odd & all | s & 1 | s >> UInt64(n - 1) | s & (s >> 1) == 0
+    }
+
+    /// What ``plainCommentText(_:_:)`` gathers of sixteen bytes of a
+    /// comment: controls, DEL, bytes of 0x80 and above, `"`, `\`, `@` and
+    /// `?` (which may end `=?`); and the spaces.
+    @inline(__always)
+    static func commentMasks(_ v: SIMD16<UInt8>) -> (odd: UInt64, spaces: UInt64) {
+        // Below 0x20 wraps to 0xE0 and above; DEL and up give 0x5F and up.
+        var m = (v &- SIMD16<UInt8>(repeating: 0x20)) .>= SIMD16<UInt8>(repeating: 0x5F)
+        m .|= v .== SIMD16<UInt8>(repeating: ASCII.quote)
+        m .|= v .== SIMD16<UInt8>(repeating: ASCII.backslash)
+        m .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: "@"))
+        m .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: "?"))
+        return (VectorBits.bits(m), VectorBits.bits(v .== SIMD16<UInt8>(repeating: ASCII.space)))
+    }
+
+    /// Where the name before a `<` stands among comments, and what it is
+    /// (``nameAmidComments(_:_:)``).
+    struct NameAmidComments {
+        /// The name's first byte and the byte after its last, outside the
+        /// comments and spaces around it (both the range's end when it
+        /// holds no name).
+        var lo: Int
+        var end: Int
+        /// Whether a comment stands between the name's words.
+        var commentsInside: Bool
+        /// When comments stand between its words: a bit for each byte of
+        /// the range that makes its decoding, each byte of its words and
+        /// the first byte of each run of spaces and comments between them
+        /// (a space or a `(`), which stands for the single space the
+        /// decoder puts there. Zero when the name is to be read byte by
+        /// byte (``ListRecognizer/commentedNameWarnings(_:_:)``).
+        var decoding: UInt64
+    }
+
+    /// The name of `p[range]`, the bytes before a chip's `<` (up to 64,
+    /// 64 readable from its start), among comments that do not nest,
+    /// read from vectors: what ``SimpleList/skipComments(_:from:to:)``,
+    /// ``trimComments(_:_:_:)`` and ``holdsComment(_:_:)`` find, and the
+    /// decoding of a name with comments between its words when it is
+    /// words of `atext` with single spaces (no dot, no `,`; no `@`, `"`,
+    /// `?` or byte of 0x80 and above in it, which have checks of their
+    /// own). Nil for a longer range or nested comments, which the caller
+    /// reads byte by byte.
+    ///
+    /// - Complexity: O(1).
+    static func nameAmidComments(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> NameAmidComments? {
+        let lo = range.lowerBound, n = range.count
+        guard n > 0, n <= 64, lo + 64 <= p.count, let base = p.baseAddress else { return nil }
+        // Two vectors for most names, four past 32 bytes.
+        var m = nameMasks(VectorBits.load(base + lo))
+        m.add(nameMasks(VectorBits.load(base + lo + 16)), at: 16)
+        if n > 32 {
+            m.add(nameMasks(VectorBits.load(base + lo + 32)), at: 32)
+            m.add(nameMasks(VectorBits.load(base + lo + 48)), at: 48)
+        }
+        let all = VectorBits.low(n)
+        let opens = m.opens & all, closes = m.closes & all
+        // From each `(` up to its `)`, when they alternate `(` `)` `(` `)`
+        // (no nesting) and the last is closed: the k-th parenthesis is a
+        // `(` when k is odd.
+        let inside = VectorBits.prefixXor(opens | closes)
+        guard opens & ~inside | closes & inside | inside >> UInt64(n - 1) & 1 == 0 else { return nil }
+        let outside = all & ~(inside | closes)
+        let words = outside & ~m.spaces
+        guard words != 0 else { return NameAmidComments(lo: range.upperBound, end: range.upperBound, commentsInside: false, decoding: 0) }
+        let first = words.trailingZeroBitCount, end = 64 - words.leadingZeroBitCount
+        let name = VectorBits.low(end) & ~VectorBits.low(first)
+        var found = NameAmidComments(lo: lo + first, end: lo + end, commentsInside: opens & name != 0, decoding: 0)
+        guard found.commentsInside else { return found }
+        let outsideSpaces = m.spaces & outside & name
+        if (m.odd & outside | m.alarm) & name | outsideSpaces & (outsideSpaces >> 1) == 0 {
+            let gaps = name & ~words
+            found.decoding = words | gaps & ~(gaps << 1)
+        }
+        return found
+    }
+
+    /// What ``nameAmidComments(_:_:)`` gathers of a name's bytes, a bit
+    /// for each.
+    struct NameMasks {
+        var opens: UInt64
+        var closes: UInt64
+        var spaces: UInt64
+        /// What is neither `atext` nor a space nor a parenthesis, and the
+        /// dot: read byte by byte when outside the comments.
+        var odd: UInt64
+        /// Controls, DEL, bytes of 0x80 and above, `@`, `"` and `?`: read
+        /// byte by byte wherever they are in the name.
+        var alarm: UInt64
+
+        @inline(__always)
+        mutating func add(_ other: NameMasks, at shift: UInt64) {
+            opens |= other.opens << shift
+            closes |= other.closes << shift
+            spaces |= other.spaces << shift
+            odd |= other.odd << shift
+            alarm |= other.alarm << shift
+        }
+    }
+
+    @inline(__always)
+    static func nameMasks(_ v: SIMD16<UInt8>) -> NameMasks {
+        var alarm = (v &- SIMD16<UInt8>(repeating: 0x20)) .>= SIMD16<UInt8>(repeating: 0x5F)
+        alarm .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: "@"))
+        alarm .|= v .== SIMD16<UInt8>(repeating: ASCII.quote)
+        alarm .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: "?"))
+        var odd = v .== SIMD16<UInt8>(repeating: UInt8(ascii: "."))
+        odd .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: ","))
+        odd .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: ">"))
+        // `:` `;` `<`, and `[` `\` `]`.
+        odd .|= (v &- SIMD16<UInt8>(repeating: 0x3A)) .< SIMD16<UInt8>(repeating: 3)
+        odd .|= (v &- SIMD16<UInt8>(repeating: 0x5B)) .< SIMD16<UInt8>(repeating: 3)
+        return NameMasks(
+            opens: VectorBits.bits(v .== SIMD16<UInt8>(repeating: ASCII.openParen)),
+            closes: VectorBits.bits(v .== SIMD16<UInt8>(repeating: ASCII.closeParen)),
+            spaces: VectorBits.bits(v .== SIMD16<UInt8>(repeating: ASCII.space)),
+            odd: VectorBits.bits(odd), alarm: VectorBits.bits(alarm))
+    }
+
     /// Whether `p[range]`, the text of one comment between its outer
     /// parentheses, is its own decoding as a name: words of printable
     /// ASCII or well-formed UTF-8 with single spaces between them and none

@@ -105,8 +105,16 @@ extension ListRecognizer {
                 addressLo = FastPath.skipComments(p, lo, at)
                 guard printable || FastPath.onlyComments(p, lo..<addressLo) else { return false }
             }
-            var addressEnd = at
-            while addressEnd < hi && p[addressEnd] != ASCII.space && p[addressEnd] != ASCII.openParen { addressEnd += 1 }
+            // The address ends at its first space or `(`. When the chip's
+            // first comment follows it, the index has seen only the
+            // address's bytes and then spaces before that comment.
+            var addressEnd = offset + Int(chip.comment)
+            if addressEnd > at {
+                while p[addressEnd - 1] == ASCII.space { addressEnd -= 1 }
+            } else {
+                addressEnd = at
+                while addressEnd < hi && p[addressEnd] != ASCII.space && p[addressEnd] != ASCII.openParen { addressEnd += 1 }
+            }
             guard let (l, d) = FastPath.indexedAddrSpec(p, addressLo, at: at, addressEnd, t)
                     ?? internationalAddrSpec(p, addressLo, at, addressEnd, domainKey: &internationalDomainKey) else { return false }
             local = l
@@ -117,7 +125,8 @@ extension ListRecognizer {
                 guard last > addressEnd, printable || FastPath.onlyComments(p, addressEnd..<last) else { return false }
                 let inner = (last + 1)..<(hi - 1)
                 if !inner.isEmpty {
-                    guard FastPath.commentText(p, inner, facts: &facts), !facts.encodedWord, !facts.at else { return false }
+                    guard FastPath.plainCommentText(p, inner)
+                            || FastPath.commentText(p, inner, facts: &facts) && !facts.encodedWord && !facts.at else { return false }
                     nameRange = last..<hi
                     nameIsComment = true
                     if facts.nonASCII { screen = Self.screenName(p, last..<hi, warnings: &warnings) }
@@ -150,9 +159,10 @@ extension ListRecognizer {
                 }
                 if offset + Int(chip.comment) < open {
                     guard printable || FastPath.commentsReadable(p, lo..<open) else { return false }
-                    nameLo = FastPath.skipComments(p, lo, open)
-                    nameEnd = FastPath.trimComments(p, nameLo, open)
-                    commentsInName = FastPath.holdsComment(p, nameLo..<nameEnd)
+                    guard let found = nameAmidComments(p, lo..<open, warnings: &warnings) else { return false }
+                    nameLo = found.lo
+                    nameEnd = found.end
+                    commentsInName = found.commentsInside
                 }
             }
             guard let (l, d) = FastPath.indexedAddrSpec(p, open + 1, at: at, close, t) ?? internationalAddrSpec(p, open + 1, at, close, domainKey: &internationalDomainKey) else {
@@ -163,9 +173,7 @@ extension ListRecognizer {
             while nameEnd > nameLo && p[nameEnd - 1] == ASCII.space { nameEnd -= 1 }
             if commentsInName {
                 // `Sven (do not use) Martin <…>`: words of ASCII, each run
-                // a phrase, decoded without the comments.
-                guard let found = commentedNameWarnings(p, nameLo..<nameEnd) else { return false }
-                warnings.formUnion(found)
+                // a phrase, decoded without the comments (in `nameScratch`).
                 nameRange = nameLo..<nameEnd
                 nameDecoded = true
             } else if nameEnd > nameLo {
@@ -347,6 +355,59 @@ extension ListRecognizer {
             i = FastPath.skipComments(p, next, range.upperBound)
         }
         return warnings
+    }
+
+    /// The name among the comments of `p[range]`, the bytes before a
+    /// chip's `<` (``FastPath/nameAmidComments(_:_:)``, or the byte walks
+    /// where it leaves them the name), with the decoding of a name with
+    /// comments between its words put into `nameScratch` and its warnings
+    /// into `warnings`; nil when such a name is one for the general path
+    /// (``commentedNameWarnings(_:_:)``). Apart from the lane's other
+    /// chips, whose code it leaves as it was.
+    ///
+    /// - Complexity: O(*n*) in the range's length.
+    @inline(never)
+    mutating func nameAmidComments(
+        _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, warnings: inout ChipWarnings
+    ) -> FastPath.NameAmidComments? {
+        var found: FastPath.NameAmidComments
+        if let read = FastPath.nameAmidComments(p, range) {
+            found = read
+        } else {
+            let lo = FastPath.skipComments(p, range.lowerBound, range.upperBound)
+            let end = FastPath.trimComments(p, lo, range.upperBound)
+            found = FastPath.NameAmidComments(lo: lo, end: end, commentsInside: FastPath.holdsComment(p, lo..<end), decoding: 0)
+        }
+        guard found.commentsInside else { return found }
+        if found.decoding != 0 {
+            decodeCommentedName(p, from: range.lowerBound, found.decoding)
+        } else {
+            guard let more = commentedNameWarnings(p, found.lo..<found.end) else { return nil }
+            warnings.formUnion(more)
+        }
+        return found
+    }
+
+    /// Puts into `nameScratch` the decoding of a name with comments
+    /// between its words that ``FastPath/nameAmidComments(_:_:)`` read:
+    /// the bytes of `p` from `lo` that `decoding` marks, a space for each
+    /// marked `(`. It has no warnings (``commentedNameWarnings(_:_:)``
+    /// would find none).
+    ///
+    /// - Complexity: O(*n*) in the name's length.
+    @inline(never)
+    mutating func decodeCommentedName(_ p: UnsafeBufferPointer<UInt8>, from lo: Int, _ decoding: UInt64) {
+        nameScratch.removeAll(keepingCapacity: true)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
+            var bits = decoding, count = 0
+            while bits != 0 {
+                let b = p[lo + bits.trailingZeroBitCount]
+                out[count] = b == ASCII.openParen ? ASCII.space : b
+                count += 1
+                bits &= bits &- 1
+            }
+            nameScratch.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<count]))
+        }
     }
 
     /// Screens the UTF-8 name `p[range]` (``FastPath/screenName(_:_:)``)

@@ -229,7 +229,7 @@ package enum SimpleList {
                 if m.quotes | inQuote != 0 {
                     // From an opening quote up to its closing one: what a
                     // quoted string holds is text, its quotes stay.
-                    inside = prefixXor(m.quotes) ^ inQuote
+                    inside = VectorBits.prefixXor(m.quotes) ^ inQuote
                     m.special &= ~inside | m.quotes
                     m.spaces &= ~inside
                     inQuote = 0 &- (inside >> 63)
@@ -392,20 +392,6 @@ package enum SimpleList {
             bits |= VectorBits.bits(v .== SIMD16<UInt8>(repeating: 0x5C)) << (16 * UInt64(k))
         }
         return bits
-    }
-
-    /// Bit *k* set when an odd number of bits of `x` are set at or below
-    /// *k*: from each opening quote up to (not including) its closing one.
-    @inline(__always)
-    static func prefixXor(_ x: UInt64) -> UInt64 {
-        var y = x
-        y ^= y << 1
-        y ^= y << 2
-        y ^= y << 4
-        y ^= y << 8
-        y ^= y << 16
-        y ^= y << 32
-        return y
     }
 
     /// The first byte at or after `i` and before `end` that is neither a

@@ -67,6 +67,21 @@ import _Builtin_intrinsics.intel
         return ok
     }
 
+    /// Bit *k* set when an odd number of bits of `x` are set at or below
+    /// *k*: from each opening quote up to (not including) its closing one,
+    /// or from each `(` up to its `)` when they alternate.
+    @inlinable @inline(__always)
+    package static func prefixXor(_ x: UInt64) -> UInt64 {
+        var y = x
+        y ^= y << 1
+        y ^= y << 2
+        y ^= y << 4
+        y ^= y << 8
+        y ^= y << 16
+        y ^= y << 32
+        return y
+    }
+
     /// The low `n` bits set (`n` at most 64).
     @inlinable @inline(__always)
     package static func low(_ n: Int) -> UInt64 {

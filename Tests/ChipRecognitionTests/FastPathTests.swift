@@ -316,6 +316,103 @@ struct FastPathTests {
         #expect(counts[true]! > 2_000 && counts[false]! > 2_000, "\(counts)")
     }
 
+    /// A comment's text read from vectors is accepted only where the byte
+    /// walk accepts it and notes nothing (no `@`, `=?` or UTF-8), and it
+    /// is accepted wherever that holds for up to 64 bytes with no `?`;
+    /// whatever follows the text in the buffer.
+    @Test func plainCommentTextIsTheByteWalkNotingNothing() {
+        var rng = SplitMix64(seed: 131)
+        let pieces: [[UInt8]] = [Array("Ann".utf8), Array("do".utf8), [0x20], [0x20, 0x20], Array("(x)".utf8),
+                                 Array("(a (b))".utf8), Array("()".utf8), Array("@".utf8), Array("=?".utf8),
+                                 Array("=".utf8), Array("?".utf8), [0x22], [0x5C], [0x01], [0x7F], [0x09],
+                                 Array("é".utf8), Array("x.y,z:<>[]".utf8), Array("Elizabeth Taylor".utf8)]
+        var counts = (taken: 0, declined: 0)
+        for _ in 0..<20_000 {
+            let text = (0..<rng.between(1...8)).flatMap { _ in rng.chance(perMille: 800) ? rng.pick(Array(pieces.prefix(3))) : rng.pick(pieces) }
+            let before = (0..<rng.pick([0, 1, 7])).map { _ in UInt8(ascii: "x") }
+            let after = (0..<rng.pick([0, 2, 64])).map { _ in rng.pick([0x20, 0x3F, 0x40, 0x01, 0xFF] as [UInt8]) }
+            let bytes = before + text + after
+            let range = before.count..<(before.count + text.count)
+            var facts = FastPath.PhraseFacts()
+            let walked = bytes.withUnsafeBufferPointer { FastPath.commentText($0, range, facts: &facts) }
+            let expected = walked && !facts.at && !facts.encodedWord && !facts.nonASCII
+            let got = bytes.withUnsafeBufferPointer { FastPath.plainCommentText($0, range) }
+            if got { #expect(expected, "\(text)") }
+            if expected && text.count <= 64 && range.lowerBound + 64 <= bytes.count && !text.contains(UInt8(ascii: "?")) {
+                #expect(got, "\(text)")
+            }
+            if got { counts.taken += 1 } else if expected { counts.declined += 1 }
+        }
+        #expect(counts.taken > 1_000, "\(counts)")
+    }
+
+    /// The name before a `<` among comments, read from vectors, is where
+    /// the byte walks put it (`skipComments`, `trimComments`,
+    /// `holdsComment`), and its decoding is the one the byte-by-byte
+    /// reader of a commented name gives, with no warning; what it leaves
+    /// to that reader (nested comments, dots, two spaces, `?`…) is left
+    /// for a reason. Seeded, at several offsets, with other bytes after.
+    @Test func nameAmidCommentsByVectorsIsTheByteWalk() {
+        var rng = SplitMix64(seed: 137)
+        let words: [[UInt8]] = [Array("Ann".utf8), Array("Sven".utf8), Array("Martin".utf8), Array("x=y".utf8),
+                                Array("a?b".utf8), Array("J.".utf8), Array("a,b".utf8), Array("x]".utf8),
+                                Array("a:b".utf8), Array("é".utf8), Array("a@b".utf8), Array("\"q\"".utf8),
+                                Array("O'Neil".utf8), Array("=?utf-8?q?x?=".utf8), [0x01], [0x7F]]
+        let comments: [[UInt8]] = [Array("(home)".utf8), Array("(do not use)".utf8), Array("()".utf8),
+                                   Array("(a (b) c)".utf8), Array("(Dept. X)".utf8), Array("(é)".utf8),
+                                   Array("(a@b)".utf8), Array("(q?)".utf8)]
+        let spaces: [[UInt8]] = [[], [0x20], [0x20], [0x20], [0x20], [0x20, 0x20]]
+        var counts = (decoded: 0, byBytes: 0, noComment: 0, declined: 0)
+        for _ in 0..<20_000 {
+            var text: [UInt8] = []
+            for _ in 0..<rng.between(1...6) {
+                text += rng.chance(perMille: 350) ? rng.pick(rng.chance(perMille: 600) ? Array(comments.prefix(2)) : comments) : rng.chance(perMille: 80) ? rng.pick(words) : rng.pick(Array(words.prefix(3)))
+                text += rng.pick(spaces)
+            }
+            let before = (0..<rng.pick([0, 3, 9])).map { _ in rng.pick([0x28, 0x29, 0x61] as [UInt8]) }
+            let after = (0..<rng.pick([2, 64, 64])).map { _ in rng.pick([0x28, 0x29, 0x20, 0x61, 0xFF] as [UInt8]) }
+            let bytes = before + text + after
+            let range = before.count..<(before.count + text.count)
+            bytes.withUnsafeBufferPointer { p in
+                let nameLo = FastPath.skipComments(p, range.lowerBound, range.upperBound)
+                let nameEnd = FastPath.trimComments(p, nameLo, range.upperBound)
+                let inside = FastPath.holdsComment(p, nameLo..<nameEnd)
+                guard let found = FastPath.nameAmidComments(p, range) else {
+                    // Only a long range, or comments that nest.
+                    #expect(text.count > 64 || range.lowerBound + 64 > p.count || text.contains(Array("(b)".utf8)),
+                            "\(String(decoding: text, as: UTF8.self))")
+                    counts.declined += 1
+                    return
+                }
+                #expect(found.lo == nameLo && found.end == nameEnd && found.commentsInside == inside,
+                        "\(String(decoding: text, as: UTF8.self)): \(found) against \(nameLo)..<\(nameEnd) \(inside)")
+                guard inside else {
+                    #expect(found.decoding == 0)
+                    counts.noComment += 1
+                    return
+                }
+                var walked = ListRecognizer(policy: .standard)
+                let warnings = walked.commentedNameWarnings(p, nameLo..<nameEnd)
+                if found.decoding != 0 {
+                    var lane = ListRecognizer(policy: .standard)
+                    lane.decodeCommentedName(p, from: range.lowerBound, found.decoding)
+                    #expect(warnings == [] && lane.decodedName == walked.decodedName,
+                            "\(String(decoding: text, as: UTF8.self)): \(String(decoding: lane.decodedName, as: UTF8.self))")
+                    counts.decoded += 1
+                } else {
+                    // Left to the byte walk for something it reads apart.
+                    let name = Array(p[nameLo..<nameEnd])
+                    let apart = name.contains { Array(".,:;<>[]\\@\"?".utf8).contains($0) || $0 >= 0x7F || $0 < 0x20 }
+                        || name.indices.dropFirst().contains { name[$0] == 0x20 && name[$0 - 1] == 0x20 }
+                    #expect(apart, "\(String(decoding: text, as: UTF8.self))")
+                    counts.byBytes += 1
+                }
+            }
+        }
+        #expect(counts.decoded > 1_000 && counts.byBytes > 500 && counts.noComment > 1_000 && counts.declined > 100,
+                "\(counts)")
+    }
+
     /// The screen of a commented name's bytes by vectors (64 readable
     /// bytes) gives the byte loop's answer (the same bytes with nothing
     /// after them): `@`, `"`, bytes of 0x80 and above, `=?` inside the
