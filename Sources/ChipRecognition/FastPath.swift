@@ -569,6 +569,9 @@ enum FastPath {
         var end: Int
         /// Whether a comment stands between the name's words.
         var commentsInside: Bool
+        /// Whether every byte of the range is printable ASCII or a space
+        /// (``isPrintable(_:_:)``).
+        var printable: Bool
         /// When comments stand between its words: a bit for each byte of
         /// the range that makes its decoding, each byte of its words and
         /// the first byte of each run of spaces and comments between them
@@ -608,10 +611,13 @@ enum FastPath {
         guard opens & ~inside | closes & inside | inside >> UInt64(n - 1) & 1 == 0 else { return nil }
         let outside = all & ~(inside | closes)
         let words = outside & ~m.spaces
-        guard words != 0 else { return NameAmidComments(lo: range.upperBound, end: range.upperBound, commentsInside: false, decoding: 0) }
+        let printable = m.unprintable & all == 0
+        guard words != 0 else {
+            return NameAmidComments(lo: range.upperBound, end: range.upperBound, commentsInside: false, printable: printable, decoding: 0)
+        }
         let first = words.trailingZeroBitCount, end = 64 - words.leadingZeroBitCount
         let name = VectorBits.low(end) & ~VectorBits.low(first)
-        var found = NameAmidComments(lo: lo + first, end: lo + end, commentsInside: opens & name != 0, decoding: 0)
+        var found = NameAmidComments(lo: lo + first, end: lo + end, commentsInside: opens & name != 0, printable: printable, decoding: 0)
         guard found.commentsInside else { return found }
         let outsideSpaces = m.spaces & outside & name
         if (m.odd & outside | m.alarm) & name | outsideSpaces & (outsideSpaces >> 1) == 0 {
@@ -633,6 +639,8 @@ enum FastPath {
         /// Controls, DEL, bytes of 0x80 and above, `@`, `"` and `?`: read
         /// byte by byte wherever they are in the name.
         var alarm: UInt64
+        /// Controls, DEL and bytes of 0x80 and above.
+        var unprintable: UInt64
 
         @inline(__always)
         mutating func add(_ other: NameMasks, at shift: UInt64) {
@@ -641,13 +649,15 @@ enum FastPath {
             spaces |= other.spaces << shift
             odd |= other.odd << shift
             alarm |= other.alarm << shift
+            unprintable |= other.unprintable << shift
         }
     }
 
     @inline(__always)
     static func nameMasks(_ v: SIMD16<UInt8>) -> NameMasks {
-        var alarm = (v &- SIMD16<UInt8>(repeating: 0x20)) .>= SIMD16<UInt8>(repeating: 0x5F)
-        alarm .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: "@"))
+        // Below 0x20 wraps to 0xE0 and above; DEL and up give 0x5F and up.
+        let unprintable = (v &- SIMD16<UInt8>(repeating: 0x20)) .>= SIMD16<UInt8>(repeating: 0x5F)
+        var alarm = unprintable .| (v .== SIMD16<UInt8>(repeating: UInt8(ascii: "@")))
         alarm .|= v .== SIMD16<UInt8>(repeating: ASCII.quote)
         alarm .|= v .== SIMD16<UInt8>(repeating: UInt8(ascii: "?"))
         var odd = v .== SIMD16<UInt8>(repeating: UInt8(ascii: "."))
@@ -660,7 +670,7 @@ enum FastPath {
             opens: VectorBits.bits(v .== SIMD16<UInt8>(repeating: ASCII.openParen)),
             closes: VectorBits.bits(v .== SIMD16<UInt8>(repeating: ASCII.closeParen)),
             spaces: VectorBits.bits(v .== SIMD16<UInt8>(repeating: ASCII.space)),
-            odd: VectorBits.bits(odd), alarm: VectorBits.bits(alarm))
+            odd: VectorBits.bits(odd), alarm: VectorBits.bits(alarm), unprintable: VectorBits.bits(unprintable))
     }
 
     /// Whether `p[range]`, the text of one comment between its outer

@@ -151,14 +151,13 @@ extension ListRecognizer {
                 // skipped (the grammar reads nothing in them but what the
                 // lexer reports); between its words, it is decoded.
                 guard recognizer.policy.allowsComments else { return false }
-                let printable = FastPath.isPrintable(p, lo..<hi)
                 if p[close] != ASCII.closeAngle {
                     close = at
                     while p[close] != ASCII.closeAngle { close += 1 }
-                    guard printable || FastPath.onlyComments(p, (close + 1)..<hi) else { return false }
+                    let tail = (close + 1)..<hi
+                    guard FastPath.isPrintable(p, tail) || FastPath.onlyComments(p, tail) else { return false }
                 }
                 if offset + Int(chip.comment) < open {
-                    guard printable || FastPath.commentsReadable(p, lo..<open) else { return false }
                     guard let found = nameAmidComments(p, lo..<open, warnings: &warnings) else { return false }
                     nameLo = found.lo
                     nameEnd = found.end
@@ -362,8 +361,10 @@ extension ListRecognizer {
     /// where it leaves them the name), with the decoding of a name with
     /// comments between its words put into `nameScratch` and its warnings
     /// into `warnings`; nil when such a name is one for the general path
-    /// (``commentedNameWarnings(_:_:)``). Apart from the lane's other
-    /// chips, whose code it leaves as it was.
+    /// (``commentedNameWarnings(_:_:)``), or a comment holds what the
+    /// lexer reports (``FastPath/commentsReadable(_:_:)``, read only when
+    /// the range is not all printable). Apart from the lane's other chips,
+    /// whose code it leaves as it was.
     ///
     /// - Complexity: O(*n*) in the range's length.
     @inline(never)
@@ -376,8 +377,10 @@ extension ListRecognizer {
         } else {
             let lo = FastPath.skipComments(p, range.lowerBound, range.upperBound)
             let end = FastPath.trimComments(p, lo, range.upperBound)
-            found = FastPath.NameAmidComments(lo: lo, end: end, commentsInside: FastPath.holdsComment(p, lo..<end), decoding: 0)
+            found = FastPath.NameAmidComments(
+                lo: lo, end: end, commentsInside: FastPath.holdsComment(p, lo..<end), printable: false, decoding: 0)
         }
+        guard found.printable || FastPath.commentsReadable(p, range) else { return nil }
         guard found.commentsInside else { return found }
         if found.decoding != 0 {
             decodeCommentedName(p, from: range.lowerBound, found.decoding)
@@ -397,16 +400,31 @@ extension ListRecognizer {
     /// - Complexity: O(*n*) in the name's length.
     @inline(never)
     mutating func decodeCommentedName(_ p: UnsafeBufferPointer<UInt8>, from lo: Int, _ decoding: UInt64) {
-        nameScratch.removeAll(keepingCapacity: true)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
+        // Runs of marked bytes, sixteen at a time where the 64 bytes from
+        // `lo` that the reader read hold them: a run is words and single
+        // spaces, and perhaps last the first byte of a comment.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64 + 16) { out in
+            let to = UnsafeMutableRawPointer(out.baseAddress!), from = p.baseAddress! + lo
             var bits = decoding, count = 0
             while bits != 0 {
-                let b = p[lo + bits.trailingZeroBitCount]
-                out[count] = b == ASCII.openParen ? ASCII.space : b
-                count += 1
-                bits &= bits &- 1
+                let start = bits.trailingZeroBitCount
+                let length = (~(bits >> UInt64(start))).trailingZeroBitCount
+                var k = 0
+                while k < length {
+                    if start + k + 16 <= 64 {
+                        to.storeBytes(of: VectorBits.load(from + start + k), toByteOffset: count + k, as: SIMD16<UInt8>.self)
+                        k += 16
+                    } else {
+                        out[count + k] = from[start + k]
+                        k += 1
+                    }
+                }
+                count += length
+                if out[count - 1] == ASCII.openParen { out[count - 1] = ASCII.space }
+                bits &= ~(VectorBits.low(length) << UInt64(start))
             }
-            nameScratch.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<count]))
+            // One call in place of emptying and appending.
+            nameScratch.replaceSubrange(nameScratch.indices, with: UnsafeBufferPointer(rebasing: out[..<count]))
         }
     }
 

@@ -348,7 +348,8 @@ struct FastPathTests {
 
     /// The name before a `<` among comments, read from vectors, is where
     /// the byte walks put it (`skipComments`, `trimComments`,
-    /// `holdsComment`), and its decoding is the one the byte-by-byte
+    /// `holdsComment`), its bytes are printable as a byte check says, and
+    /// its decoding is the one the byte-by-byte
     /// reader of a commented name gives, with no warning; what it leaves
     /// to that reader (nested comments, dots, two spaces, `?`…) is left
     /// for a reason. Seeded, at several offsets, with other bytes after.
@@ -386,6 +387,7 @@ struct FastPathTests {
                 }
                 #expect(found.lo == nameLo && found.end == nameEnd && found.commentsInside == inside,
                         "\(String(decoding: text, as: UTF8.self)): \(found) against \(nameLo)..<\(nameEnd) \(inside)")
+                #expect(found.printable == text.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "\(text)")
                 guard inside else {
                     #expect(found.decoding == 0)
                     counts.noComment += 1
