@@ -21,13 +21,15 @@ package enum JSON {
     }
 
     /// Whether bytes already known to be well-formed UTF-8 need no
-    /// escape: no control byte, no DEL, no `"` or `\\`, and no byte that
-    /// may start a bidi control, a hidden character, a C1 control or a line
-    /// or paragraph separator (other bytes of 0x80
-    /// and above pass: ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
-    /// copies a well-formed sequence as it is). Eight bytes a step. A
-    /// string of such bytes, and any part of it, is written by
-    /// ``JSONLine`` whole.
+    /// escape: no control byte, no DEL, no `"` or `\\`, and none of the
+    /// sequences ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
+    /// writes as `\uXXXX` (a bidi control, a hidden character, a C1
+    /// control, a line or paragraph separator); every other sequence is
+    /// copied as it is. Sixteen bytes a step; a byte that may start such
+    /// a sequence (0xC2, 0xD8, 0xE1, 0xE2, 0xEF: all of Arabic's 0xD8
+    /// letters, and punctuation such as `–` and `’`) is looked at closer.
+    /// A string of such bytes, and any part of it cut between sequences,
+    /// is written by ``JSONLine`` whole.
     ///
     /// - Complexity: O(*n*).
     package static func isPlain(wellFormedUTF8 p: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -35,35 +37,40 @@ package enum JSON {
     }
 
     /// No control byte, DEL, `"` or `\\`, and, unless `allowsHighBytes`,
-    /// none of 0x80 and above: eight bytes a step.
+    /// none of 0x80 and above (with it, no sequence that
+    /// ``escapesSequence(_:at:)``).
     @inline(__always)
     static func isPlain(_ p: UnsafeBufferPointer<UInt8>, allowsHighBytes: Bool) -> Bool {
         let n = p.count
         if n >= 16, let base = p.baseAddress {
             // Sixteen bytes a step, the last sixteen overlapping.
-            var bad = SIMDMask<SIMD16<Int8>>(repeating: false)
             var i = 0
             while true {
                 let v = VectorBits.load(base + i)
-                bad .|= v .< SIMD16<UInt8>(repeating: 0x20)
+                var bad = v .< SIMD16<UInt8>(repeating: 0x20)
                 bad .|= v .== SIMD16<UInt8>(repeating: 0x7F)
                 bad .|= v .== SIMD16<UInt8>(repeating: ASCII.quote)
                 bad .|= v .== SIMD16<UInt8>(repeating: ASCII.backslash)
-                if !allowsHighBytes {
-                    bad .|= v .>= SIMD16<UInt8>(repeating: 0x80)
-                } else {
-                    // A byte that may start a bidi control or hidden
-                    // character, which the escaper writes as `\uXXXX`.
-                    bad .|= v .== SIMD16<UInt8>(repeating: 0xC2)
-                    bad .|= v .== SIMD16<UInt8>(repeating: 0xD8)
-                    bad .|= v .== SIMD16<UInt8>(repeating: 0xE1)
-                    bad .|= v .== SIMD16<UInt8>(repeating: 0xE2)
-                    bad .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+                let high = v .>= SIMD16<UInt8>(repeating: 0x80)
+                if !allowsHighBytes { bad .|= high }
+                if VectorBits.isAnySet(bad) { return false }
+                if allowsHighBytes && VectorBits.isAnySet(high) {
+                    // A byte that may start a sequence the escaper writes
+                    // as `\uXXXX`: each looked at.
+                    var leads = v .== SIMD16<UInt8>(repeating: 0xC2)
+                    leads .|= v .== SIMD16<UInt8>(repeating: 0xD8)
+                    leads .|= v .== SIMD16<UInt8>(repeating: 0xE1)
+                    leads .|= v .== SIMD16<UInt8>(repeating: 0xE2)
+                    leads .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+                    var bits = VectorBits.bits(leads)
+                    while bits != 0 {
+                        if escapesSequence(p, at: i + bits.trailingZeroBitCount) { return false }
+                        bits &= bits &- 1
+                    }
                 }
-                if i + 16 >= n { break }
+                if i + 16 >= n { return true }
                 i = min(i + 16, n - 16)
             }
-            return !VectorBits.isAnySet(bad)
         }
         var i = 0
         var bad: UInt64 = 0
@@ -71,33 +78,58 @@ package enum JSON {
         // so `~w` clears it), a high byte if refused, DEL, a quote or a
         // backslash.
         @inline(__always) func flags(_ w: UInt64) -> UInt64 {
-            (w &- 0x2020_2020_2020_2020) & ~w
-                | (allowsHighBytes
-                    ? SWAR.byte(w, 0xC2) | SWAR.byte(w, 0xD8) | SWAR.byte(w, 0xE1) | SWAR.byte(w, 0xE2)
-                        | SWAR.byte(w, 0xEF)
-                    : w)
+            (w &- 0x2020_2020_2020_2020) & ~w | (allowsHighBytes ? 0 : w)
                 | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.quote) | SWAR.byte(w, ASCII.backslash)
         }
         while i + 8 <= n {
-            bad |= flags(SWAR.load(p, i))
+            let w = SWAR.load(p, i)
+            bad |= flags(w)
+            if allowsHighBytes && w & 0x8080_8080_8080_8080 != 0 && escapesSome(p, w, at: i) { return false }
             i += 8
         }
         if i < n && n >= 8 {
             // The last bytes as the end of the last eight, read again
             // whole rather than one by one.
-            bad |= flags(SWAR.load(p, n - 8))
+            let w = SWAR.load(p, n - 8)
+            bad |= flags(w)
+            if allowsHighBytes && w & 0x8080_8080_8080_8080 != 0 && escapesSome(p, w, at: n - 8) { return false }
             i = n
         }
         if bad & 0x8080_8080_8080_8080 != 0 { return false }
         while i < n {
             let b = p[i]
             if b < 0x20 || b == 0x7F || b == ASCII.quote || b == ASCII.backslash || (!allowsHighBytes && b >= 0x80)
-                || (allowsHighBytes && Invisibles.mayStartInvisible(b)) {
+                || (allowsHighBytes && escapesSequence(p, at: i)) {
                 return false
             }
             i += 1
         }
         return true
+    }
+
+    /// Whether one of the eight bytes `w` read at `at` starts a sequence
+    /// ``escapesSequence(_:at:)``: the bytes that may start one are each
+    /// looked at (a flag above the lowest may be a false one).
+    @inline(never)
+    static func escapesSome(_ p: UnsafeBufferPointer<UInt8>, _ w: UInt64, at: Int) -> Bool {
+        var f = SWAR.byte(w, 0xC2) | SWAR.byte(w, 0xD8) | SWAR.byte(w, 0xE1) | SWAR.byte(w, 0xE2) | SWAR.byte(w, 0xEF)
+        while f != 0 {
+            if escapesSequence(p, at: at + f.trailingZeroBitCount >> 3) { return true }
+            f &= f &- 1
+        }
+        return false
+    }
+
+    /// Whether the well-formed sequence that starts at `i` (or the byte
+    /// there, when it starts none) is one ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
+    /// escapes: a bidi control, a hidden character, a C1 control, a line
+    /// or paragraph separator, all two or three bytes long.
+    @inline(__always)
+    static func escapesSequence(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        let b = p[i]
+        guard b >= 0xC2 && b < 0xF0 else { return false }
+        let length = b < 0xE0 ? 2 : 3
+        return Invisibles.invisibleScalar(p, at: i, length: length) != nil || Escaper.isLineOrControl(p, at: i, length: length)
     }
 
     package static func appendString(_ a: [UInt8], to out: inout ByteBuffer) {
@@ -166,6 +198,131 @@ package enum JSON {
         }
         d[o] = ASCII.quote
         out.count = o + 1
+    }
+
+    /// The JSON string of `p`, bytes known to be well-formed UTF-8,
+    /// written at `d`: what ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
+    /// writes, found sixteen bytes a step (eight, then one, near the
+    /// end). Each step stores its bytes whole and keeps those before the
+    /// first that needs a look: a control, DEL, `"`, `\\`, or a byte that
+    /// may start a sequence to escape (``escapesSequence(_:at:)``; by
+    /// eights, any byte of 0x80 and above). Returns where the string
+    /// ends. Writes up to 15 bytes past that, in room the caller reserved
+    /// (``JSONLine/Text/room``): 6 × `p.count` + 2 + 16 in all.
+    ///
+    /// - Complexity: O(*n*).
+    @inline(never)
+    static func writeString(wellFormedUTF8 p: UnsafeBufferPointer<UInt8>, at d: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8>
+    {
+        var o = d
+        o.pointee = ASCII.quote
+        o += 1
+        let n = p.count
+        guard let base = p.baseAddress else {
+            o.pointee = ASCII.quote
+            return o + 1
+        }
+        let plain = JSON.plain
+        @inline(__always) func storeVector(_ v: SIMD16<UInt8>, at o: UnsafeMutablePointer<UInt8>) {
+            UnsafeMutableRawPointer(o).storeBytes(of: v, as: SIMD16<UInt8>.self)
+        }
+        var i = 0
+        outer: while i < n {
+            if i + 16 <= n {
+                let v = VectorBits.load(base + i)
+                storeVector(v, at: o)
+                let quoted = VectorBits.bits((v .== SIMD16<UInt8>(repeating: ASCII.quote)) .| (v .== SIMD16<UInt8>(repeating: ASCII.backslash)))
+                var m = v .< SIMD16<UInt8>(repeating: 0x20)
+                m .|= v .== SIMD16<UInt8>(repeating: 0x7F)
+                m .|= v .== SIMD16<UInt8>(repeating: 0xC2)
+                m .|= v .== SIMD16<UInt8>(repeating: 0xD8)
+                m .|= v .== SIMD16<UInt8>(repeating: 0xE1)
+                m .|= v .== SIMD16<UInt8>(repeating: 0xE2)
+                m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+                let other = VectorBits.bits(m)
+                if quoted | other == 0 {
+                    o += 16
+                    i += 16
+                    continue
+                }
+                // Each `"` and `\\` before the first other byte to look at:
+                // a `\\` before it, and the bytes after it stored from the
+                // string, sixteen while they lie in it.
+                let stop = other == 0 ? 16 : other.trailingZeroBitCount
+                var from = 0
+                var q = quoted & VectorBits.low(stop)
+                while q != 0 {
+                    let k = q.trailingZeroBitCount
+                    o += k - from
+                    o[0] = ASCII.backslash
+                    o[1] = base[i + k]
+                    o += 2
+                    from = k + 1
+                    q &= q &- 1
+                    guard i + from + 16 <= n else {
+                        i += from
+                        continue outer
+                    }
+                    storeVector(VectorBits.load(base + i + from), at: o)
+                }
+                o += stop - from
+                i += stop
+                if stop == 16 { continue }
+            } else if i + 8 <= n {
+                let w = SWAR.load(p, i)
+                UnsafeMutableRawPointer(o).storeBytes(of: w.littleEndian, as: UInt64.self)
+                let below = (w &- 0x2020_2020_2020_2020) & ~w
+                let special = (below | w | SWAR.byte(w, 0x7F) | SWAR.byte(w, ASCII.backslash) | SWAR.byte(w, ASCII.quote))
+                    & 0x8080_8080_8080_8080
+                let run = special == 0 ? 8 : special.trailingZeroBitCount >> 3
+                o += run
+                i += run
+                if run == 8 { continue }
+            } else if plain[p[i]] != 0 {
+                o.pointee = p[i]
+                o += 1
+                i += 1
+                continue
+            }
+            let b = p[i]
+            if b >= 0xC0 {
+                // A sequence's first byte: escaped, or copied whole.
+                let length = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+                if length < 4, let scalar = Invisibles.invisibleScalar(p, at: i, length: length)
+                    ?? (Escaper.isLineOrControl(p, at: i, length: length) ? Self.scalar(p, at: i, length: length) : nil) {
+                    var k = 0
+                    store("\\u", o, &k)
+                    storeHex(UInt8(scalar >> 8), o, &k)
+                    storeHex(UInt8(scalar & 0xFF), o, &k)
+                    o += k
+                } else {
+                    for k in 0..<length { o[k] = p[i + k] }
+                    o += length
+                }
+                i += length
+                continue
+            }
+            var k = 0
+            switch b {
+            case ASCII.quote: store("\\\"", o, &k)
+            case ASCII.backslash: store("\\\\", o, &k)
+            case ASCII.lineFeed: store("\\n", o, &k)
+            case ASCII.carriageReturn: store("\\r", o, &k)
+            case ASCII.tab: store("\\t", o, &k)
+            case 0..<0x20, 0x7F:
+                store("\\u00", o, &k)
+                storeHex(b, o, &k)
+            default:
+                // The rest of a sequence a step split: copied.
+                o.pointee = b
+                k = 1
+            }
+            o += k
+            i += 1
+        }
+        o.pointee = ASCII.quote
+        return o + 1
     }
 
     /// Copies the bytes at `p[i...]` that need no escape into `d[o...]`

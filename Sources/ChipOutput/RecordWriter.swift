@@ -396,8 +396,8 @@ public struct ChipRecordWriter: Sendable {
     ) {
         let rawPlain = JSON.isPlain(wellFormedUTF8: raw)
         let address = UnsafeBufferPointer(rebasing: p[item.addressRange])
-        let addressText = JSONLine.Text(bytes: address, plain: rawPlain || JSON.isPlain(wellFormedUTF8: address))
-        let rawText = JSONLine.Text(bytes: raw, plain: rawPlain)
+        let addressText = JSONLine.Text(bytes: address, plain: rawPlain || JSON.isPlain(wellFormedUTF8: address), wellFormed: true)
+        let rawText = JSONLine.Text(bytes: raw, plain: rawPlain, wellFormed: true)
         var warnings = item.warnings
         let out = output.uniqueStorage
         let numbers = recordNumbers ? record : nil
@@ -419,7 +419,7 @@ public struct ChipRecordWriter: Sendable {
         }
         if unquoted {
             let bytes = nameText.map { UnsafeBufferPointer(rebasing: p[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-            emit(JSONLine.Text(bytes: bytes, plain: rawPlain || JSON.isPlain(wellFormedUTF8: bytes)), warnings)
+            emit(JSONLine.Text(bytes: bytes, plain: rawPlain || JSON.isPlain(wellFormedUTF8: bytes), wellFormed: true), warnings)
             return
         }
         if let decodedName {

@@ -9,34 +9,52 @@ import ChipTestSupport
 /// rules written one byte at a time.
 @Suite("Byte writing: the fast paths equal the plain ones")
 struct ByteWritingTests {
-    /// Well-formed UTF-8 is "plain" for the simple lane exactly when it
-    /// holds no control, DEL, quote or backslash and no byte that may start
-    /// a character the escaper writes as `\uXXXX` (C2, D8, E1, E2, EF: a C1
-    /// control, a bidi control, a hidden character, U+2028, U+2029); then
-    /// copying it whole writes what escaping writes. Random strings of
-    /// ASCII and two-, three- and four-byte scalars, at every short length,
-    /// sometimes with one byte that needs escaping.
+    /// Well-formed UTF-8 is "plain" for the simple lane exactly when
+    /// escaping leaves it alone: no control, DEL, quote or backslash, and
+    /// no character the escaper writes as `\uXXXX` (a C1 control, a bidi
+    /// control, a hidden character, U+2028, U+2029), though other
+    /// characters may share those characters' first bytes (Arabic letters
+    /// with U+061C, `–` and `’` with U+200E); then copying it whole writes
+    /// what escaping writes. And the escaper of well-formed text (sixteen
+    /// bytes a step, then eight, then one) writes what the byte-at-a-time
+    /// rules write, the sixteen bytes of room after it aside. Random
+    /// strings of every length up to 70, so that every step meets every
+    /// kind of character at every offset.
     @Test func wellFormedUTF8IsPlainExactlyWhenEscapingLeavesItAlone() {
         var rng = SplitMix64(seed: 23)
-        let scalars: [String] = ["a", " ", "~", "é", "Ж", "€", "中", "😀", "\u{2028}", "\u{0085}", "\u{202E}", "<", "@"]
-        let needy: [String] = ["\"", "\\", "\u{7F}", "\u{01}", "\u{1F}", "\t", "\n"]
-        for length in 0..<30 {
+        let scalars: [String] = ["a", " ", "~", "é", "Ж", "€", "中", "😀", "<", "@", "ب", "\u{00A0}", "–", "’", "ᠠ",
+                                 "ﻉ", "Ａ", "\u{2065}", "\u{1F469}\u{200D}\u{1F4BB}"]
+        let needy: [String] = ["\"", "\\", "\u{7F}", "\u{01}", "\u{1F}", "\t", "\n", "\u{2028}", "\u{0085}", "\u{202E}",
+                               "\u{061C}", "\u{00AD}", "\u{180E}", "\u{FEFF}", "\u{2066}", "\u{200B}"]
+        var counts = (plain: 0, escaped: 0)
+        for length in 0..<70 {
             for _ in 0..<40 {
                 var text = (0..<length).map { _ in rng.pick(scalars) }.joined()
-                if length > 0 && rng.below(3) == 0 { text += rng.pick(needy) + rng.pick(scalars) }
-                let bytes = Array(text.utf8)
-                let expected = bytes.allSatisfy {
-                    $0 >= 0x20 && $0 != 0x7F && $0 != 0x22 && $0 != 0x5C && ![0xC2, 0xD8, 0xE1, 0xE2, 0xEF].contains($0)
+                for _ in 0..<rng.pick([0, 0, 1, 3]) where length > 0 {
+                    let at = text.index(text.startIndex, offsetBy: rng.below(text.count + 1))
+                    text.insert(contentsOf: rng.pick(needy), at: at)
                 }
+                let bytes = Array(text.utf8)
+                let reference = Self.plainJSON(bytes)
+                let expected = reference == [0x22] + bytes + [0x22]
                 let plain = bytes.withUnsafeBufferPointer { JSON.isPlain(wellFormedUTF8: $0) }
                 #expect(plain == expected, "\(text.debugDescription)")
                 if plain {
                     var copied = ByteBuffer(capacity: 8)
                     bytes.withUnsafeBufferPointer { ByteWritingTests.copyWhole($0, to: copied.uniqueStorage) }
-                    #expect(copied.bytes == Self.plainJSON(bytes), "\(text.debugDescription)")
+                    #expect(copied.bytes == reference, "\(text.debugDescription)")
+                    counts.plain += 1
+                } else {
+                    counts.escaped += 1
                 }
+                let room = 6 * bytes.count + 2 + 16
+                let written = [UInt8](unsafeUninitializedCapacity: room) { out, count in
+                    count = bytes.withUnsafeBufferPointer { JSON.writeString(wellFormedUTF8: $0, at: out.baseAddress!) - out.baseAddress! }
+                }
+                #expect(written == reference, "\(text.debugDescription)")
             }
         }
+        #expect(counts.plain > 300 && counts.escaped > 1_000, "\(counts)")
     }
 
     /// A plain string as the lane's JSON line copies it: quoted, whole.
