@@ -123,13 +123,35 @@ package enum JSON {
     /// Whether the well-formed sequence that starts at `i` (or the byte
     /// there, when it starts none) is one ``appendString(_:to:)-(UnsafeBufferPointer<UInt8>,_)``
     /// escapes: a bidi control, a hidden character, a C1 control, a line
-    /// or paragraph separator, all two or three bytes long.
+    /// or paragraph separator, all two or three bytes long. Its first two
+    /// bytes are looked at inline (``mayEscape(_:_:)``), so that most
+    /// sequences that share a first byte with one to escape (Arabic
+    /// letters, `–`, `’`, `…`, U+00A0–00BF) cost no call.
     @inline(__always)
     static func escapesSequence(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         let b = p[i]
-        guard b >= 0xC2 && b < 0xF0 else { return false }
-        let length = b < 0xE0 ? 2 : 3
-        return Invisibles.invisibleScalar(p, at: i, length: length) != nil || Escaper.isLineOrControl(p, at: i, length: length)
+        guard b >= 0xC2 && b < 0xF0, mayEscape(b, p[i + 1]) else { return false }
+        return escapes(p, at: i, length: b < 0xE0 ? 2 : 3)
+    }
+
+    /// Whether a sequence whose first two bytes are `b` and `c` may be one
+    /// to escape (``Invisibles/invisibleScalar(_:at:length:)``,
+    /// ``Escaper/isLineOrControl(_:at:length:)``).
+    @inline(__always)
+    static func mayEscape(_ b: UInt8, _ c: UInt8) -> Bool {
+        switch b {
+        case 0xC2: return c < 0xA0 || c == 0xAD
+        case 0xD8: return c == 0x9C
+        case 0xE1: return c == 0xA0
+        case 0xE2: return c == 0x80 || c == 0x81
+        case 0xEF: return c == 0xBB
+        default: return false
+        }
+    }
+
+    @inline(never)
+    static func escapes(_ p: UnsafeBufferPointer<UInt8>, at i: Int, length: Int) -> Bool {
+        Invisibles.invisibleScalar(p, at: i, length: length) != nil || Escaper.isLineOrControl(p, at: i, length: length)
     }
 
     package static func appendString(_ a: [UInt8], to out: inout ByteBuffer) {
@@ -178,8 +200,8 @@ package enum JSON {
                     store("\\udc", d, &o)
                     storeHex(b, d, &o)
                     i += 1
-                } else if let scalar = Invisibles.invisibleScalar(p, at: i, length: len)
-                    ?? (Escaper.isLineOrControl(p, at: i, length: len) ? Self.scalar(p, at: i, length: len) : nil) {
+                } else if len < 4, escapesSequence(p, at: i) {
+                    let scalar = Self.scalar(p, at: i, length: len)
                     // A bidi control, a hidden character, a C1 control or a
                     // line or paragraph separator: escaped, so the line
                     // never renders reversed in a terminal, hides a
@@ -289,8 +311,8 @@ package enum JSON {
             if b >= 0xC0 {
                 // A sequence's first byte: escaped, or copied whole.
                 let length = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
-                if length < 4, let scalar = Invisibles.invisibleScalar(p, at: i, length: length)
-                    ?? (Escaper.isLineOrControl(p, at: i, length: length) ? Self.scalar(p, at: i, length: length) : nil) {
+                if length < 4, escapesSequence(p, at: i) {
+                    let scalar = Self.scalar(p, at: i, length: length)
                     var k = 0
                     store("\\u", o, &k)
                     storeHex(UInt8(scalar >> 8), o, &k)

@@ -298,18 +298,20 @@ public struct ChipRecordWriter: Sendable {
     /// a chip whose name is encoded (``SimpleItem/nameIsDecoded``), with
     /// its text as the lane decoded it for its checks
     /// (``ListRecognizer/decodedName``), which is then not decoded
-    /// again. Apart, so that the other chips' call stays as small as it is.
+    /// again. `decodedNameIsWellFormed`: the lane knows the text is
+    /// well-formed UTF-8 (``ListRecognizer/decodedNameIsWellFormed``).
+    /// Apart, so that the other chips' call stays as small as it is.
     ///
     /// - Complexity: O(*n*) in the chip's length.
     @inline(never)
     package mutating func write(
         simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
         raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?,
-        decodedName: [UInt8]
+        decodedName: [UInt8], decodedNameIsWellFormed: Bool = false
     ) {
         writeLane(
             item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group,
-            decodedName: item.nameIsDecoded ? decodedName : nil)
+            decodedName: item.nameIsDecoded ? decodedName : nil, decodedNameIsWellFormed: decodedNameIsWellFormed)
     }
 
     /// Counts a chip of the simple lane in the summary: all
@@ -325,7 +327,7 @@ public struct ChipRecordWriter: Sendable {
     mutating func writeLane(
         _ item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
         raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?,
-        decodedName: [UInt8]?
+        decodedName: [UInt8]?, decodedNameIsWellFormed: Bool = false
     ) {
         if summarize {
             countSimple(item)
@@ -343,7 +345,8 @@ public struct ChipRecordWriter: Sendable {
         if format == .jsonl, summaryWidth == nil {
             writeLaneJSON(
                 item, record: record, index: index, p, nameText: nameText, unquoted: unquoted, raw: raw, start: start,
-                end: end, suggestion: suggestion, group: group, decodedName: decodedName)
+                end: end, suggestion: suggestion, group: group, decodedName: decodedName,
+                decodedNameIsWellFormed: decodedNameIsWellFormed)
             return
         }
         name.removeAll(keepingCapacity: true)
@@ -392,7 +395,7 @@ public struct ChipRecordWriter: Sendable {
     mutating func writeLaneJSON(
         _ item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>, nameText: Range<Int>?,
         unquoted: Bool, raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?,
-        decodedName: [UInt8]?
+        decodedName: [UInt8]?, decodedNameIsWellFormed: Bool
     ) {
         let rawPlain = JSON.isPlain(wellFormedUTF8: raw)
         let address = UnsafeBufferPointer(rebasing: p[item.addressRange])
@@ -424,7 +427,12 @@ public struct ChipRecordWriter: Sendable {
         }
         if let decodedName {
             // An encoded name the lane decoded: its warnings are the item's.
-            decodedName.withUnsafeBufferPointer { emit(JSONLine.Text(bytes: $0, plain: JSON.isPlain($0)), warnings) }
+            // Well-formed UTF-8 when the lane's own decoder read it.
+            decodedName.withUnsafeBufferPointer {
+                let wellFormed = decodedNameIsWellFormed
+                emit(JSONLine.Text(bytes: $0, plain: wellFormed ? JSON.isPlain(wellFormedUTF8: $0) : JSON.isPlain($0), wellFormed: wellFormed),
+                     warnings)
+            }
             return
         }
         name.removeAll(keepingCapacity: true)

@@ -87,7 +87,7 @@ public func simpleLaneDifferences(_ records: [[UInt8]], policy: ValidationPolicy
                         laneWriters[k].write(
                             simple: simple, record: number + 1, index: index, p, raw: raw, start: c.range.lowerBound,
                             end: c.range.upperBound, suggestion: suggestion, group: lane.currentGroupName,
-                            decodedName: lane.decodedName)
+                            decodedName: lane.decodedName, decodedNameIsWellFormed: lane.decodedNameIsWellFormed)
                     } else {
                         laneWriters[k].write(
                             simple: simple, record: number + 1, index: index, p, raw: raw, start: c.range.lowerBound,

@@ -47,6 +47,9 @@ public struct ListRecognizer: Sendable {
     var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
     var nameScratch: [UInt8] = []
+    /// Whether `nameScratch`, a lane chip's decoded name, is known to be
+    /// well-formed UTF-8 (``decodedNameIsWellFormed``).
+    var nameScratchIsWellFormed = false
     var lookalikes: Lookalikes
     /// Bytes handed to the recognizer so far: a measure of work, for tests
     /// that bound it by the input's length.

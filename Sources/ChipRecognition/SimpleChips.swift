@@ -303,6 +303,7 @@ extension ListRecognizer {
         var warnings: ChipWarnings = []
         var screened: FastPath.NameScreen?
         let simple = EncodedWord.appendSimpleWords(p, range, into: &nameScratch, screen: &screened)
+        nameScratchIsWellFormed = simple
         if !simple {
             // (Words holding an `@` are among these.)
             warnings = decodePhrase(p, range)
@@ -331,6 +332,7 @@ extension ListRecognizer {
     @inline(never)
     mutating func commentedNameWarnings(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ChipWarnings? {
         guard FastPath.holdsNoneOfTheNamesChecks(p, range) else { return nil }
+        nameScratchIsWellFormed = true
         var warnings: ChipWarnings = []
         // Each run of words between comments is a phrase whose text is
         // its bytes; the name is the runs joined by single spaces, as the
@@ -400,6 +402,7 @@ extension ListRecognizer {
     /// - Complexity: O(*n*) in the name's length.
     @inline(never)
     mutating func decodeCommentedName(_ p: UnsafeBufferPointer<UInt8>, from lo: Int, _ decoding: UInt64) {
+        nameScratchIsWellFormed = true
         // Runs of marked bytes, sixteen at a time where the 64 bytes from
         // `lo` that the reader read hold them: a run is words and single
         // spaces, and perhaps last the first byte of a comment.
@@ -482,6 +485,13 @@ extension ListRecognizer {
     /// for its checks: valid right after ``handleSimple(_:_:offset:into:)`` gave an
     /// item whose ``SimpleItem/nameIsDecoded``, until the next chip.
     package var decodedName: [UInt8] { nameScratch }
+
+    /// Whether ``decodedName`` is known to be well-formed UTF-8 with no
+    /// control character: the words of a commented name, or encoded words
+    /// the lane's own decoder read (``EncodedWord/appendSimpleWords(_:_:into:screen:)``);
+    /// not a name the phrase decoder read, which may be anything. A
+    /// writer then escapes it by the faster rules for such text.
+    package var decodedNameIsWellFormed: Bool { nameScratchIsWellFormed }
 
     /// The common domain a `likely-typo` warning of the simple lane names.
     package func commonDomain(_ typo: Int32) -> String { lookalikes.commonDomain(typo) }

@@ -111,11 +111,12 @@ package struct ChipWriter {
     /// decoded it (see ``ChipRecordWriter``).
     package mutating func write(
         simple item: SimpleItem, record: Int, index: Int, _ p: UnsafeBufferPointer<UInt8>,
-        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?, decodedName: [UInt8]
+        raw: UnsafeBufferPointer<UInt8>, start: Int, end: Int, suggestion: String?, group: [UInt8]?, decodedName: [UInt8],
+        decodedNameIsWellFormed: Bool = false
     ) {
         records.write(
             simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group,
-            decodedName: decodedName)
+            decodedName: decodedName, decodedNameIsWellFormed: decodedNameIsWellFormed)
         if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
     }
 

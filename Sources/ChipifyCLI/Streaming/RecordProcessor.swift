@@ -245,7 +245,7 @@ package struct StreamState {
             simple: item, record: record, index: index, UnsafeBufferPointer(buffer),
             raw: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + Int(c.lo))..<(range.lowerBound + Int(c.hi))]),
             start: Int(c.lo), end: Int(c.hi), suggestion: item.typo >= 0 ? list.commonDomain(item.typo) : nil,
-            group: list.currentGroupName, decodedName: list.decodedName)
+            group: list.currentGroupName, decodedName: list.decodedName, decodedNameIsWellFormed: list.decodedNameIsWellFormed)
     }
 
     package mutating func endRecord(writer: inout ChipWriter) {
