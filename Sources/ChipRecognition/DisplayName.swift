@@ -174,6 +174,25 @@ enum DisplayName {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: p[lo..<hi]))
             return true
         }
+        if folded {
+            // Single spaces already: the bytes with each pair's backslash
+            // dropped, appended whole and closed up in place (a pair's
+            // byte is never a space, and `\\` leaves one backslash).
+            let start = out.count
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[lo..<hi]))
+            let end = out.withUnsafeMutableBufferPointer { b -> Int in
+                var w = start, r = start
+                while r < b.count {
+                    if b[r] == ASCII.backslash { r += 1 }
+                    b[w] = b[r]
+                    w += 1
+                    r += 1
+                }
+                return w
+            }
+            out.removeLast(out.count - end)
+            return true
+        }
         // Then the words, one space between them.
         let start = out.count
         i = lo
