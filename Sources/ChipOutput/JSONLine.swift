@@ -30,10 +30,10 @@ enum JSONLine {
         var plain: Bool
         var wellFormed = false
 
-        /// The most bytes it takes in the line, quotes included (and the
-        /// sixteen that the escaper of well-formed text may store past
-        /// its end).
-        var room: Int { plain ? bytes.count + 2 : 6 * bytes.count + 2 + (wellFormed ? 16 : 0) }
+        /// The most bytes a string takes in the line beyond six a byte
+        /// (each escaped as `\uXXXX`): its quotes, and the sixteen that the
+        /// escaper of well-formed text may store past its end.
+        static let slack = 18
     }
 
     /// Writes the line. `name` is empty for a chip without one (`null`);
@@ -44,9 +44,11 @@ enum JSONLine {
         record: Int?, index: Int, name: Text, address: Text, group: Text?, raw: Text,
         start: Int, end: Int, warnings: ChipWarnings, suggestion: Text?, to out: ByteBuffer.Storage
     ) {
-        out.reserve(
-            fixedRoom + name.room + address.room + raw.room + (group?.room ?? 0) + (suggestion?.room ?? 0)
-                + roomPerWarning * warnings.rawValue.nonzeroBitCount)
+        // An upper bound found without a branch a string: every string as
+        // if escaped whole, every bit of the warnings a warning.
+        let strings = name.bytes.count + address.bytes.count + raw.bytes.count + (group?.bytes.count ?? 0)
+            + (suggestion?.bytes.count ?? 0)
+        out.reserve(fixedRoom + 6 * strings + 5 * Text.slack + roomPerWarning * ChipWarnings.RawValue.bitWidth)
         var c = Cursor(out.base + out.count)
         if let record {
             c.put("{\"record\":")
