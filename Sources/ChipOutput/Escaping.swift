@@ -57,12 +57,7 @@ package enum JSON {
                 if allowsHighBytes && VectorBits.isAnySet(high) {
                     // A byte that may start a sequence the escaper writes
                     // as `\uXXXX`: each looked at.
-                    var leads = v .== SIMD16<UInt8>(repeating: 0xC2)
-                    leads .|= v .== SIMD16<UInt8>(repeating: 0xD8)
-                    leads .|= v .== SIMD16<UInt8>(repeating: 0xE1)
-                    leads .|= v .== SIMD16<UInt8>(repeating: 0xE2)
-                    leads .|= v .== SIMD16<UInt8>(repeating: 0xEF)
-                    var bits = VectorBits.bits(leads)
+                    var bits = VectorBits.bits(Invisibles.mayStartInvisibleLanes(v))
                     while bits != 0 {
                         if escapesSequence(p, at: i + bits.trailingZeroBitCount) { return false }
                         bits &= bits &- 1
@@ -112,7 +107,7 @@ package enum JSON {
     /// looked at (a flag above the lowest may be a false one).
     @inline(never)
     static func escapesSome(_ p: UnsafeBufferPointer<UInt8>, _ w: UInt64, at: Int) -> Bool {
-        var f = SWAR.byte(w, 0xC2) | SWAR.byte(w, 0xD8) | SWAR.byte(w, 0xE1) | SWAR.byte(w, 0xE2) | SWAR.byte(w, 0xEF)
+        var f = Invisibles.mayStartInvisibleBytes(w)
         while f != 0 {
             if escapesSequence(p, at: at + f.trailingZeroBitCount >> 3) { return true }
             f &= f &- 1
@@ -257,11 +252,7 @@ package enum JSON {
                 let quoted = VectorBits.bits((v .== SIMD16<UInt8>(repeating: ASCII.quote)) .| (v .== SIMD16<UInt8>(repeating: ASCII.backslash)))
                 var m = v .< SIMD16<UInt8>(repeating: 0x20)
                 m .|= v .== SIMD16<UInt8>(repeating: 0x7F)
-                m .|= v .== SIMD16<UInt8>(repeating: 0xC2)
-                m .|= v .== SIMD16<UInt8>(repeating: 0xD8)
-                m .|= v .== SIMD16<UInt8>(repeating: 0xE1)
-                m .|= v .== SIMD16<UInt8>(repeating: 0xE2)
-                m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+                m .|= Invisibles.mayStartInvisibleLanes(v)
                 let other = VectorBits.bits(m)
                 if quoted | other == 0 {
                     o += 16

@@ -303,7 +303,7 @@ enum FastPath {
         for k in 0..<(n > 32 ? 4 : 2) {
             let v = VectorBits.load(base + lo + 16 * k)
             let inside = lanes .< SIMD16<UInt8>(repeating: UInt8(clamping: n - 16 * k))
-            invisible .|= mayStartInvisibleLanes(v) .& inside
+            invisible .|= Invisibles.mayStartInvisibleLanes(v) .& inside
             var x = v .== SIMD16<UInt8>(repeating: 0xEA)
             x .|= v .== SIMD16<UInt8>(repeating: 0xE1)
             x .|= v .== SIMD16<UInt8>(repeating: 0xE2)
@@ -383,18 +383,6 @@ enum FastPath {
         while k < hi && t[p[k]] & 4 != 0 { k += 1 }
         guard k < hi else { return nil }
         return (lo..<at, d..<hi)
-    }
-
-    /// The lanes of `v` holding a byte that may start an invisible
-    /// character or a C1 control (``Invisibles/mayStartInvisible(_:)``).
-    @inline(__always)
-    static func mayStartInvisibleLanes(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
-        var m = v .== SIMD16<UInt8>(repeating: 0xC2)
-        m .|= v .== SIMD16<UInt8>(repeating: 0xD8)
-        m .|= v .== SIMD16<UInt8>(repeating: 0xE1)
-        m .|= v .== SIMD16<UInt8>(repeating: 0xE2)
-        m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
-        return m
     }
 
     /// Bits of the 32 bytes at `p`, a domain's: LDH or dot, dots, hyphens.
@@ -984,10 +972,10 @@ enum FastPath {
                 }
                 wideLocal = true
                 // Only a few lead bytes start an invisible character or a
-                // C1 control (``Invisibles/mayStartInvisible(_:)``): with
+                // C1 control (``Invisibles/mayStartInvisibleLanes(_:)``): with
                 // none of them, there is nothing for the scan to find.
-                localMayHide = (VectorBits.bits(mayStartInvisibleLanes(v0))
-                    | VectorBits.bits(mayStartInvisibleLanes(v1)) << 16) & localBits != 0
+                localMayHide = (VectorBits.bits(Invisibles.mayStartInvisibleLanes(v0))
+                    | VectorBits.bits(Invisibles.mayStartInvisibleLanes(v1)) << 16) & localBits != 0
             }
         } else {
             var previousDot = true

@@ -52,11 +52,26 @@ import ChipSyntax
         }
     }
 
-    /// Whether `b` can start one of the characters ``invisibleScalar(_:at:length:)``
-    /// finds: what a scan for strings that need no look tests.
+    /// The lanes of `v` holding a byte that can start one of the
+    /// characters ``invisibleScalar(_:at:length:)`` finds, a C1 control or
+    /// a line or paragraph separator (0xC2, 0xD8, 0xE1, 0xE2, 0xEF): what a
+    /// scan for text that needs no closer look tests.
     @inlinable @inline(__always)
-    package static func mayStartInvisible(_ b: UInt8) -> Bool {
-        b == 0xC2 || b == 0xD8 || b == 0xE1 || b == 0xE2 || b == 0xEF
+    package static func mayStartInvisibleLanes(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+        var m = v .== SIMD16<UInt8>(repeating: 0xC2)
+        m .|= v .== SIMD16<UInt8>(repeating: 0xD8)
+        m .|= v .== SIMD16<UInt8>(repeating: 0xE1)
+        m .|= v .== SIMD16<UInt8>(repeating: 0xE2)
+        m .|= v .== SIMD16<UInt8>(repeating: 0xEF)
+        return m
+    }
+
+    /// ``mayStartInvisibleLanes(_:)`` for the eight bytes `w`: a flag (the
+    /// high bit) on each such byte. The lowest flag is exact; one above it
+    /// may be a false one.
+    @inlinable @inline(__always)
+    package static func mayStartInvisibleBytes(_ w: UInt64) -> UInt64 {
+        SWAR.byte(w, 0xC2) | SWAR.byte(w, 0xD8) | SWAR.byte(w, 0xE1) | SWAR.byte(w, 0xE2) | SWAR.byte(w, 0xEF)
     }
 
     /// What `p[range]` holds.
