@@ -435,6 +435,15 @@ public struct ChipRecordWriter: Sendable {
             }
             return
         }
+        if let n = nameText, n.count > 2, p[n.lowerBound] == ASCII.quote, p[n.upperBound - 1] == ASCII.quote {
+            // A quoted name whose pairs are `\"` and `\\` only: its JSON
+            // string is its text between the quotes (no warning).
+            let inside = UnsafeBufferPointer(rebasing: p[(n.lowerBound + 1)..<(n.upperBound - 1)])
+            if JSON.quotedIsJSON(wellFormedUTF8: inside) {
+                emit(JSONLine.Text(bytes: inside, plain: true), warnings)
+                return
+            }
+        }
         name.removeAll(keepingCapacity: true)
         if let n = nameText { warnings.formUnion(names.appendPhrase(p, n, into: &name)) }
         name.withUnsafeBufferPointer { emit(JSONLine.Text(bytes: $0, plain: JSON.isPlain($0)), warnings) }

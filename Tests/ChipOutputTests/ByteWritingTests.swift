@@ -57,6 +57,56 @@ struct ByteWritingTests {
         #expect(counts.plain > 300 && counts.escaped > 1_000, "\(counts)")
     }
 
+    /// A quoted name is written between its own quotes exactly when that
+    /// is what decoding it and escaping the decoding write (with no
+    /// warning): its pairs `\"` and `\\` are JSON's escapes too, and
+    /// nothing else in it changes. Random quoted strings of every length
+    /// up to 50 over pairs of every kind, bare quotes and backslashes,
+    /// tabs, runs of spaces, characters JSON escapes and characters that
+    /// share their first bytes, so that the sixteen-byte steps meet each
+    /// at every offset and across steps.
+    @Test func quotedNameIsItsJSONExactlyWhenDecodingAndEscapingAgree() {
+        var rng = SplitMix64(seed: 41)
+        let pieces: [String] = ["a", "Z", "é", "ب", "–", "’", ",", ".", "(x)", "=?", " ", " ", "\\\"", "\\\\", "😀"]
+        let needy: [String] = ["\\a", "\\ ", "\\\u{E9}", "\"", "\\", "\t", "  ", "\u{7F}", "\u{01}", "\u{200B}",
+                               "\u{00AD}", "\u{2028}", "\u{061C}"]
+        var names = Recognizer()
+        var counts = (same: 0, other: 0)
+        for length in 0..<50 {
+            for _ in 0..<60 {
+                var text = ""
+                while text.utf8.count < length { text += rng.chance(perMille: 60) ? rng.pick(needy) : rng.pick(pieces) }
+                var inside = Array(text.utf8)
+                // Often without the spaces at its ends, which decoding trims.
+                if rng.chance(perMille: 400) {
+                    while inside.first == 0x20 { inside.removeFirst() }
+                    while inside.last == 0x20 { inside.removeLast() }
+                }
+                let quoted = [0x22] + inside + [0x22]
+                var decoded: [UInt8] = []
+                let warnings = quoted.withUnsafeBufferPointer { names.appendPhrase($0, 0..<$0.count, into: &decoded) }
+                let expected = warnings.isEmpty && !decoded.isEmpty && Self.plainJSON(decoded) == quoted
+                let fast = inside.withUnsafeBufferPointer { JSON.quotedIsJSON(wellFormedUTF8: $0) }
+                #expect(fast == expected, "\(text.debugDescription)")
+                if expected { counts.same += 1 } else { counts.other += 1 }
+            }
+        }
+        #expect(counts.same > 150 && counts.other > 1_000, "\(counts)")
+        // And each thing that breaks it, alone among letters, at every
+        // offset of names up to 50 bytes: across the steps as well.
+        for n in 3...50 {
+            for k in 1..<(n - 2) {
+                for (piece, same) in [("  ", false), ("\\\"", true), ("\\\\", true), ("\\a", false), ("\t", false),
+                                      ("\"", false), ("\u{200B}", false), ("ب", true)] {
+                    var inside = Array(repeating: UInt8(ascii: "a"), count: n)
+                    inside.replaceSubrange(k..<(k + piece.utf8.count), with: Array(piece.utf8))
+                    let fast = inside.withUnsafeBufferPointer { JSON.quotedIsJSON(wellFormedUTF8: $0) }
+                    #expect(fast == same, "\(String(decoding: inside, as: UTF8.self).debugDescription)")
+                }
+            }
+        }
+    }
+
     /// A plain string as the lane's JSON line copies it: quoted, whole.
     static func copyWhole(_ bytes: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
         out.reserve(bytes.count + 2)
