@@ -323,8 +323,11 @@ package enum CLI {
             if let resolver = contactRecords {
                 failed = resolver.run(fd: fd, writer: &writer, totals: &totals)
             } else if jobs > 1 {
+                // A file's bytes are there to read: asked of a pipe or a
+                // terminal only (a poll(2) a piece cost 2 % at -j 2).
+                let file = isRegularFile(fd)
                 failed = parallel.run(
-                    read: { readSome(fd, $0, $1) }, ready: { inputIsReady(fd) },
+                    read: { readSome(fd, $0, $1) }, ready: { file || inputIsReady(fd) },
                     writer: &writer, totals: &totals)
             } else {
                 failed = processor.run(fd: fd, writer: &writer, totals: &totals)

@@ -266,6 +266,13 @@ package func errorText(_ code: Int32) -> String {
     return String(cString: s)
 }
 
+/// Whether `fd` is a regular file, whose reads never wait for input to
+/// come.
+package func isRegularFile(_ fd: Int32) -> Bool {
+    var s = stat()
+    return fstat(fd, &s) == 0 && s.st_mode & S_IFMT == S_IFREG
+}
+
 /// Whether `fd` has input (or its end) to read without waiting.
 package func inputIsReady(_ fd: Int32) -> Bool {
     var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
