@@ -9,15 +9,16 @@ import ChipTestSupport
 
 /// The memory bound of `-j N`, on the layouts that test it: the peak is at
 /// most that of `-j 1` on the same layout plus ``perThreadKiB`` per thread,
-/// whatever the format (each of the 4 × N pieces holds at most 256 KiB of
-/// input and 512 KiB of output plus the chip being written; see
+/// whatever the format (each of the 2 × N pieces holds at most 256 KiB of
+/// input and 1 MiB of output plus the chip being written; see
 /// docs/performance.md, which has the peaks of every format).
 @Suite("chipify -j: the memory bound", .serialized)
 struct ParallelMemoryTests {
     /// What each thread of `-j` may add to the peak of `-j 1`:
     /// `slotsPerJob` × (a piece of input + the output a piece holds, with
-    /// the room a growing buffer takes).
-    static let perThreadKiB = ParallelProcessor.slotsPerJob * (256 + 1_024)
+    /// the room a growing buffer takes: twice that).
+    static let perThreadKiB = ParallelProcessor.slotsPerJob(summarize: false)
+        * (256 + 2 * (ParallelProcessor.pieceOutputBytes >> 10))
 
     /// Short records, and every so often one long record of small chips
     /// (whose output, as JSON Lines, is about twenty times its size).
@@ -51,10 +52,10 @@ struct ParallelMemoryTests {
     /// before its end: the output is still that of one thread, in order.
     @Test(arguments: [["--format", "jsonl"], ["--format", "header"]])
     func outputHandedOverEarlyIsWrittenInOrder(_ format: [String]) throws {
-        let input = Self.layout(longRecordBytes: 255 << 10, totalBytes: 400 << 10)
+        let input = Self.layout(longRecordBytes: 255 << 10, totalBytes: 1 << 20)
         let one = CLI.render(input, options: try CLI.parse(format + ["-j", "1"]))
         let three = CLI.render(input, options: try CLI.parse(format + ["-j", "3"]), pieceSize: 256 << 10)
-        #expect(one.count > ChipWriter.spillThreshold)
+        #expect(one.count > ParallelProcessor.pieceOutputBytes)
         #expect(three.count == one.count, "\(format)")
         #expect(three == one, "\(format)")
     }

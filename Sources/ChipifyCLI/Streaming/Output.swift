@@ -93,7 +93,7 @@ package struct ChipWriter {
     @inline(__always)
     package mutating func write(_ c: ChipRecord) {
         records.write(c)
-        if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
+        if records.output.count >= spillBytes { moveOutput() }
     }
 
     /// Writes a chip of the simple lane (see ``ChipRecordWriter``).
@@ -104,7 +104,7 @@ package struct ChipWriter {
     ) {
         records.write(
             simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group)
-        if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
+        if records.output.count >= spillBytes { moveOutput() }
     }
 
     /// Writes a chip of the simple lane with an encoded name, as the lane
@@ -117,22 +117,26 @@ package struct ChipWriter {
         records.write(
             simple: item, record: record, index: index, p, raw: raw, start: start, end: end, suggestion: suggestion, group: group,
             decodedName: decodedName, decodedNameIsWellFormed: decodedNameIsWellFormed)
-        if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
+        if records.output.count >= spillBytes { moveOutput() }
     }
 
     package mutating func endRecord() {
         records.endRecord()
-        if records.output.count >= ChipWriter.spillThreshold { moveOutput() }
+        if records.output.count >= spillBytes { moveOutput() }
     }
 
     /// In memory (fd -1), what takes the records' bytes once more than
-    /// ``spillThreshold`` are waiting (nil: they stay). A piece of `-j`
+    /// ``spillBytes`` are waiting (nil: they stay). A piece of `-j`
     /// hands them to the thread that writes, so the output a piece holds
     /// is bounded whatever its input.
     package var spill: ((inout ChipRecordWriter) -> Void)?
 
-    /// The output held before it goes out (or to ``spill``): 512 KiB, plus
-    /// at most the last chip or record written.
+    /// The output held before it goes out (or to ``spill``), plus at most
+    /// the last chip or record written: ``spillThreshold`` by default, more
+    /// in a piece of `-j` (``ParallelProcessor/pieceOutputBytes``).
+    package var spillBytes = ChipWriter.spillThreshold
+
+    /// The output held by default before it goes out: 512 KiB.
     package static let spillThreshold = 1 << 19
 
     /// Writes the records' bytes to the descriptor; in memory (fd -1) they
@@ -142,7 +146,7 @@ package struct ChipWriter {
     @inline(__always)
     package mutating func moveOutput() {
         guard out.fd >= 0 else {
-            if let spill, records.output.count >= ChipWriter.spillThreshold { spill(&records) }
+            if let spill, records.output.count >= spillBytes { spill(&records) }
             return
         }
         out.writeThrough(records.output)

@@ -20,14 +20,13 @@ import ChipKit
 /// when its piece's output passes the bound below.
 ///
 /// Memory stays bounded: the ring holds `jobs × slotsPerJob` pieces of
-/// `pieceSize` bytes, and each piece holds at most
-/// ``ChipWriter/spillThreshold`` bytes of output (plus the last chip
-/// written): a thread whose piece has made more hands it to the calling
-/// thread and waits until it is written, which is when every piece before
-/// it is (the output of a piece of short chips in JSON Lines is 10 to 20
-/// times its input). So that this wait is rare, the next piece is cut to
-/// about half that output at the last piece's output per input byte (see
-/// ``nextPieceBytes(input:output:)``).
+/// `pieceSize` bytes, and each piece holds at most ``pieceOutputBytes``
+/// of output (plus the last chip written): a thread whose piece has made
+/// more hands it to the calling thread and waits until it is written,
+/// which is when every piece before it is (the output of a piece of short
+/// chips in JSON Lines is 10 to 20 times its input). So that this wait is
+/// rare, the next piece is cut to about half that output at the last
+/// piece's output per input byte (see ``nextPieceBytes(input:output:)``).
 /// A record longer than a piece is streamed through the one-thread
 /// ``RecordProcessor``, which bounds its memory as for `-j 1`.
 package struct ParallelProcessor: Sendable {
@@ -57,13 +56,22 @@ package struct ParallelProcessor: Sendable {
 
     /// Slots in the ring per thread: enough that the reading runs ahead of
     /// every thread by a piece or more, and that a slow piece does not
-    /// stop the others while its output waits to be written.
-    package static let slotsPerJob = 4
+    /// stop the others while its output waits to be written. A summary's
+    /// pieces hold no output, so they are more, and the threads run
+    /// further past a slow one; the others' are fewer, so that pieces may
+    /// hold more output (``pieceOutputBytes``) in the same memory.
+    package static func slotsPerJob(summarize: Bool) -> Int { summarize ? 4 : 2 }
+
+    /// The output a piece holds before it is handed over: 1 MiB. The
+    /// fewer the pieces, the fewer the hand-offs between threads, each a
+    /// wake-up and a switch of the cores (at 512 KiB a piece, `-j 2` of
+    /// JSON Lines took 5 % longer).
+    package static let pieceOutputBytes = 1 << 20
 
     /// The output a piece is cut to make, by the last piece's output per
-    /// input byte: half the spill threshold, so that a piece rarely waits
-    /// to hand over its output.
-    package static let outputPerPiece = ChipWriter.spillThreshold / 2
+    /// input byte: half what it may hold, so that a piece rarely waits to
+    /// hand over its output.
+    package static let outputPerPiece = pieceOutputBytes / 2
     /// The least input a piece is cut to (whole records permitting).
     package static let minPieceBytes = 16 << 10
 
@@ -89,10 +97,11 @@ package struct ParallelProcessor: Sendable {
         read: (UnsafeMutableRawPointer, Int) -> Int, ready: () -> Bool,
         writer: inout ChipWriter, totals: inout RunTotals
     ) -> Int32? {
-        let ring = Ring(count: jobs * ParallelProcessor.slotsPerJob, bytes: pieceSize) {
+        let ring = Ring(count: jobs * ParallelProcessor.slotsPerJob(summarize: summarize), bytes: pieceSize) {
             var pieceWriter = ChipWriter(
                 format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy, summarize: summarize,
                 smtpUTF8: smtpUTF8)
+            pieceWriter.spillBytes = ParallelProcessor.pieceOutputBytes
             pieceWriter.recordNumbers = recordNumbers
             pieceWriter.records.summaryWidth = summaryWidth
             return pieceWriter
