@@ -57,7 +57,10 @@ struct ParallelMemoryTests {
         let three = CLI.render(input, options: try CLI.parse(format + ["-j", "3"]), pieceSize: 256 << 10)
         #expect(one.count > ParallelProcessor.pieceOutputBytes)
         #expect(three.count == one.count, "\(format)")
-        #expect(three == one, "\(format)")
+        // Where they part, not the whole (megabytes: a diff of them would
+        // take minutes to print).
+        let parting = zip(three, one).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(parting == nil, "\(format): the output parts from one thread's at byte \(parting ?? 0)")
     }
 
     /// In JSON Lines, whose output is the largest.
