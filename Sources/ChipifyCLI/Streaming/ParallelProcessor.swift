@@ -26,8 +26,9 @@ import ChipKit
 /// `pieceSize` bytes, and each piece holds at most ``pieceOutputBytes``
 /// of output (plus the last chip written): a thread whose piece has made
 /// more hands it to the calling thread and waits until it is written,
-/// which is when every piece before it is (the output of a piece of short
-/// chips in JSON Lines is 10 to 20 times its input). So that this wait is
+/// which is when every piece before it is (the calling thread's own piece
+/// writes the pieces before it, then its output; the output of a piece
+/// of short chips in JSON Lines is 10 to 20 times its input). So that this wait is
 /// rare, the next piece is cut to about half that output at the last
 /// piece's output per input byte (see ``nextPieceBytes(input:output:)``).
 /// A record longer than a piece is streamed through the one-thread
@@ -345,7 +346,7 @@ extension ParallelProcessor {
     /// *k* mod `count`.
     ///
     /// `@unchecked Sendable` is safe: a slot's input, first record and end
-    /// are written by the reading thread before ``hand(_:)`` and read by
+    /// are written by the reading thread before ``hand()`` and read by
     /// one thread after ``take()``; its writer, totals, output handed over
     /// and `complete` are written by that thread before its `done` is
     /// signalled and read by the reading thread after waiting for it; the
@@ -389,11 +390,13 @@ extension ParallelProcessor {
             }
 
             /// Output is ready to write (on the thread working on the piece).
+            /// `done` first: once the count says so, a wait on it cannot
+            /// block (the other order leaves a moment when it can).
             func post() {
+                done.signal()
                 counting.wait()
                 posted += 1
                 counting.signal()
-                done.signal()
             }
 
             /// Whether ``post()`` was called more often than ``take()``
@@ -466,8 +469,8 @@ extension ParallelProcessor {
         }
 
         /// Lets `threads` threads go: each returns from ``take()`` with nil
-        /// when it is next woken (the run waits for every piece it handed
-        /// out before it stops, but for a failed write).
+        /// when it is next woken (the run has written, or after a failed
+        /// write recognized, every piece it handed out before it stops).
         func stop(threads: Int) {
             lock.wait()
             stopped = true
@@ -482,7 +485,7 @@ extension ParallelProcessor {
 }
 
 /// One long-lived recognizer per thread of `-j`, used only by that thread
-/// during a batch.
+/// for the whole run.
 ///
 /// Each lies on cache lines of its own: the counters a thread bumps per
 /// chip must not share a line with the state another thread reads, or
