@@ -285,7 +285,7 @@ package enum JSON {
     /// may start a sequence to escape (``escapesSequence(_:at:)``; by
     /// eights, any byte of 0x80 and above). Returns where the string
     /// ends. Writes up to 15 bytes past that, in room the caller reserved
-    /// (``JSONLine/Text/room``): 6 × `p.count` + 2 + 16 in all.
+    /// (``JSONLine/Text/slack``): 6 × `p.count` + 2 + 16 in all.
     ///
     /// - Complexity: O(*n*).
     @inline(never)

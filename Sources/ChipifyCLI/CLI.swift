@@ -324,7 +324,7 @@ package enum CLI {
                 failed = resolver.run(fd: fd, writer: &writer, totals: &totals)
             } else if jobs > 1 {
                 // A file's bytes are there to read: asked of a pipe or a
-                // terminal only (a poll(2) a piece cost 2 % at -j 2).
+                // terminal only (a poll(2) a piece cost about 1 % at -j 2).
                 let file = isRegularFile(fd)
                 failed = parallel.run(
                     read: { readSome(fd, $0, $1) }, ready: { file || inputIsReady(fd) },

@@ -192,23 +192,7 @@ package struct ParallelProcessor: Sendable {
                 emit(&records.output)
                 report(&records.omissions)
             }
-            swap(&pieceWriter, &slot.writer)
-            pieceWriter.records.output.removeAll()
-            pieceWriter.summary = Summary()
-            var pieceTotals = RunTotals()
-            pieceTotals.records = slot.firstRecord
-            withoutActuallyEscaping(spill) { spill in
-                pieceWriter.spill = spill
-                workers[0].pointee.run(
-                    UnsafeBufferPointer(start: UnsafePointer(slot.bytes), count: slot.end),
-                    terminator: terminator, writer: &pieceWriter, totals: &pieceTotals)
-                pieceWriter.spill = nil
-            }
-            pieceTotals.records -= slot.firstRecord
-            slot.totals = pieceTotals
-            swap(&pieceWriter, &slot.writer)
-            slot.complete = true
-            slot.post()
+            recognize(slot, with: workers[0], writer: &pieceWriter, spill: spill)
             return true
         }
         // A step towards writing the oldest piece: written if done, else
@@ -321,22 +305,36 @@ package struct ParallelProcessor: Sendable {
         var writer = ChipWriter(format: format, out: OutputBuffer(fd: -1, capacity: 0), policy: policy)
         while let k = ring.take() {
             let slot = ring[k]
-            swap(&writer, &slot.writer)
-            writer.records.output.removeAll()
-            writer.summary = Summary()
-            writer.spill = { slot.handOver(&$0) }
-            var totals = RunTotals()
-            totals.records = slot.firstRecord
+            recognize(slot, with: recognizer, writer: &writer) { slot.handOver(&$0) }
+        }
+    }
+
+    /// Recognizes the piece in `slot` into its writer, swapped in and out
+    /// of `writer` (a thread's own), with `spill` taking its output past
+    /// the bound; then marks the piece done.
+    ///
+    /// - Complexity: O(*n*) in the piece.
+    func recognize(
+        _ slot: Ring.Slot, with recognizer: UnsafeMutablePointer<InMemoryRecords>, writer: inout ChipWriter,
+        spill: (inout ChipRecordWriter) -> Void
+    ) {
+        swap(&writer, &slot.writer)
+        writer.records.output.removeAll()
+        writer.summary = Summary()
+        var totals = RunTotals()
+        totals.records = slot.firstRecord
+        withoutActuallyEscaping(spill) { spill in
+            writer.spill = spill
             recognizer.pointee.run(
                 UnsafeBufferPointer(start: UnsafePointer(slot.bytes), count: slot.end),
                 terminator: terminator, writer: &writer, totals: &totals)
-            totals.records -= slot.firstRecord
-            slot.totals = totals
             writer.spill = nil
-            swap(&writer, &slot.writer)
-            slot.complete = true
-            slot.post()
         }
+        totals.records -= slot.firstRecord
+        slot.totals = totals
+        swap(&writer, &slot.writer)
+        slot.complete = true
+        slot.post()
     }
 }
 
