@@ -318,9 +318,15 @@ public struct ChipRecordWriter: Sendable {
     /// ``write(simple:record:index:_:raw:start:end:suggestion:group:)``
     /// does when the writer only summarizes (``summarize``), for a caller
     /// that knows it needs no text.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func countSimple(_ item: SimpleItem) {
-        summary.count(error: nil, warnings: item.warnings)
+        // Most chips carry no warning: counted here, in the caller.
+        if item.warnings.isEmpty {
+            summary.chips += 1
+            summary.valid += 1
+        } else {
+            summary.count(error: nil, warnings: item.warnings)
+        }
     }
 
     @inline(__always)
@@ -455,7 +461,16 @@ public struct ChipRecordWriter: Sendable {
     /// - Complexity: O(*k*), where *k* is the length of the header value
     ///   finished (`header`) or of the summary line written (`text` with
     ///   ``summaryWidth``); O(1) otherwise.
+    @inlinable
     public mutating func endRecord() {
+        // Most runs end a record with nothing to write: no call for them.
+        guard !summarize && (summaryWidth != nil || format == .header) else { return }
+        endRecordWriting()
+    }
+
+    /// ``endRecord()`` where a record's end writes something.
+    @usableFromInline
+    mutating func endRecordWriting() {
         if let width = summaryWidth, format == .text && !summarize {
             writeSummaryLine(width: width)
             return

@@ -34,6 +34,7 @@ public struct Summary: Sendable, Equatable {
     package mutating func count(_ r: Recognition) { count(error: r.error, warnings: r.warnings) }
 
     @inline(__always)
+    @usableFromInline
     mutating func count(error: ChipError?, warnings: ChipWarnings) {
         chips += 1
         if let error {

@@ -235,25 +235,42 @@ public struct ListRecognizer: Sendable {
 }
 
 /// A set of 64-bit address hashes, tuned for lists of a few addresses:
-/// the first is kept in a field, and a table (open addressing, linear
-/// probing) is made only from the second on. The hashes are already mixed,
-/// so they index the table directly.
+/// the first four are kept in fields and compared all at once (unused
+/// fields hold 0, which no hash is), so a list of one to four addresses
+/// (most lists) neither probes nor clears a table; from the fifth on, all
+/// are in a table (open addressing, linear probing). The hashes are
+/// already mixed, so they index the table directly.
 struct AddressSeenSet: Sendable {
-    var first: UInt64?
+    var few: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     var table: [UInt64] = []
     var count = 0
 
     /// Inserts `hash`; false when it was already there. Stops remembering
     /// new hashes past `limit`.
+    @inline(__always)
     mutating func insert(_ hash: UInt64, limit: Int) -> Bool {
         let h = hash == 0 ? 1 : hash  // 0 marks an empty slot
-        guard let f = first else {
-            first = h
-            count = 1
-            return true
+        guard count < 4 else { return insertInTable(h, limit: limit) }
+        // Below four, the fourth field is empty.
+        if (few.0 == h) || (few.1 == h) || (few.2 == h) { return false }
+        if count >= limit { return true }
+        withUnsafeMutableBytes(of: &few) { $0.storeBytes(of: h, toByteOffset: 8 &* count, as: UInt64.self) }
+        count += 1
+        return true
+    }
+
+    /// ``insert(_:limit:)`` once four hashes are held: the first time, the
+    /// four move to the table.
+    @inline(never)
+    mutating func insertInTable(_ h: UInt64, limit: Int) -> Bool {
+        if count == 4 && few.0 != 0 {
+            if table.isEmpty { table = [UInt64](repeating: 0, count: 16) }
+            place(few.0)
+            place(few.1)
+            place(few.2)
+            place(few.3)
+            few = (0, 0, 0, 0)
         }
-        if f == h { return false }
-        if table.isEmpty { table = [UInt64](repeating: 0, count: 16) }
         let mask = table.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
         while table[i] != 0 {
@@ -267,27 +284,36 @@ struct AddressSeenSet: Sendable {
         return true
     }
 
+    /// Puts `h`, not yet in the table, in its first free slot.
+    mutating func place(_ h: UInt64) {
+        let mask = table.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while table[i] != 0 { i = (i + 1) & mask }
+        table[i] = h
+    }
+
     mutating func grow() {
         let old = table
         table = [UInt64](repeating: 0, count: old.count * 2)
-        let mask = table.count - 1
-        for h in old where h != 0 {
-            var i = Int(truncatingIfNeeded: h) & mask
-            while table[i] != 0 { i = (i + 1) & mask }
-            table[i] = h
-        }
+        for h in old where h != 0 { place(h) }
     }
 
+    @inline(__always)
     mutating func removeAll() {
-        first = nil
-        if count > 1 {
-            if table.count > 1024 {
-                table = []
-            } else {
-                for i in table.indices { table[i] = 0 }
-            }
-        }
+        // The hashes moved to the table (at the fifth, even when the limit
+        // kept the count at four).
+        if count >= 4 && few.0 == 0 { clearTable() }
+        few = (0, 0, 0, 0)
         count = 0
+    }
+
+    @inline(never)
+    mutating func clearTable() {
+        if table.count > 1024 {
+            table = []
+        } else {
+            for i in table.indices { table[i] = 0 }
+        }
     }
 }
 

@@ -8,10 +8,11 @@ import ChipSyntax
 /// general path (``ListRecognizer/handle(_:_:base:)``) would give a valid
 /// mailbox with these ranges, these warnings and, with `likely-typo`, the
 /// common domain ``typo`` names.
+@usableFromInline
 package struct SimpleItem: Sendable, Hashable {
     /// The display name's bytes (a phrase, or one quoted string with its
     /// quotes, or a comment with its parentheses), or nil.
-    package var nameRange: Range<Int>?
+    @usableFromInline package var nameRange: Range<Int>?
     /// The name is the comment after a bare address (`a@x.org (Ann Lee)`),
     /// whose text between the parentheses is its own decoding.
     package var nameIsComment = false
@@ -24,20 +25,30 @@ package struct SimpleItem: Sendable, Hashable {
     /// single spaces between words: its text is its bytes between the
     /// quotes.
     package var nameIsPlainQuoted = false
-    package var localPartRange: Range<Int>
-    package var domainRange: Range<Int>
-    package var warnings: ChipWarnings
+    @usableFromInline package var localPartRange: Range<Int>
+    @usableFromInline package var domainRange: Range<Int>
+    @usableFromInline package var warnings: ChipWarnings
     /// With `likely-typo`: the index of the common domain meant
     /// (``ListRecognizer/commonDomain(_:)``); -1 otherwise.
-    package var typo: Int32
+    @usableFromInline package var typo: Int32
 
     /// An answer to overwrite: no name, empty ranges.
-    package static var none: SimpleItem {
-        SimpleItem(nameRange: nil, localPartRange: 0..<0, domainRange: 0..<0, warnings: [], typo: -1)
-    }
+    @inlinable package static var none: SimpleItem { SimpleItem(noneAt: 0) }
 
     /// The address, `local@domain`, as typed.
-    package var addressRange: Range<Int> { localPartRange.lowerBound..<domainRange.upperBound }
+    @inlinable package var addressRange: Range<Int> { localPartRange.lowerBound..<domainRange.upperBound }
+}
+
+extension SimpleItem {
+    /// ``none``, made where it is asked for (an extension's initializer,
+    /// so that the memberwise one stays).
+    @inlinable init(noneAt offset: Int) {
+        nameRange = nil
+        localPartRange = offset..<offset
+        domainRange = offset..<offset
+        warnings = []
+        typo = -1
+    }
 }
 
 extension ListRecognizer {

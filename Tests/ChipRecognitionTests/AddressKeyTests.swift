@@ -120,6 +120,33 @@ struct AddressKeyTests {
         #expect(afterReset)
     }
 
+    /// The set against a model (a `Set` that stops taking new hashes at
+    /// the limit), on seeded random lists of 0 to 40 hashes drawn from a
+    /// few (so repeats are common), under limits around the four kept in
+    /// fields and beyond, with the set reused from list to list: the four
+    /// fields, the move to the table at the fifth, its growth and its
+    /// clearing all answer as the model does.
+    @Test func seenSetAnswersAsASetWithALimit() {
+        var rng = SplitMix64(seed: 4_404)
+        var set = AddressSeenSet()
+        for round in 0..<3_000 {
+            let limit = rng.pick([0, 1, 2, 3, 4, 5, 6, 8, 17, 1_000])
+            let pool = (0..<rng.between(1...48)).map { _ in rng.next() }
+            var model = Set<UInt64>()
+            for step in 0..<rng.between(0...40) {
+                // 0 and 1 are one key to the set (0 marks an empty slot).
+                let h = rng.below(20) == 0 ? UInt64(rng.below(2)) : rng.pick(pool)
+                let key = h == 0 ? 1 : h
+                let expected = !model.contains(key)
+                if expected && model.count < limit { model.insert(key) }
+                let fresh = set.insert(h, limit: limit)
+                #expect(fresh == expected, "round \(round), step \(step), limit \(limit)")
+                if fresh != expected { return }
+            }
+            set.removeAll()
+        }
+    }
+
     /// Every byte counts, in parts of every length (the last bytes of a
     /// part are read as the top of its last eight), and a known last `@`
     /// gives the same key as one looked for.
