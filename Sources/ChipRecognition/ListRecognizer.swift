@@ -43,8 +43,8 @@ public struct ListRecognizer: Sendable {
     /// simple lane opens (``handleSimpleGroup(_:_:offset:)``), which then
     /// allocates nothing.
     var spareGroupName: [UInt8] = []
-    var groupMembers = 0
-    var seen = AddressSeenSet()
+    @usableFromInline var groupMembers = 0
+    @usableFromInline var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
     var nameScratch: [UInt8] = []
     /// Whether `nameScratch`, a lane chip's decoded name, is known to be
@@ -96,6 +96,7 @@ public struct ListRecognizer: Sendable {
     /// Forgets the list so far (groups and duplicates): call between lists.
     ///
     /// - Complexity: O(1) amortized: a duplicate table of at most 1,024 slots is cleared, a larger one dropped.
+    @inlinable
     public mutating func reset() {
         groupName = nil
         groupOpenStart = -1
@@ -240,10 +241,11 @@ public struct ListRecognizer: Sendable {
 /// (most lists) neither probes nor clears a table; from the fifth on, all
 /// are in a table (open addressing, linear probing). The hashes are
 /// already mixed, so they index the table directly.
+@usableFromInline
 struct AddressSeenSet: Sendable {
-    var few: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    @usableFromInline var few: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     var table: [UInt64] = []
-    var count = 0
+    @usableFromInline var count = 0
 
     /// Inserts `hash`; false when it was already there. Stops remembering
     /// new hashes past `limit`.
@@ -298,7 +300,7 @@ struct AddressSeenSet: Sendable {
         for h in old where h != 0 { place(h) }
     }
 
-    @inline(__always)
+    @inlinable
     mutating func removeAll() {
         // The hashes moved to the table (at the fifth, even when the limit
         // kept the count at four).
@@ -307,7 +309,7 @@ struct AddressSeenSet: Sendable {
         count = 0
     }
 
-    @inline(never)
+    @usableFromInline @inline(never)
     mutating func clearTable() {
         if table.count > 1024 {
             table = []

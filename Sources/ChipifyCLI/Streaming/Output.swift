@@ -122,7 +122,8 @@ package struct ChipWriter {
 
     package mutating func endRecord() {
         records.endRecord()
-        if records.output.count >= spillBytes { moveOutput() }
+        // A summary holds no output until the end.
+        if !records.summarize && records.output.count >= spillBytes { moveOutput() }
     }
 
     /// In memory (fd -1), what takes the records' bytes once more than
