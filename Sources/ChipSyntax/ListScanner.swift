@@ -219,6 +219,12 @@ public struct ListScanner: Sendable, Hashable {
         separators.afterSplit = true
     }
 
+    /// Where the words after a held `,` (Outlook's `Last, First`) begin: the
+    /// start of a second chip, should the `,` split; nil when no `,` is
+    /// held or no word has come after it. A reader that drops the bytes of
+    /// a chip too long to hold keeps the first bytes from here too.
+    package var heldSplitStart: Int? { heldCommaEnd >= 0 && afterCommaStart >= 0 ? afterCommaStart : nil }
+
     /// The words before a `,` the scanner holds (Outlook's `Last,`), while
     /// nothing but white space follows the comma: their range. An editor
     /// can show them as a chip at once (``splitAtHeldComma(_:)``) and keep

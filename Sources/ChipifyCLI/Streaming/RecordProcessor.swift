@@ -127,11 +127,9 @@ package struct StreamState {
     /// The bytes scanned: the state's own buffer, or (for records held in
     /// memory, ``InMemoryRecords``) the caller's.
     package var buffer: UnsafeMutableBufferPointer<UInt8>
-    /// The first bytes of a chip too long to hold, kept to show it.
-    package let prefix: UnsafeMutableBufferPointer<UInt8>
+    /// The first bytes of chips too long to hold, kept to show them.
+    package var saved: SavedStarts
     package let maxChip: Int
-    package var prefixCount = 0
-    package var prefixStart = -1
     /// Record offset of buffer[0].
     package var bufBase = 0
     package var scanner = ListScanner()
@@ -153,7 +151,7 @@ package struct StreamState {
         // Initialized whole: the lane's vector readers may read a few
         // bytes past a chip into what no read has written yet.
         buffer.initialize(repeating: 0)
-        prefix = .allocate(capacity: maxChip)
+        saved = SavedStarts(maxChip: maxChip)
         simpleChips = .allocate(capacity: SimpleList.maxChips)
         self.maxChip = maxChip
         // Recovery needs the chip's bytes, which the buffer keeps up to
@@ -165,7 +163,7 @@ package struct StreamState {
 
     package func deallocate() {
         buffer.deallocate()
-        prefix.deallocate()
+        saved.deallocate()
         simpleChips.deallocate()
     }
 
@@ -265,8 +263,7 @@ package struct StreamState {
         list.reset()
         record += 1
         index = 0
-        prefixCount = 0
-        prefixStart = -1
+        saved.reset()
     }
 
     /// Reports one segment of the current record.
@@ -276,11 +273,10 @@ package struct StreamState {
         var sourceBase = bufBase
         var sourceHeld = true
         if range.lowerBound < bufBase {
-            // The start was dropped: it is in the saved prefix, if anywhere.
-            if prefixStart >= 0 && range.lowerBound >= prefixStart
-                && range.upperBound <= prefixStart + prefixCount {
-                source = UnsafeBufferPointer(rebasing: prefix[0..<prefixCount])
-                sourceBase = prefixStart
+            // The start was dropped: it is in a saved prefix, if anywhere.
+            if let k = saved.slot(holding: range) {
+                source = saved.bytes(k)
+                sourceBase = saved.start[k]
             } else {
                 sourceHeld = false
             }
@@ -296,8 +292,8 @@ package struct StreamState {
             let hi = min(end - sourceBase, lo + maxChip)
             raw = UnsafeBufferPointer(rebasing: source[lo..<hi])
             truncated = hi < end - sourceBase
-        } else if prefixStart == start {
-            raw = UnsafeBufferPointer(rebasing: prefix[0..<prefixCount])
+        } else if let k = saved.slot(startingAt: start) {
+            raw = saved.bytes(k)
             truncated = true
             held = false
         } else {
@@ -320,18 +316,24 @@ package struct StreamState {
     package mutating func compact(len: Int) -> Int {
         var keep = scanner.retainOffset
         if len - (keep - bufBase) > maxChip {
-            let chip = scanner.openChipStart
-            if let chip, len - (chip - bufBase) <= maxChip {
-                keep = chip
-            } else {
-                let from = chip ?? keep
-                if prefixStart != from && from - bufBase >= 0 {
-                    let lo = from - bufBase
-                    prefixCount = min(len, lo + maxChip) - lo
-                    prefix.baseAddress!.update(from: buffer.baseAddress! + lo, count: prefixCount)
-                    prefixStart = from
+            // Where a chip not yet reported may start, earliest first: an
+            // open group's name (a chip may be reported from there), the
+            // open chip, and the words after a held `,` (a chip of their
+            // own should it split). The buffer keeps from the first that
+            // still fits a chip; each before it keeps its first bytes, so
+            // that whatever the scanner reports finds them, however the
+            // input was read.
+            var starts = [keep]
+            if let chip = scanner.openChipStart, chip > keep { starts.append(chip) }
+            if let split = scanner.heldSplitStart, split > starts[starts.count - 1] { starts.append(split) }
+            keep = bufBase + len
+            for from in starts where from - bufBase >= 0 {
+                let lo = from - bufBase
+                if len - lo <= maxChip {
+                    keep = from
+                    break
                 }
-                keep = bufBase + len
+                saved.save(from, UnsafeBufferPointer(rebasing: buffer[lo..<len]), keeping: starts)
             }
         }
         let k = min(max(keep - bufBase, 0), len)
@@ -342,6 +344,58 @@ package struct StreamState {
             bufBase += k
         }
         return k
+    }
+}
+
+/// The first bytes of chips too long for the buffer to hold
+/// (``StreamState/compact(len:)``): a slot for each place such a chip may
+/// start at once (an open group's name, the open chip, the words after a
+/// held `,`), each of at most the policy's longest chip.
+package struct SavedStarts {
+    static let slots = 3
+    let storage: UnsafeMutableBufferPointer<UInt8>
+    let maxChip: Int
+    /// Each slot's first byte, as a record offset (-1: empty), and count.
+    package var start = [Int](repeating: -1, count: slots)
+    package var count = [Int](repeating: 0, count: slots)
+
+    init(maxChip: Int) {
+        self.maxChip = maxChip
+        storage = .allocate(capacity: Self.slots * max(maxChip, 1))
+    }
+
+    func deallocate() { storage.deallocate() }
+
+    mutating func reset() {
+        for k in 0..<Self.slots {
+            start[k] = -1
+            count[k] = 0
+        }
+    }
+
+    func bytes(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: storage[(k * maxChip)..<(k * maxChip + count[k])])
+    }
+
+    /// A slot that holds the bytes of `range` (record offsets) whole.
+    func slot(holding range: Range<Int>) -> Int? {
+        (0..<Self.slots).first { start[$0] >= 0 && range.lowerBound >= start[$0] && range.upperBound <= start[$0] + count[$0] }
+    }
+
+    /// The slot of a chip that starts at `offset`.
+    func slot(startingAt offset: Int) -> Int? {
+        (0..<Self.slots).first { start[$0] == offset }
+    }
+
+    /// Keeps the first bytes of `bytes`, which start at record offset
+    /// `from`, unless a slot has them: in a slot that is empty or whose
+    /// start is none of `keeping` (the starts still possible).
+    mutating func save(_ from: Int, _ bytes: UnsafeBufferPointer<UInt8>, keeping: [Int]) {
+        guard slot(startingAt: from) == nil,
+              let k = (0..<Self.slots).first(where: { start[$0] < 0 || !keeping.contains(start[$0]) }) else { return }
+        count[k] = min(bytes.count, maxChip)
+        (storage.baseAddress! + k * maxChip).update(from: bytes.baseAddress!, count: count[k])
+        start[k] = from
     }
 }
 
