@@ -423,6 +423,33 @@ struct FormatTests {
         }
     }
 
+    /// The same under the default limit (64 KiB): words before a held `,`
+    /// and a chip after it that fits, the two longer than a chip may be
+    /// (found by a fuzzing run: read in 33,000-byte pieces, or as a last
+    /// record with no line break, the chip after the `,` came out
+    /// `too-long` with an empty `raw`, a valid address among them).
+    @Test func aChipAfterAHeldCommaThatFitsIsReadWhateverTheReads() {
+        let cases: [(String, String?)] = [
+            ("L, " + String(repeating: "A", count: 65_534), "missing-at"),
+            (String(repeating: "L", count: 1_000) + ", " + String(repeating: "A", count: 65_000) + " <a@x.org>", nil),
+        ]
+        for (list, error) in cases {
+            for ending in ["", "\n"] {
+                let input = Array((list + ending).utf8)
+                var options = Options()
+                options.format = .jsonl
+                for readSize in [1 << 20, 33_000, 20_000, 4_096] {
+                    let chips = jsonLines(CLI.render(input, options: options, readSize: readSize))
+                    #expect(chips.count == 2, "read size \(readSize)")
+                    guard chips.count == 2 else { continue }
+                    #expect(chips[1]["error"]?.text == error, "read size \(readSize), ending \(ending.debugDescription)")
+                    #expect(chips[1]["raw"]?.bytes == Array(Array(list.utf8)[chips[1]["start"]!.int!...]),
+                            "read size \(readSize)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: 0..<100)
     func randomInputsGiveTheSameOutputForAnyReadSize(seed: Int) {
         var rng = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1
