@@ -358,6 +358,9 @@ package struct SavedStarts {
     /// Each slot's first byte, as a record offset (-1: empty), and count.
     package var start = [Int](repeating: -1, count: slots)
     package var count = [Int](repeating: 0, count: slots)
+    /// Whether a slot holds bytes: most records need none, and their end
+    /// then costs one test.
+    var isEmpty = true
 
     init(maxChip: Int) {
         self.maxChip = maxChip
@@ -366,7 +369,13 @@ package struct SavedStarts {
 
     func deallocate() { storage.deallocate() }
 
+    @inline(__always)
     mutating func reset() {
+        if !isEmpty { clear() }
+    }
+
+    mutating func clear() {
+        isEmpty = true
         for k in 0..<Self.slots {
             start[k] = -1
             count[k] = 0
@@ -396,6 +405,7 @@ package struct SavedStarts {
         count[k] = min(bytes.count, maxChip)
         (storage.baseAddress! + k * maxChip).update(from: bytes.baseAddress!, count: count[k])
         start[k] = from
+        isEmpty = false
     }
 }
 
