@@ -320,13 +320,7 @@ public struct ChipRecordWriter: Sendable {
     /// that knows it needs no text.
     @inlinable @inline(__always)
     package mutating func countSimple(_ item: SimpleItem) {
-        // Most chips carry no warning: counted here, in the caller.
-        if item.warnings.isEmpty {
-            summary.chips += 1
-            summary.valid += 1
-        } else {
-            summary.count(error: nil, warnings: item.warnings)
-        }
+        summary.count(error: nil, warnings: item.warnings)
     }
 
     @inline(__always)

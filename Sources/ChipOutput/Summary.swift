@@ -33,10 +33,20 @@ public struct Summary: Sendable, Equatable {
     @inline(__always)
     package mutating func count(_ r: Recognition) { count(error: r.error, warnings: r.warnings) }
 
-    @inline(__always)
-    @usableFromInline
+    /// A valid chip with no warning (most) is counted here, inline, by
+    /// the caller in any module; the rest apart.
+    @inlinable
     mutating func count(error: ChipError?, warnings: ChipWarnings) {
         chips += 1
+        guard error != nil || !warnings.isEmpty else {
+            valid += 1
+            return
+        }
+        countApart(error: error, warnings: warnings)
+    }
+
+    @usableFromInline
+    mutating func countApart(error: ChipError?, warnings: ChipWarnings) {
         if let error {
             errors += 1
             errorsByReason[error.precedence] += 1

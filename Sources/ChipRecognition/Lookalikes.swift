@@ -231,10 +231,17 @@ package struct Lookalikes: Sendable {
     @inline(__always)
     mutating func domainVerdict(_ raw: UnsafeBufferPointer<UInt8>, key given: UInt64? = nil) -> Verdict {
         if let given {
-            let slot = Int(truncatingIfNeeded: given >> 40) & (verdictSlots - Lookalikes.cacheWays)
+            let slot = firstSlot(given)
             if cache[slot].key == given | 1 { return cache[slot] }
         }
         return domainVerdictApart(raw, key: given)
+    }
+
+    /// The first of the ``cacheWays`` slots of the set a domain of hash
+    /// `h` is kept in.
+    @inline(__always)
+    func firstSlot(_ h: UInt64) -> Int {
+        Int(truncatingIfNeeded: h >> 40) & (verdictSlots - Lookalikes.cacheWays)
     }
 
     /// ``domainVerdict(_:key:)`` past its first probe.
@@ -254,7 +261,7 @@ package struct Lookalikes: Sendable {
         // most recently used first, so a few domains that share a set do
         // not drive each other out.
         let ways = Lookalikes.cacheWays
-        let slot = Int(truncatingIfNeeded: h >> 40) & (verdictSlots - ways)
+        let slot = firstSlot(h)
         if cache[slot].key == key { return cache[slot] }
         for k in 1..<ways where cache[slot + k].key == key {
             let found = cache[slot + k]

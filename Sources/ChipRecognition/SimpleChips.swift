@@ -33,7 +33,7 @@ package struct SimpleItem: Sendable, Hashable {
     @usableFromInline package var typo: Int32
 
     /// An answer to overwrite: no name, empty ranges.
-    @inlinable package static var none: SimpleItem { SimpleItem(noneAt: 0) }
+    @inlinable package static var none: SimpleItem { SimpleItem() }
 
     /// The address, `local@domain`, as typed.
     @inlinable package var addressRange: Range<Int> { localPartRange.lowerBound..<domainRange.upperBound }
@@ -42,10 +42,10 @@ package struct SimpleItem: Sendable, Hashable {
 extension SimpleItem {
     /// ``none``, made where it is asked for (an extension's initializer,
     /// so that the memberwise one stays).
-    @inlinable init(noneAt offset: Int) {
+    @inlinable init() {
         nameRange = nil
-        localPartRange = offset..<offset
-        domainRange = offset..<offset
+        localPartRange = 0..<0
+        domainRange = 0..<0
         warnings = []
         typo = -1
     }
