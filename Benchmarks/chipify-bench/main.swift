@@ -25,6 +25,10 @@ let help = """
       cli/text          chipify -j 1 --format text
       cli/tsv           chipify -j 1 --format tsv
       cli/summary       chipify -j 1 --summary
+      library/jsonl     a host's ChipRecordWriter.write(record:_:), a record at a time, JSON Lines
+      library/summary   the same, counting (--summary)
+      library/parse     a host's AddressList.parse(_:policy:), a record at a time, chips as values
+      library/parser    the same with one AddressList.Parser for every record
       parallel/jsonl    chipify --format jsonl on every core (-j = cores)
       parallel/summary  chipify --summary on every core
       memory/chip       resident bytes per parsed chip (300,000 chips kept, measured once)
@@ -98,6 +102,7 @@ func say(_ line: String) {
 // memory, which pages freed by earlier scenarios would hide.
 let allScenarios = [
     "memory/chip", "memory/field/100000", "batch/synthetic", "batch/corpus", "batch/index", "cli/jsonl", "cli/text", "cli/tsv", "cli/summary",
+    "library/jsonl", "library/summary", "library/parse", "library/parser",
     "parallel/jsonl", "parallel/summary",
     "keystroke/10", "keystroke/1000", "keystroke/100000", "paste/1mb", "paste/1mb-into-100000",
     "move/100000", "delete/100000", "layout/insert/10000", "contacts/vcard40", "contacts/vcard21", "contacts/google",
@@ -214,7 +219,9 @@ if chosen.contains("memory/field/100000") {
 }
 
 // Setup, not timed: the corpus in memory and, for the CLI, in a file.
-let needsCorpus = chosen.contains { $0.hasPrefix("batch/") || $0.hasPrefix("cli/") || $0.hasPrefix("parallel/") }
+let needsCorpus = chosen.contains {
+    $0.hasPrefix("batch/") || $0.hasPrefix("cli/") || $0.hasPrefix("parallel/") || $0.hasPrefix("library/")
+}
 var corpus: [UInt8] = []
 var corpusPath = file ?? ""
 if needsCorpus {
@@ -249,6 +256,32 @@ for name in chosen {
         let path = corpusPath
         scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) {
             runCLI(["-j", "1", "--summary", path])
+        }
+    case "library/jsonl", "library/summary":
+        // As a host that imports only ChipKit writes records it holds.
+        let records = corpus.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        let summarize = name == "library/summary"
+        scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) {
+            var writer = ChipRecordWriter(format: .jsonl, summarize: summarize)
+            var checksum: UInt64 = 0
+            for (k, record) in records.enumerated() {
+                writer.write(record: k + 1, record)
+                checksum &+= UInt64(writer.output.count)
+                writer.output.removeAll()
+            }
+            return checksum &+ UInt64(writer.summary.chips)
+        }
+    case "library/parse", "library/parser":
+        let records = corpus.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let reused = name == "library/parser"
+        scenario = Scenario(name: name, bytes: corpus.count, warmups: 1, samples: n) {
+            var parser = AddressList.Parser()
+            var checksum: UInt64 = 0
+            for record in records {
+                let chips = reused ? parser.parse(record) : AddressList.parse(record)
+                for chip in chips { checksum &+= UInt64(chip.byteRange.upperBound) }
+            }
+            return checksum
         }
     case "parallel/jsonl", "parallel/summary":
         let path = corpusPath

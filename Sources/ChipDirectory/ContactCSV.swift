@@ -489,7 +489,7 @@ enum ContactCSVReader {
     /// The contact of one row, reading e-mail cells with a parser kept
     /// from row to row (see ``contact(_:_:notes:)``).
     static func contact(_ records: borrowing CSVRecords, _ columns: CSVColumns, notes: inout [CSVNote],
-                        parser: inout AddressList.ReusableParser) -> Contact? {
+                        parser: inout AddressList.Parser) -> Contact? {
         func bytes(_ k: Int?) -> UnsafeBufferPointer<UInt8> {
             guard let k else { return UnsafeBufferPointer(start: nil, count: 0) }
             return trimmingSpaces(records.field(k))

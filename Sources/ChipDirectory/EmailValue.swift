@@ -40,12 +40,12 @@ struct EmailValue: Sendable, Equatable {
     }
 
     /// The parser the list reading uses; an importer makes one and keeps it.
-    static func makeParser() -> AddressList.ReusableParser { AddressList.ReusableParser(policy: .standard) }
+    static func makeParser() -> AddressList.Parser { AddressList.Parser(policy: .standard, checksLookalikes: false) }
 
     /// Reads `p` (UTF-8) with a parser kept from value to value.
     ///
     /// - Complexity: O(*n*) in the value's bytes.
-    init(_ p: UnsafeBufferPointer<UInt8>, parser: inout AddressList.ReusableParser) {
+    init(_ p: UnsafeBufferPointer<UInt8>, parser: inout AddressList.Parser) {
         var value = trimmingSpaces(p)
         guard !value.isEmpty else { return }
         if EmailValue.isPlainAddress(value) {
@@ -78,7 +78,7 @@ struct EmailValue: Sendable, Equatable {
     }
 
     /// Reads `value` as an address list.
-    private mutating func readList(_ value: UnsafeBufferPointer<UInt8>, _ parser: inout AddressList.ReusableParser) {
+    private mutating func readList(_ value: UnsafeBufferPointer<UInt8>, _ parser: inout AddressList.Parser) {
         guard !value.isEmpty else { return }
         if EmailValue.isPlainAddress(value) {
             addresses.append(makeString(value))
@@ -228,7 +228,7 @@ extension EmailValue {
 
     /// Reads a string value with a kept parser. A plain address is kept
     /// as the string it is (no second copy).
-    init(_ s: String, parser: inout AddressList.ReusableParser) {
+    init(_ s: String, parser: inout AddressList.Parser) {
         var s = s
         if s.withUTF8({ EmailValue.isPlainAddress($0) }) {
             addresses = [s]

@@ -122,6 +122,9 @@ public struct ChipRecordWriter: Sendable {
     var headerOptions = HeaderOptions(lineBreak: "\n")
     /// The chips written in the current record, for ``write(record:_:)``.
     var nextIndex = 0
+    /// What ``write(record:_:)`` reads records with (``RecordScratch``),
+    /// made at the first record; a copy of the writer makes its own.
+    var scratch: RecordScratch?
     /// With ``summaryWidth``: the current record's chips' labels, only as
     /// many as can show in the width (the rest are counted), so a record of
     /// any length is summarized in memory bounded by the width.
@@ -153,32 +156,98 @@ public struct ChipRecordWriter: Sendable {
     /// and writes all its chips, then ends the record: what `chipify`
     /// writes for that line. `record` is its number (from 1).
     ///
-    /// - Complexity: O(*n* + *s*), where *n* is the record's length and *s*
-    ///   the size of the tables a new ``ListRecognizer`` builds, once a record.
-    public mutating func write(record: Int, _ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { p in
+    /// Reads the record as `chipify` does, at its speed: the structural
+    /// index and the lane first, the general path for the chips (or the
+    /// records) they leave, with one recognizer kept from record to record.
+    /// The bytes are copied once into a buffer the writer keeps; any
+    /// collection of bytes will do (an `ArraySlice` of a file's lines, a
+    /// `String.UTF8View`).
+    ///
+    /// - Complexity: O(*n*) in the record's length (the first record also
+    ///   builds the recognizer's tables).
+    @inlinable
+    public mutating func write<Bytes: Collection<UInt8>>(record: Int, _ bytes: Bytes) {
+        // Specialized where it is called: contiguous bytes (an array, a
+        // slice of one, a string's UTF-8) are read where they lie.
+        let written: Void? = bytes.withContiguousStorageIfAvailable { writeRecord(record, $0) }
+        if written == nil { Array(bytes).withUnsafeBufferPointer { writeRecord(record, $0) } }
+    }
+
+    /// ``write(record:_:)`` for bytes that lie in memory.
+    @usableFromInline
+    mutating func writeRecord(_ record: Int, _ bytes: UnsafeBufferPointer<UInt8>) {
+        currentRecord = record
+        if !isKnownUniquelyReferenced(&scratch) { scratch = RecordScratch(policy: policy) }
+        let scratch = scratch.unsafelyUnwrapped
+        let list = scratch.list
+        let buffer = scratch.hold(bytes)
+        let n = bytes.count
+        if !writeIndexed(record: record, buffer, count: n, scratch) {
+            // Only the record's bytes: the scanner reads to the end of
+            // what it is given.
+            let p = UnsafeBufferPointer(rebasing: buffer[..<n])
             var scanner = ListScanner()
-            var list = ListRecognizer(policy: policy)
             var segments: [Segment] = []
             scanner.scan(p) { segments.append($0) }
             scanner.finish(p, base: 0) { segments.append($0) }
             var index = 0
-            currentRecord = record
-            for segment in segments {
-                guard let item = list.handle(segment, p, base: 0) else { continue }
-                let range = item.byteRange
-                let hi = min(range.upperBound, range.lowerBound + policy.maxChipBytes)
-                let truncated = hi < range.upperBound
-                write(ChipRecord(
-                    record: record, index: index, item: item, source: truncated ? nil : p,
-                    raw: UnsafeBufferPointer(rebasing: p[range.lowerBound..<hi]), truncated: truncated,
-                    sourceStart: range.lowerBound, start: range.lowerBound, end: range.upperBound))
-                index += 1
-            }
+            for segment in segments where writeGeneral(segment, p, record: record, index: index, list) { index += 1 }
         }
+        list.pointee.reset()
         summary.records += 1
-        summary.bytes += bytes.count
+        summary.bytes += n
         endRecord()
+    }
+
+    /// Writes the record of `count` bytes that `scratch` holds (with a
+    /// terminator and room after it) by the structural index and the
+    /// lane, as `chipify` reads a record that fits its index, and returns
+    /// true; or returns false, having written nothing, when the index
+    /// declines it (a line break, tab or CR in it, an unclosed construct
+    /// the scanner must recover, more than ``SimpleList`` holds).
+    mutating func writeIndexed(
+        record: Int, _ buffer: UnsafeBufferPointer<UInt8>, count n: Int, _ scratch: RecordScratch
+    ) -> Bool {
+        let found = scratch.chips
+        let read = SimpleList.record(buffer.baseAddress!, available: n + 1, terminator: ASCII.lineFeed, into: found)
+        guard read.terminated, read.length == n, let count = read.count else { return false }
+        let list = scratch.list
+        var index = 0
+        var item = SimpleItem.none
+        for c in UnsafeBufferPointer(start: found, count: count) {
+            guard list.pointee.handleSimple(c, buffer, offset: 0, into: &item) else {
+                // A group's name or end (most are the lane's), or a chip
+                // for the general path.
+                if c.kind != .chip && list.pointee.handleSimpleGroup(c, buffer, offset: 0) { continue }
+                if writeGeneral(c.segment, buffer, record: record, index: index, list) { index += 1 }
+                continue
+            }
+            let typo = item.typo
+            writeLane(
+                item, record: record, index: index, buffer, raw: UnsafeBufferPointer(rebasing: buffer[c.range]),
+                start: Int(c.lo), end: Int(c.hi), suggestion: typo >= 0 ? list.pointee.commonDomain(typo) : nil,
+                group: list.pointee.currentGroupName, decodedName: item.nameIsDecoded ? list.pointee.decodedName : nil,
+                decodedNameIsWellFormed: item.nameIsDecoded && list.pointee.decodedNameIsWellFormed)
+            index += 1
+        }
+        return true
+    }
+
+    /// Writes the chip the general path makes of `segment`, if any, and
+    /// returns whether there was one.
+    mutating func writeGeneral(
+        _ segment: Segment, _ p: UnsafeBufferPointer<UInt8>, record: Int, index: Int,
+        _ list: UnsafeMutablePointer<ListRecognizer>
+    ) -> Bool {
+        guard let item = list.pointee.handle(segment, p, base: 0) else { return false }
+        let range = item.byteRange
+        let hi = min(range.upperBound, range.lowerBound + policy.maxChipBytes)
+        let truncated = hi < range.upperBound
+        write(ChipRecord(
+            record: record, index: index, item: item, source: truncated ? nil : p,
+            raw: UnsafeBufferPointer(rebasing: p[range.lowerBound..<hi]), truncated: truncated,
+            sourceStart: range.lowerBound, start: range.lowerBound, end: range.upperBound))
+        return true
     }
 
     /// Writes one chip you hold, as chip `index` (from 0) of record
@@ -787,3 +856,52 @@ public struct ChipRecordWriter: Sendable {
     }
 }
 
+/// What ``ChipRecordWriter/write(record:_:)`` reads records with, kept
+/// from record to record as `chipify` keeps its own: the recognizer
+/// (making one builds tables that cost more than most records; it is reset
+/// after each record, so only its caches carry over), the record's bytes
+/// copied with a terminator and room after it, and the entries the
+/// structural index finds. Scratch only: a writer that finds it shared
+/// (a copy of the writer) makes its own, so the writer stays a value.
+final class RecordScratch: @unchecked Sendable {
+    let list: UnsafeMutablePointer<ListRecognizer>
+    let chips: UnsafeMutablePointer<SimpleList.Chip>
+    private(set) var bytes: UnsafeMutableBufferPointer<UInt8>
+
+    /// Room the lane's vector readers may read past a record: up to 64
+    /// bytes from a chip's start (what lies there is not the chip's;
+    /// `chipify`'s buffer holds the next records there).
+    static let slack = 65
+
+    init(policy: ValidationPolicy) {
+        list = .allocate(capacity: 1)
+        list.initialize(to: ListRecognizer(policy: policy))
+        chips = .allocate(capacity: SimpleList.maxChips)
+        bytes = .allocate(capacity: 4_096 + Self.slack)
+        bytes.initialize(repeating: 0)
+    }
+
+    deinit {
+        list.deinitialize(count: 1)
+        list.deallocate()
+        chips.deallocate()
+        bytes.deallocate()
+    }
+
+    /// `record` copied to the start of the buffer, a line feed (the
+    /// index's terminator) after it; the buffer, which lasts until the
+    /// next call.
+    ///
+    /// - Complexity: O(*n*) in the record's length.
+    func hold(_ record: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let n = record.count
+        if bytes.count < n + Self.slack {
+            bytes.deallocate()
+            bytes = .allocate(capacity: max(n + Self.slack, 2 * bytes.count))
+            bytes.initialize(repeating: 0)
+        }
+        if let from = record.baseAddress { bytes.baseAddress!.update(from: from, count: n) }
+        bytes[n] = ASCII.lineFeed
+        return UnsafeBufferPointer(bytes)
+    }
+}

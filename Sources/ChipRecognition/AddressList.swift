@@ -89,49 +89,75 @@ public struct ParsedChip: Sendable, Hashable {
 
 /// Parsing a whole address list at once.
 public enum AddressList {
-    /// Parses an address list into chips.
+    /// Parses an address list into chips. For many lists, one after
+    /// another, a ``Parser`` made once is many times faster: this makes
+    /// its recognizers for each call.
     ///
-    /// - Complexity: O(*n*) in the list's length.
+    /// - Complexity: O(*n*) in the list's length, plus the recognizers'
+    ///   tables.
     public static func parse<C: Collection>(
         _ bytes: C, policy: ValidationPolicy = .standard
     ) -> [ParsedChip] where C.Element == UInt8 {
         let array = Array(bytes)
-        return array.withUnsafeBufferPointer { p in
-            var scanner = ListScanner()
-            // A verdict slot for every 16 bytes or so: a short list does
-            // not zero the 128 KiB a corpus run keeps.
-            var slots = 64
-            while slots < Lookalikes.cacheSize && slots * 16 < array.count { slots *= 2 }
-            var list = ListRecognizer(policy: policy, checksLookalikes: policy.checksLookalikes, cacheSlots: slots)
-            var names = Recognizer(policy: policy)  // decodes names for chips
-            var chips: [ParsedChip] = []
-            var segments: [Segment] = []
-            scanner.scan(p) { segments.append($0) }
-            scanner.finish(p, base: 0) { segments.append($0) }
-            for segment in segments {
-                if let item = list.handle(segment, p, base: 0) {
-                    chips.append(materialize(item, p, &names))
-                }
-            }
-            return chips
-        }
+        // A verdict slot for every 16 bytes or so: a short list does not
+        // zero the 128 KiB a corpus run keeps.
+        var slots = 64
+        while slots < Lookalikes.cacheSize && slots * 16 < array.count { slots *= 2 }
+        var parser = Parser(policy: policy, checksLookalikes: policy.checksLookalikes, cacheSlots: slots)
+        return array.withUnsafeBufferPointer { parser.parse($0) }
     }
 
-    /// Parses many short lists (an address book's e-mail values) with
-    /// recognizers made once: making a ``ListRecognizer`` builds its
-    /// tables, which costs more than recognizing a value.
-    package struct ReusableParser {
+    /// Parses many lists, one after another, with recognizers made once:
+    /// making them builds tables and learns each domain's look-alike and
+    /// typo verdicts, which costs more than parsing most lists. Each list
+    /// is parsed on its own (duplicates are found within a list, never
+    /// across lists), so the chips are those ``AddressList/parse(_:policy:)``
+    /// gives for the same list.
+    ///
+    /// ```swift
+    /// var parser = AddressList.Parser()
+    /// for line in lines {
+    ///     for chip in parser.parse(line) { … }
+    /// }
+    /// ```
+    ///
+    /// A value: a copy parses on its own (on another task, say).
+    public struct Parser: Sendable {
         private var list: ListRecognizer
         private var names: Recognizer
 
-        /// A parser by `policy`, without the look-alike and typo checks
-        /// (an imported address is what its owner saved).
-        package init(policy: ValidationPolicy) {
-            list = ListRecognizer(policy: policy, checksLookalikes: false)
+        /// A parser by `policy`.
+        ///
+        /// - Complexity: O(*t*), the size of the recognizers' tables.
+        public init(policy: ValidationPolicy = .standard) {
+            self.init(policy: policy, checksLookalikes: policy.checksLookalikes)
+        }
+
+        /// A parser by `policy`, with or without the look-alike and typo
+        /// checks (an address book's import leaves them out: an imported
+        /// address is what its owner saved).
+        package init(policy: ValidationPolicy, checksLookalikes: Bool, cacheSlots: Int = Lookalikes.cacheSize) {
+            list = ListRecognizer(policy: policy, checksLookalikes: checksLookalikes, cacheSlots: cacheSlots)
             names = Recognizer(policy: policy)
         }
 
         /// The chips of one list, as ``AddressList/parse(_:policy:)`` gives them.
+        ///
+        /// - Complexity: O(*n*) in the list's length.
+        public mutating func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [ParsedChip] {
+            if let chips = bytes.withContiguousStorageIfAvailable({ parse($0) }) { return chips }
+            return Array(bytes).withUnsafeBufferPointer { parse($0) }
+        }
+
+        /// The chips of one list given as a string.
+        ///
+        /// - Complexity: O(*n*) in the text's UTF-8 length.
+        public mutating func parse(_ text: String) -> [ParsedChip] {
+            var text = text
+            return text.withUTF8 { parse($0) }
+        }
+
+        /// The chips of one list in memory.
         ///
         /// - Complexity: O(*n*) in the list's length.
         package mutating func parse(_ p: UnsafeBufferPointer<UInt8>) -> [ParsedChip] {
@@ -182,36 +208,52 @@ public enum AddressList {
             if !bytes.isEmpty { name = String(decoding: bytes, as: UTF8.self) }
         }
         var address: String?
+        var addressBytes: [UInt8] = []
         if r.addressRange != nil {
-            var bytes: [UInt8] = []
-            r.appendAddress(p, into: &bytes)
-            address = String(decoding: bytes, as: UTF8.self)
+            r.appendAddress(p, into: &addressBytes)
+            address = String(decoding: addressBytes, as: UTF8.self)
         }
         let lo = max(0, item.byteRange.lowerBound - base)
         let hi = min(p.count, max(lo, item.byteRange.upperBound - base))
         let raw = Array(UnsafeBufferPointer(rebasing: p[lo..<hi]))
-        // Both forms of the domain, from the address without obsolete CFWS.
+        // Both forms of the domain, from the address without obsolete CFWS
+        // (well-formed UTF-8: the chip is valid), read on its bytes.
         var asciiDomain: String?
         var unicodeDomain: String?
-        if r.error == nil, let a = address, let at = a.lastIndex(of: "@") {
-            let d = String(a[a.index(after: at)...])
-            if d.hasPrefix("[") {
-                asciiDomain = d
-                unicodeDomain = d
+        // The domain's bytes and text in the address.
+        var domainBytes: ArraySlice<UInt8> = []
+        var domainText: String?
+        if r.error == nil, address != nil, let at = addressBytes.lastIndex(of: UInt8(ascii: "@")) {
+            let d = addressBytes[(at + 1)...]
+            let text = String(decoding: d, as: UTF8.self)
+            domainBytes = d
+            domainText = text
+            if d.first == UInt8(ascii: "[") {
+                asciiDomain = text
+                unicodeDomain = text
             } else if IDNA.isPlainASCII(d) {
-                // The common case, without IDNA's work: only lower-casing.
-                asciiDomain = String(decoding: d.utf8.map(ByteClass.lowercased), as: UTF8.self)
-                unicodeDomain = d
+                // The common case, without IDNA's work: only lower-casing
+                // (most domains are lower case already: one string for both).
+                let lower = !d.contains { $0 != ByteClass.lowercased($0) }
+                asciiDomain = lower ? text : String(decoding: d.map(ByteClass.lowercased), as: UTF8.self)
+                unicodeDomain = text
             } else {
-                asciiDomain = try? IDNA.toASCII(d)
-                unicodeDomain = (try? IDNA.toUnicode(d)) ?? d
+                asciiDomain = try? IDNA.toASCII(text)
+                unicodeDomain = (try? IDNA.toUnicode(text)) ?? text
             }
+        }
+        // The domain as written: most often the address's own text, and
+        // then one string holds both.
+        var domain: String?
+        if r.decodedAddress == nil, let range = r.domainRange {
+            let written = UnsafeBufferPointer(rebasing: p[range])
+            domain = domainText != nil && written.elementsEqual(domainBytes) ? domainText : string(range)
         }
         return ParsedChip(
             kind: item.kind, byteRange: item.byteRange, raw: raw,
             displayName: name, address: address,
             localPart: r.decodedAddress == nil ? string(r.localPartRange) : address.map(Self.localPart),
-            domain: r.decodedAddress == nil ? string(r.domainRange) : address.map(Self.domain),
+            domain: r.decodedAddress == nil ? domain : address.map(Self.domain),
             asciiDomain: asciiDomain, unicodeDomain: unicodeDomain,
             group: item.group.map { String(decoding: $0, as: UTF8.self) },
             error: r.error, errorOffset: r.error == nil ? nil : r.errorOffset,

@@ -32,9 +32,9 @@ public enum IDNA {
 
     /// Whether a domain is ASCII with no A-label, so that its ASCII form is
     /// itself lower-cased and its Unicode form itself.
-    static func isPlainASCII(_ domain: String) -> Bool {
+    static func isPlainASCII<Bytes: Sequence<UInt8>>(_ domain: Bytes) -> Bool {
         var previous: UInt8 = UInt8(ascii: ".")
-        var utf8 = domain.utf8.makeIterator()
+        var utf8 = domain.makeIterator()
         var window: UInt32 = 0
         var atLabelStart = true
         while let b = utf8.next() {
