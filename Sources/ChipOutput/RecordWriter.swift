@@ -222,12 +222,26 @@ public struct ChipRecordWriter: Sendable {
                 if writeGeneral(c.segment, buffer, record: record, index: index, list) { index += 1 }
                 continue
             }
-            let typo = item.typo
+            if summarize {
+                // Only counted: no text to write, no suggestion or group to fetch.
+                countSimple(item)
+                index += 1
+                continue
+            }
+            // Read from the recognizer before the call, which writes: an
+            // argument read through the pointer would copy the recognizer.
+            let suggestion = item.typo >= 0 ? list.pointee.commonDomain(item.typo) : nil
+            let group = list.pointee.currentGroupName
+            var decodedName: [UInt8]?
+            var wellFormed = false
+            if item.nameIsDecoded {
+                decodedName = list.pointee.decodedName
+                wellFormed = list.pointee.decodedNameIsWellFormed
+            }
             writeLane(
                 item, record: record, index: index, buffer, raw: UnsafeBufferPointer(rebasing: buffer[c.range]),
-                start: Int(c.lo), end: Int(c.hi), suggestion: typo >= 0 ? list.pointee.commonDomain(typo) : nil,
-                group: list.pointee.currentGroupName, decodedName: item.nameIsDecoded ? list.pointee.decodedName : nil,
-                decodedNameIsWellFormed: item.nameIsDecoded && list.pointee.decodedNameIsWellFormed)
+                start: Int(c.lo), end: Int(c.hi), suggestion: suggestion, group: group, decodedName: decodedName,
+                decodedNameIsWellFormed: wellFormed)
             index += 1
         }
         return true

@@ -46,10 +46,10 @@ public struct ListRecognizer: Sendable {
     @usableFromInline var groupMembers = 0
     @usableFromInline var seen = AddressSeenSet()
     var keyScratch: [UInt8] = []
-    var nameScratch: [UInt8] = []
+    @usableFromInline var nameScratch: [UInt8] = []
     /// Whether `nameScratch`, a lane chip's decoded name, is known to be
     /// well-formed UTF-8 (``decodedNameIsWellFormed``).
-    var nameScratchIsWellFormed = false
+    @usableFromInline var nameScratchIsWellFormed = false
     var lookalikes: Lookalikes
     /// Bytes handed to the recognizer so far: a measure of work, for tests
     /// that bound it by the input's length.

@@ -495,14 +495,14 @@ extension ListRecognizer {
     /// encoded name, or one with comments between its words), as decoded
     /// for its checks: valid right after ``handleSimple(_:_:offset:into:)`` gave an
     /// item whose ``SimpleItem/nameIsDecoded``, until the next chip.
-    package var decodedName: [UInt8] { nameScratch }
+    @inlinable package var decodedName: [UInt8] { nameScratch }
 
     /// Whether ``decodedName`` is known to be well-formed UTF-8 with no
     /// control character: the words of a commented name, or encoded words
     /// the lane's own decoder read (``EncodedWord/appendSimpleWords(_:_:into:screen:)``);
     /// not a name the phrase decoder read, which may be anything. A
     /// writer then escapes it by the faster rules for such text.
-    package var decodedNameIsWellFormed: Bool { nameScratchIsWellFormed }
+    @inlinable package var decodedNameIsWellFormed: Bool { nameScratchIsWellFormed }
 
     /// The common domain a `likely-typo` warning of the simple lane names.
     package func commonDomain(_ typo: Int32) -> String { lookalikes.commonDomain(typo) }

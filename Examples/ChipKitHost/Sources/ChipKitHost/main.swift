@@ -161,6 +161,24 @@ check("writer: a line per chip", lines.count == 2, "\(lines)")
 check("writer: valid then error", lines.first?.contains("\"ann@x.org\"") == true
     && lines.last?.contains("missing-domain") == true, "\(lines)")
 
+// Many lists: a file's lines, each written where it lies (a slice), by one
+// writer; chips as values by one parser. Duplicates are found within a
+// list, never across lists.
+let file = Array("Ann <ann@x.org>, ann@x.org\nann@x.org, Bob <bob@gmial.com>\n".utf8)
+var counts = ChipRecordWriter(format: .jsonl, summarize: true)
+var parser = AddressList.Parser()
+var duplicates = 0, suggested: [String] = []
+for (k, line) in file.split(separator: 0x0A).enumerated() {
+    counts.write(record: k + 1, line)
+    for chip in parser.parse(line) {
+        if chip.warnings.contains(.duplicate) { duplicates += 1 }
+        if let domain = chip.suggestedDomain { suggested.append(domain) }
+    }
+}
+check("many lists: counted", counts.summary.records == 2 && counts.summary.chips == 4, "\(counts.summary)")
+check("many lists: one duplicate", duplicates == 1 && counts.summary.warningsByKind.reduce(0, +) >= 1)
+check("many lists: a typo's domain", suggested == ["gmail.com"], "\(suggested)")
+
 // Groups: a single, required choice.
 do {
     var sizes = try ChipGroup<Never>(
