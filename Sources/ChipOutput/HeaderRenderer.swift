@@ -239,6 +239,64 @@ public enum HeaderRenderer {
     }
 
     static func phraseWords(_ name: String, _ options: HeaderOptions) -> [String] {
+        if let words = plainPhraseWords(name) { return words }
+        return phraseWordsOfScalars(name, options)
+    }
+
+    /// ``phraseWords(_:_:)`` of a name of printable ASCII and spaces with
+    /// no word over 70 bytes (most names), read on its bytes: its words
+    /// as atoms, or as one quoted string split at its spaces; nil for any
+    /// other name. The same words as the general reading, which a table
+    /// and seeded random names check.
+    ///
+    /// - Complexity: O(*n*) in the name's length.
+    static func plainPhraseWords(_ name: String) -> [String]? {
+        var name = name
+        return name.withUTF8 { p -> [String]? in
+            // Words between runs of spaces (those at either end dropped);
+            // whether every byte is atext, and whether `=?` occurs.
+            var words: [Range<Int>] = []
+            var atoms = true
+            var start = -1
+            var previous: UInt8 = 0
+            for i in 0..<p.count {
+                let b = p[i]
+                if b == ASCII.space {
+                    if start >= 0 {
+                        words.append(start..<i)
+                        start = -1
+                    }
+                } else {
+                    guard b > 0x20 && b < 0x7F else { return nil }
+                    if start < 0 { start = i }
+                    if ByteClass.atext[b] == 0 || (previous == UInt8(ascii: "=") && b == UInt8(ascii: "?")) { atoms = false }
+                }
+                previous = b
+            }
+            if start >= 0 { words.append(start..<p.count) }
+            // A word too long to fold around is written as encoded words.
+            guard !words.contains(where: { $0.count > 70 }) else { return nil }
+            if atoms { return words.map { String(decoding: UnsafeBufferPointer(rebasing: p[$0]), as: UTF8.self) } }
+            // One quoted string, `"` and `\\` escaped, split at its spaces.
+            var out: [String] = []
+            out.reserveCapacity(words.count)
+            for (k, range) in words.enumerated() {
+                var word: [UInt8] = []
+                word.reserveCapacity(range.count + 2)
+                if k == 0 { word.append(ASCII.quote) }
+                for b in UnsafeBufferPointer(rebasing: p[range]) {
+                    if b == ASCII.quote || b == ASCII.backslash { word.append(ASCII.backslash) }
+                    word.append(b)
+                }
+                if k == words.count - 1 { word.append(ASCII.quote) }
+                out.append(String(decoding: word, as: UTF8.self))
+            }
+            return out
+        }
+    }
+
+    /// ``phraseWords(_:_:)`` by its scalars: any name.
+    static func phraseWordsOfScalars(_ name: String, _ options: HeaderOptions) -> [String] {
         // Controls fold to spaces; white space runs fold to one space.
         var cleaned: [Unicode.Scalar] = []
         var space = false

@@ -55,6 +55,42 @@ public enum IDNA {
     ///   that of its longest non-ASCII label: Punycode is quadratic in a
     ///   label, and the 63-byte limit is checked on the label encoded.
     public static func toASCII(_ domain: String) throws(Failure) -> String {
+        if let lower = plainLDHDomain(domain) { return lower }
+        return try toASCIIByLabels(domain)
+    }
+
+    /// The ASCII form of a domain of letters, digits and hyphens whose
+    /// labels need no checks beyond their bytes (1 to 63 bytes, no hyphen
+    /// at either end, none at the third and fourth byte: no A-label): the
+    /// domain lower-cased, what ``toASCII(_:)`` gives it, read on its
+    /// bytes. Nil for any other domain, which ``toASCIIByLabels(_:)``
+    /// reads (and may refuse).
+    ///
+    /// - Complexity: O(*n*) in the domain's length.
+    static func plainLDHDomain(_ domain: String) -> String? {
+        var domain = domain
+        return domain.withUTF8 { p -> String? in
+            var out = [UInt8](repeating: 0, count: p.count)
+            var start = 0
+            for i in 0...p.count {
+                let b = i < p.count ? p[i] : UInt8(ascii: ".")
+                if b == UInt8(ascii: ".") {
+                    let n = i - start
+                    guard n >= 1, n <= SMTPLimits.maxLabelBytes, p[start] != ASCII.hyphen, p[i - 1] != ASCII.hyphen,
+                          n < 4 || p[start + 2] != ASCII.hyphen || p[start + 3] != ASCII.hyphen else { return nil }
+                    if i < p.count { out[i] = b }
+                    start = i + 1
+                } else {
+                    guard ByteClass.isLetterOrDigit(b) || b == ASCII.hyphen else { return nil }
+                    out[i] = ByteClass.lowercased(b)
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// ``toASCII(_:)`` label by label: any domain.
+    static func toASCIIByLabels(_ domain: String) throws(Failure) -> String {
         var labels: [String] = []
         for label in mapWidth(domain).split(separator: ".", omittingEmptySubsequences: false) {
             let a = try asciiLabel(String(label))

@@ -61,6 +61,52 @@ extension String {
 @Suite("Header rendering")
 struct HeaderRendererTests {
 
+    /// A plain ASCII name is read on its bytes (most names); it gets the
+    /// words the general reading, by scalars, gives it: atoms, one quoted
+    /// string split at its spaces, or (nil) the general reading's own
+    /// answer for what it alone reads (controls, other scripts, long words).
+    @Test(arguments: [
+        ("Ann Lee", ["Ann", "Lee"]),
+        ("  Ann   Lee ", ["Ann", "Lee"]),
+        ("Aaron M. Ucko", ["\"Aaron", "M.", "Ucko\""]),
+        ("Lee, Ann", ["\"Lee,", "Ann\""]),
+        ("say \"hi\" \\o/", ["\"say", "\\\"hi\\\"", "\\\\o/\""]),
+        ("=?utf-8?q?x?=", ["\"=?utf-8?q?x?=\""]),
+        ("a= ?b", ["a=", "?b"]),
+        ("", []),
+        ("   ", []),
+    ])
+    func plainNamesAreReadOnTheirBytes(_ row: (String, [String])) {
+        #expect(HeaderRenderer.plainPhraseWords(row.0) == row.1)
+        #expect(HeaderRenderer.phraseWordsOfScalars(row.0, HeaderOptions()) == row.1)
+    }
+
+    @Test func namesTheBytesDoNotReadGoToTheScalars() {
+        for name in ["Jos\u{E9}", "a\tb", "a\u{7F}b", String(repeating: "x", count: 71), "\u{1F600}"] {
+            #expect(HeaderRenderer.plainPhraseWords(name) == nil, "\(name)")
+        }
+        #expect(HeaderRenderer.plainPhraseWords(String(repeating: "x", count: 70)) != nil)
+    }
+
+    /// Seeded random names of ASCII letters, spaces and every special:
+    /// the bytes' reading equals the scalars' whenever it answers.
+    @Test func plainReadingEqualsTheGeneralReading() {
+        var rng = SplitMix64(seed: 2047)
+        let alphabet = Array("aZ09 .,;:<>@\"\\()[]=?!#$%&'*+-/^_`{|}~".utf8)
+        var answered = 0
+        for _ in 0..<20_000 {
+            let length = rng.below(3) == 0 ? rng.below(90) : rng.below(20)
+            let bytes = (0..<length).map { _ in rng.below(3) == 0 ? UInt8(ascii: " ") : alphabet[rng.below(alphabet.count)] }
+            let name = String(decoding: bytes, as: UTF8.self)
+            guard let fast = HeaderRenderer.plainPhraseWords(name) else { continue }
+            answered += 1
+            let general = HeaderRenderer.phraseWordsOfScalars(name, HeaderOptions())
+            #expect(fast == general, "\(name)")
+            if fast != general { return }
+        }
+        #expect(answered > 15_000)
+    }
+
     /// What goes out is ASCII (or the mapped U-labels under SMTPUTF8).
     @Test func fullWidthFormsAreSentMapped() {
         let chips = AddressList.parse("ann@\u{FF58}.org, ann\u{FF20}x.org, ann@x\u{3002}org, j@\u{4F8B}\u{5B50}\u{3002}\u{5E7F}\u{544A}")

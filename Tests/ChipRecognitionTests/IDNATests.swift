@@ -5,6 +5,39 @@ import ChipTestSupport
 
 @Suite("IDNA")
 struct IDNATests {
+    /// Letters, digits and hyphens are read on their bytes when no label
+    /// needs more than its bytes checked; that reading gives what the
+    /// labels' reading gives, on seeded random ASCII domains (empty
+    /// labels, edge hyphens, `--` at the third byte, A-labels, long labels
+    /// and other bytes among them), and answers for most plain domains.
+    @Test func plainDomainsReadOnTheirBytesAsByTheirLabels() {
+        var rng = SplitMix64(seed: 5891)
+        let alphabet = Array("abcXYZ019-".utf8)
+        var answered = 0, plain = 0
+        for _ in 0..<20_000 {
+            var labels: [String] = []
+            for _ in 0..<(1 + rng.below(4)) {
+                var label: [UInt8]
+                switch rng.below(10) {
+                case 0: label = Array("xn--".utf8) + (0..<rng.below(8)).map { _ in alphabet[rng.below(6)] }
+                case 1: label = (0..<(60 + rng.below(8))).map { _ in alphabet[rng.below(alphabet.count)] }
+                case 2: label = [UInt8(ascii: "_")] + Array("ab".utf8)
+                default: label = (0..<rng.below(9)).map { _ in alphabet[rng.below(alphabet.count)] }
+                }
+                labels.append(String(decoding: label, as: UTF8.self))
+            }
+            let domain = labels.joined(separator: ".")
+            let general = try? IDNA.toASCIIByLabels(domain)
+            if general != nil && !domain.contains("--") { plain += 1 }
+            guard let fast = IDNA.plainLDHDomain(domain) else { continue }
+            answered += 1
+            #expect(fast == general, "\(domain)")
+            #expect((try? IDNA.toASCII(domain)) == general)
+        }
+        #expect(plain > 1_000)
+        #expect(answered >= plain)
+    }
+
     @Test(arguments: [
         ("bücher.de", "xn--bcher-kva.de"),
         ("BÜCHER.de", "xn--bcher-kva.de"),          // lower-cased first (UTS #46 mapping)
