@@ -159,16 +159,19 @@ public struct ChipRecordWriter: Sendable {
     /// Reads the record as `chipify` does, at its speed: the structural
     /// index and the lane first, the general path for the chips (or the
     /// records) they leave, with one recognizer kept from record to record.
-    /// The bytes are copied once into a buffer the writer keeps; any
+    /// A record the index can hold (up to 4 KiB) is copied once into a
+    /// buffer the writer keeps; a longer one is read where it lies. Any
     /// collection of bytes will do (an `ArraySlice` of a file's lines, a
-    /// `String.UTF8View`).
+    /// `String.UTF8View`). Keep one writer and write with it in place: a
+    /// copy alive while another writes makes its own recognizer.
     ///
     /// - Complexity: O(*n*) in the record's length (the first record also
     ///   builds the recognizer's tables).
     @inlinable
     public mutating func write<Bytes: Collection<UInt8>>(record: Int, _ bytes: Bytes) {
         // Specialized where it is called: contiguous bytes (an array, a
-        // slice of one, a string's UTF-8) are read where they lie.
+        // slice of one, a string's UTF-8) are taken as they lie, others
+        // gathered into an array first.
         let written: Void? = bytes.withContiguousStorageIfAvailable { writeRecord(record, $0) }
         if written == nil { Array(bytes).withUnsafeBufferPointer { writeRecord(record, $0) } }
     }
@@ -180,18 +183,20 @@ public struct ChipRecordWriter: Sendable {
         if !isKnownUniquelyReferenced(&scratch) { scratch = RecordScratch(policy: policy) }
         let scratch = scratch.unsafelyUnwrapped
         let list = scratch.list
-        let buffer = scratch.hold(bytes)
         let n = bytes.count
-        if !writeIndexed(record: record, buffer, count: n, scratch) {
-            // Only the record's bytes: the scanner reads to the end of
-            // what it is given.
-            let p = UnsafeBufferPointer(rebasing: buffer[..<n])
+        // A record longer than the index holds is read by the scanner
+        // where it lies, never copied; so is one the index declines.
+        if n > SimpleList.maxBytes || !writeIndexed(record: record, scratch.hold(bytes), count: n, scratch) {
             var scanner = ListScanner()
+            // As `chipify` reads: a construct left open is recovered only
+            // within the policy's longest chip (past it, the chip is
+            // `too-long` to its end).
+            scanner.maxRecoveredChipBytes = policy.maxChipBytes
             var segments: [Segment] = []
-            scanner.scan(p) { segments.append($0) }
-            scanner.finish(p, base: 0) { segments.append($0) }
+            scanner.scan(bytes) { segments.append($0) }
+            scanner.finish(bytes, base: 0) { segments.append($0) }
             var index = 0
-            for segment in segments where writeGeneral(segment, p, record: record, index: index, list) { index += 1 }
+            for segment in segments where writeGeneral(segment, bytes, record: record, index: index, list) { index += 1 }
         }
         list.pointee.reset()
         summary.records += 1
@@ -880,18 +885,19 @@ public struct ChipRecordWriter: Sendable {
 final class RecordScratch: @unchecked Sendable {
     let list: UnsafeMutablePointer<ListRecognizer>
     let chips: UnsafeMutablePointer<SimpleList.Chip>
-    private(set) var bytes: UnsafeMutableBufferPointer<UInt8>
+    let bytes: UnsafeMutableBufferPointer<UInt8>
 
-    /// Room the lane's vector readers may read past a record: up to 64
-    /// bytes from a chip's start (what lies there is not the chip's;
-    /// `chipify`'s buffer holds the next records there).
+    /// Room after a record (its terminator, and 64 bytes) so that the
+    /// lane's vector readers, which read up to 64 bytes from a chip's start
+    /// when that many lie in the buffer (each checks), take their fast
+    /// reading to the record's end, as in `chipify`'s buffer.
     static let slack = 65
 
     init(policy: ValidationPolicy) {
         list = .allocate(capacity: 1)
         list.initialize(to: ListRecognizer(policy: policy))
         chips = .allocate(capacity: SimpleList.maxChips)
-        bytes = .allocate(capacity: 4_096 + Self.slack)
+        bytes = .allocate(capacity: SimpleList.maxBytes + Self.slack)
         bytes.initialize(repeating: 0)
     }
 
@@ -902,18 +908,14 @@ final class RecordScratch: @unchecked Sendable {
         bytes.deallocate()
     }
 
-    /// `record` copied to the start of the buffer, a line feed (the
-    /// index's terminator) after it; the buffer, which lasts until the
-    /// next call.
+    /// `record`, at most ``SimpleList/maxBytes`` long, copied to the start
+    /// of the buffer, a line feed (the index's terminator) after it; the
+    /// buffer, which lasts until the next call. The buffer never grows.
     ///
     /// - Complexity: O(*n*) in the record's length.
     func hold(_ record: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         let n = record.count
-        if bytes.count < n + Self.slack {
-            bytes.deallocate()
-            bytes = .allocate(capacity: max(n + Self.slack, 2 * bytes.count))
-            bytes.initialize(repeating: 0)
-        }
+        precondition(n + Self.slack <= bytes.count, "a record the index holds")
         if let from = record.baseAddress { bytes.baseAddress!.update(from: from, count: n) }
         bytes[n] = ASCII.lineFeed
         return UnsafeBufferPointer(bytes)

@@ -90,7 +90,7 @@ public struct ParsedChip: Sendable, Hashable {
 /// Parsing a whole address list at once.
 public enum AddressList {
     /// Parses an address list into chips. For many lists, one after
-    /// another, a ``Parser`` made once is many times faster: this makes
+    /// another, a ``Parser`` made once is about twice as fast: this makes
     /// its recognizers for each call.
     ///
     /// - Complexity: O(*n*) in the list's length, plus the recognizers'

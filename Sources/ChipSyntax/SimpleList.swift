@@ -34,7 +34,7 @@ package enum SimpleList {
     /// Records longer than this are left to the scanner: the record's
     /// spaces are kept as one bit per byte in a small stack buffer. Few
     /// lists are so long.
-    static let maxBytes = 4_096
+    package static let maxBytes = 4_096
 
     /// One entry of a simple list, with what stage 2 learned of it: where
     /// its `<` and its last `@` stand, so that recognition need not look

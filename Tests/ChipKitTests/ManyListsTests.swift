@@ -74,6 +74,19 @@ struct ManyListsTests {
         }
     }
 
+    /// A domain that starts with a combining mark (only a lenient policy
+    /// lets one through) is found after the address's last `@` byte, even
+    /// though `@` and the mark are one `Character`; its ASCII form is
+    /// refused (no label may start with a mark).
+    @Test func aDomainAfterAnAtThatAMarkJoinsIsStillFound() throws {
+        for text in ["a@\u{301}x.org", "\"a@b\"@\u{301}x.org"] {
+            let chip = try #require(AddressList.parse(text, policy: .lenient).first)
+            #expect(chip.error == nil, "\(text)")
+            #expect(chip.unicodeDomain == "\u{301}x.org", "\(text)")
+            #expect(chip.asciiDomain == nil, "\(text)")
+        }
+    }
+
     /// Bytes in any collection, or a string: the same chips.
     @Test func aParserTakesBytesAsTheyCome() {
         var parser = AddressList.Parser()

@@ -83,6 +83,33 @@ struct RecordWriterTests {
         #expect(String(decoding: summary, as: UTF8.self) == String(decoding: cliSummary, as: UTF8.self))
     }
 
+    /// A construct left open past the policy's longest chip (a quote, a
+    /// comment, an angle, a domain literal) makes one `too-long` chip to
+    /// the record's end, in the library as in `chipify`: the default limit
+    /// on a 70,000-byte record, and seeded random lists under small limits.
+    @Test(arguments: [0, 16, 20, 40, 100])
+    func anUnclosedConstructPastTheLimitIsOneChip(_ limit: Int) throws {
+        var options = try CLI.parse(["-j", "1", "--format", "jsonl"])
+        var records: [[UInt8]] = []
+        if limit == 0 {
+            for open in ["\"", "(", "Ann <", "a@["] {
+                records.append(Array(open.utf8) + Array(repeating: UInt8(ascii: "a"), count: 70_000) + Array(", b@x.org".utf8))
+            }
+        } else {
+            options.policy.maxChipBytes = limit
+            var rng = SplitMix64(seed: UInt64(limit))
+            for _ in 0..<400 { records.append(randomList(&rng, pieces: 1 + rng.below(8)).filter { $0 != 0x0A }) }
+            records.append(Array("\"abcdefghijklmnopqrstuvwxyz, b@x.org".utf8))
+        }
+        let input = Array(records.joined(separator: [0x0A]))
+        let cli = CLI.render(input, options: options)
+        var writer = ChipRecordWriter(format: .jsonl, policy: options.policy)
+        for (k, record) in records.enumerated() { writer.write(record: k + 1, record) }
+        #expect(!cli.isEmpty)
+        #expect(writer.output.bytes == cli, "limit \(limit)")
+        if limit == 0 { #expect(jsonLines(cli).count == 4) }
+    }
+
     /// Chips a host holds (from `AddressList.parse`) are written as chipify
     /// writes them, when the text is valid UTF-8 (a chip's name was already
     /// repaired where it was not).
