@@ -233,8 +233,9 @@ public struct ChipRecordWriter: Sendable {
                 index += 1
                 continue
             }
-            // Read from the recognizer before the call, which writes: an
-            // argument read through the pointer would copy the recognizer.
+            // What the line needs from the recognizer, by its inlinable
+            // getters (a package getter called through the pointer made the
+            // compiler copy the whole recognizer, twice a chip).
             let suggestion = item.typo >= 0 ? list.pointee.commonDomain(item.typo) : nil
             let group = list.pointee.currentGroupName
             var decodedName: [UInt8]?
