@@ -1640,12 +1640,16 @@ extension Chip {
 // MARK: - Saving
 
 extension ChipField {
-    /// The field as saved.
+    /// The field as saved; ``init(snapshot:)`` reads a standalone field
+    /// back, ``Composer/init(snapshot:)`` a composer's. A standalone field
+    /// whose name cannot name a header (its name is free-form: `To:`) is
+    /// saved under that name made one, each byte it may not hold (and each
+    /// `%`) as `%XX` (`To%3A`), so the saved field is always read back.
     ///
     /// - Complexity: O(*n*) in the number of chips.
     public var snapshot: FieldSnapshot {
         FieldSnapshot(
-            name: FieldID(checked: name), policy: policy, limits: limits, chips: chips, pending: text.pending, caret: text.caret,
+            name: FieldID(naming: name), policy: policy, limits: limits, chips: chips, pending: text.pending, caret: text.caret,
             insertionIndex: text.insertionIndex, selection: selectedIDs, nextSerial: nextSerial)
     }
 
@@ -1665,6 +1669,23 @@ extension ChipField {
     ///
     /// - Complexity: O(*n* + *b*) in the chips and the bytes of their text
     ///   and the pending text.
+    /// A standalone field (not a composer's) restored from its
+    /// ``snapshot``, with every check a composer's restore makes: each chip
+    /// is its text typed again with the saved rules, and a snapshot the
+    /// field could not have written (an identity that repeats, an index out
+    /// of range, settings out of bounds) is refused with the reason. Its
+    /// name is the saved name.
+    ///
+    /// - Complexity: O(*n* + *b*) in the chips and the bytes of their text
+    ///   and the pending text.
+    public init(snapshot saved: FieldSnapshot) throws(SnapshotError) {
+        let policy = saved.policy ?? .standard
+        let limits = saved.limits ?? FieldLimits()
+        try Composer.checkRestored(policy, limits, field: saved.name.name)
+        var used = Set<ChipID>()
+        try self.init(restoring: saved, policy: policy, limits: limits, idPrefix: 0, fieldCount: 0, used: &used)
+    }
+
     init(
         restoring saved: FieldSnapshot, policy: ValidationPolicy, limits: FieldLimits, idPrefix: UInt64,
         fieldCount: Int, used: inout Set<ChipID>
@@ -1685,7 +1706,12 @@ extension ChipField {
         }
         for chip in saved.chips {
             let field = chip.id.fieldPrefix >> ChipID.serialBits
-            guard (1...UInt64(fieldCount)).contains(field), chip.id.serial >= 1, chip.id.serial < ChipID.serialMask else {
+            // A standalone field (no composer: `fieldCount` 0) may hold
+            // identities of any field (its own `idPrefix`, or chips moved
+            // from a composer's field); new ones cannot collide with them
+            // (`nextSerial` below).
+            guard fieldCount == 0 || (1...UInt64(fieldCount)).contains(field), chip.id.serial >= 1,
+                  chip.id.serial < ChipID.serialMask else {
                 throw SnapshotError(.invalidChipIdentity, ["field": place, "chip": "\(chip.id)"])
             }
             guard used.insert(chip.id).inserted else {

@@ -29,6 +29,29 @@ public struct FieldID: Hashable, Sendable, CustomStringConvertible {
         self.init(checked: name)
     }
 
+    /// The field a standalone ``ChipField`` of any name saves itself as:
+    /// `name` when it can name a header; otherwise `name` with each byte
+    /// it may not hold (and each `%`) written as `%XX` in hex (`To:` →
+    /// `To%3A`), or `field` for an empty name.
+    ///
+    /// - Complexity: O(*n*) in the name's UTF-8 length.
+    init(naming name: String) {
+        if FieldID.isValidName(name) {
+            self.init(checked: name)
+            return
+        }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in name.utf8 {
+            if b > 0x20 && b < 0x7F && b != UInt8(ascii: ":") && b != UInt8(ascii: ",") && b != UInt8(ascii: "%") {
+                out.append(b)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        self.init(checked: out.isEmpty ? "field" : String(decoding: out, as: UTF8.self))
+    }
+
     init(checked name: String) {
         self.name = name
         var lower = Array(name.utf8)

@@ -321,6 +321,26 @@ extension Composer {
     /// the first in field order.
     ///
     /// - Complexity: O(*n*) in the number of chips and bytes of text.
+    /// Refuses a field's settings that no field could have been made with,
+    /// or that would make restoring unbounded.
+    static func checkRestored(_ policy: ValidationPolicy, _ limits: FieldLimits, field: String) throws(SnapshotError) {
+        guard (0...Composer.maxRestoredChips).contains(limits.maxChips),
+              (0...Composer.maxRestoredPendingBytes).contains(limits.maxPendingBytes) else {
+            throw SnapshotError(.limitsOutOfRange, [
+                "field": field, "maxChips": "\(limits.maxChips)", "maxPendingBytes": "\(limits.maxPendingBytes)",
+            ])
+        }
+        guard (1...Composer.maxRestoredChipBytes).contains(policy.maxChipBytes) else {
+            throw SnapshotError(.maxChipBytesOutOfRange, ["field": field, "value": "\(policy.maxChipBytes)"])
+        }
+        for domain in policy.commonDomains
+        where domain.utf8.isEmpty || domain.utf8.count > 255 || domain.unicodeScalars.contains(where: {
+            $0.value <= 0x20 || (0x7F...0xA0).contains($0.value)
+        }) {
+            throw SnapshotError(.invalidCommonDomain, ["field": field, "domain": domain.debugDescription])
+        }
+    }
+
     public init(snapshot s: ComposerSnapshot) throws(SnapshotError) {
         guard ComposerSnapshot.readableVersions.contains(s.version) else {
             throw SnapshotError(.unreadableVersion, ["version": "\(s.version)", "readable": "\(ComposerSnapshot.readableVersions)"])
@@ -348,22 +368,7 @@ extension Composer {
             guard let limits = saved.limits ?? s.limits else {
                 throw SnapshotError(.noLimits, ["field": saved.name.name])
             }
-            guard (0...Composer.maxRestoredChips).contains(limits.maxChips),
-                  (0...Composer.maxRestoredPendingBytes).contains(limits.maxPendingBytes) else {
-                throw SnapshotError(.limitsOutOfRange, [
-                    "field": saved.name.name, "maxChips": "\(limits.maxChips)",
-                    "maxPendingBytes": "\(limits.maxPendingBytes)",
-                ])
-            }
-            guard (1...Composer.maxRestoredChipBytes).contains(policy.maxChipBytes) else {
-                throw SnapshotError(.maxChipBytesOutOfRange, ["field": saved.name.name, "value": "\(policy.maxChipBytes)"])
-            }
-            for domain in policy.commonDomains
-            where domain.utf8.isEmpty || domain.utf8.count > 255 || domain.unicodeScalars.contains(where: {
-                $0.value <= 0x20 || (0x7F...0xA0).contains($0.value)
-            }) {
-                throw SnapshotError(.invalidCommonDomain, ["field": saved.name.name, "domain": domain.debugDescription])
-            }
+            try Composer.checkRestored(policy, limits, field: saved.name.name)
             settings.append((policy, limits))
         }
         self.init(fields: names, policy: settings[0].0, limits: settings[0].1, duplicatePolicy: s.duplicatePolicy)

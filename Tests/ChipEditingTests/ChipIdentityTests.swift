@@ -351,3 +351,53 @@ struct ChipIdentityTests {
         if address.hasPrefix("MJ") { #expect(inserted.alternates(at: 0).map(\.address) == ["mary@jones.example"]) }
     }
 }
+
+/// A standalone field (a form's chip input, not a composer's) is saved and
+/// read back whatever its name: under its name when that can name a
+/// header, else under the name made one (each byte it may not hold, and
+/// `%`, as `%XX`); its chips keep their identities and new ones do not
+/// collide with them.
+@Suite("A standalone field is saved and read back")
+struct StandaloneFieldSnapshotTests {
+    @Test(arguments: [
+        ("To:", "To%3A"), ("", "field"), ("Reply To", "Reply%20To"), ("Empfänger", "Empf%C3%A4nger"),
+        ("a,b", "a%2Cb"), ("50%:", "50%25%3A"), ("cc", "cc"), ("Reply-To", "Reply-To"),
+    ])
+    func aFieldOfAnyNameIsReadBack(_ row: (String, String)) throws {
+        var field = ChipField(name: row.0)
+        _ = field.insert("ann@x.org, Team: Bob <bob@y.org>;, bad@, pend")
+        _ = field.select(0)
+        #expect(field.chips.count == 3 && field.pendingText == "pend")
+        let saved = field.snapshot
+        #expect(saved.name.name == row.1)
+        let decoded = try JSONDecoder().decode(FieldSnapshot.self, from: JSONEncoder().encode(saved))
+        var back = try ChipField(snapshot: decoded)
+        #expect(back.name == row.1)
+        #expect(back.chips.map(\.content.raw) == field.chips.map(\.content.raw))
+        #expect(back.chips.map(\.id) == field.chips.map(\.id))
+        #expect(back.selectedIDs == field.selectedIDs)
+        #expect(back.pendingText == "pend" && back.caret == field.caret)
+        _ = back.insert(", carol@z.org,")
+        #expect(Set(back.chips.map(\.id)).count == back.chips.count, "new identities are new")
+    }
+
+    /// Identities a host gave the field (`idPrefix`), and what no field
+    /// writes: a repeated identity, an index past the chips.
+    @Test func identitiesAreKeptAndWhatNoFieldWritesIsRefused() throws {
+        var field = ChipField(name: "to", idPrefix: 3)
+        _ = field.insert("ann@x.org, bob@y.org, ")
+        let back = try ChipField(snapshot: field.snapshot)
+        #expect(back.chips.map(\.id) == field.chips.map(\.id))
+        var repeated = field.snapshot
+        repeated.chips.append(repeated.chips[0])
+        #expect(throws: SnapshotError.self) { try ChipField(snapshot: repeated) }
+        var past = field.snapshot
+        past.insertionIndex = 5
+        do {
+            _ = try ChipField(snapshot: past)
+            Issue.record("an index past the chips was read")
+        } catch {
+            #expect(error.reason == .insertionIndexOutOfRange)
+        }
+    }
+}
