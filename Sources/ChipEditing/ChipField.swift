@@ -1653,22 +1653,6 @@ extension ChipField {
             insertionIndex: text.insertionIndex, selection: selectedIDs, nextSerial: nextSerial)
     }
 
-    /// A field restored from a snapshot. Each chip is its source text typed
-    /// again with the field's rules (inside `group: …;` for a group's
-    /// member), so no fact saved with it (address, name, state, warnings)
-    /// is trusted; what it keeps is its identity, whether it was sent, and
-    /// its contact. The pending text is scanned again, as if typed at its
-    /// place. `used` holds the identities other fields already restored;
-    /// `fieldCount` is the composer's number of fields (an identity names
-    /// the field that made it).
-    ///
-    /// Refused: more chips or pending bytes than the limits allow, an
-    /// index, caret or identity out of range, an identity that repeats, a
-    /// selection of chips the field does not hold, and a chip whose text
-    /// typed again is not one chip with that text (and group).
-    ///
-    /// - Complexity: O(*n* + *b*) in the chips and the bytes of their text
-    ///   and the pending text.
     /// A standalone field (not a composer's) restored from its
     /// ``snapshot``, with every check a composer's restore makes: each chip
     /// is its text typed again with the saved rules, and a snapshot the
@@ -1686,6 +1670,22 @@ extension ChipField {
         try self.init(restoring: saved, policy: policy, limits: limits, idPrefix: 0, fieldCount: 0, used: &used)
     }
 
+    /// A field restored from a snapshot. Each chip is its source text typed
+    /// again with the field's rules (inside `group: …;` for a group's
+    /// member), so no fact saved with it (address, name, state, warnings)
+    /// is trusted; what it keeps is its identity, whether it was sent, and
+    /// its contact. The pending text is scanned again, as if typed at its
+    /// place. `used` holds the identities other fields already restored;
+    /// `fieldCount` is the composer's number of fields (an identity names
+    /// the field that made it).
+    ///
+    /// Refused: more chips or pending bytes than the limits allow, an
+    /// index, caret or identity out of range, an identity that repeats, a
+    /// selection of chips the field does not hold, and a chip whose text
+    /// typed again is not one chip with that text (and group).
+    ///
+    /// - Complexity: O(*n* + *b*) in the chips and the bytes of their text
+    ///   and the pending text.
     init(
         restoring saved: FieldSnapshot, policy: ValidationPolicy, limits: FieldLimits, idPrefix: UInt64,
         fieldCount: Int, used: inout Set<ChipID>

@@ -304,23 +304,6 @@ extension Composer {
     /// The most undo steps a snapshot may ask to keep.
     public static let maxRestoredUndoSteps = 1_000_000
 
-    /// Restores a saved composer, as untrusted input: every rule that
-    /// creating a composer and typing apply holds for what is restored.
-    /// Refused with a message, never a trap: an unknown version, a field
-    /// name ``FieldID/isValidName(_:)`` refuses, repeated field names or
-    /// identities, an index, caret, identity or serial number out of
-    /// range, limits or a chip length that are negative or over
-    /// ``maxRestoredChips``, ``maxRestoredPendingBytes`` and
-    /// ``maxRestoredChipBytes``, common domains with control characters or
-    /// white space, text over the limits, and a chip whose text typed
-    /// again is not one chip. Each chip is its source text typed again
-    /// (stored addresses, names, states and warnings are ignored), and
-    /// the duplicate policy is applied again: every copy of a repeated
-    /// address is marked but one, the first saved without the `duplicate`
-    /// warning (the first typed, which may stand in a later field), else
-    /// the first in field order.
-    ///
-    /// - Complexity: O(*n*) in the number of chips and bytes of text.
     /// Refuses a field's settings that no field could have been made with,
     /// or that would make restoring unbounded.
     static func checkRestored(_ policy: ValidationPolicy, _ limits: FieldLimits, field: String) throws(SnapshotError) {
@@ -341,6 +324,23 @@ extension Composer {
         }
     }
 
+    /// Restores a saved composer, as untrusted input: every rule that
+    /// creating a composer and typing apply holds for what is restored.
+    /// Refused with a message, never a trap: an unknown version, a field
+    /// name ``FieldID/isValidName(_:)`` refuses, repeated field names or
+    /// identities, an index, caret, identity or serial number out of
+    /// range, limits or a chip length that are negative or over
+    /// ``maxRestoredChips``, ``maxRestoredPendingBytes`` and
+    /// ``maxRestoredChipBytes``, common domains with control characters or
+    /// white space, text over the limits, and a chip whose text typed
+    /// again is not one chip. Each chip is its source text typed again
+    /// (stored addresses, names, states and warnings are ignored), and
+    /// the duplicate policy is applied again: every copy of a repeated
+    /// address is marked but one, the first saved without the `duplicate`
+    /// warning (the first typed, which may stand in a later field), else
+    /// the first in field order.
+    ///
+    /// - Complexity: O(*n*) in the number of chips and bytes of text.
     public init(snapshot s: ComposerSnapshot) throws(SnapshotError) {
         guard ComposerSnapshot.readableVersions.contains(s.version) else {
             throw SnapshotError(.unreadableVersion, ["version": "\(s.version)", "readable": "\(ComposerSnapshot.readableVersions)"])
