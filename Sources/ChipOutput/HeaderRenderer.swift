@@ -71,6 +71,25 @@ public enum HeaderRenderer {
     static func addressText(
         _ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer
     ) -> Result<String, HeaderOmission.Reason> {
+        var domains: DomainForms?
+        return addressText(chip, options, &checker, domains: &domains)
+    }
+
+    /// The domains a writer has mapped (UTS #46 and A-labels, or back to
+    /// U-labels under SMTPUTF8), by the domain as written in the chip:
+    /// IDNA's work on `String`s is most of an international address's
+    /// cost, and a list names a few domains many times. Nil: not sendable.
+    /// At most ``DomainForms/limit`` domains; then it starts again.
+    struct DomainForms {
+        static let limit = 4_096
+        var forms: [String: String?] = [:]
+    }
+
+    /// ``addressText(_:_:_:)``, the mapped domain looked up in `domains`
+    /// (when given) for a chip that does not carry its A-labels.
+    static func addressText(
+        _ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer, domains: inout DomainForms?
+    ) -> Result<String, HeaderOmission.Reason> {
         guard let address = chip.address, let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else {
             return .failure(.notAnAddrSpec)
         }
@@ -86,8 +105,20 @@ public enum HeaderRenderer {
         // both modes, then written as A-labels, or under SMTPUTF8 as
         // U-labels: `ann@ｘ。org` goes out as `ann@x.org`, never as typed.
         if !domain.hasPrefix("["), !options.smtpUTF8 || !domain.utf8.allSatisfy({ $0 < 0x80 }) {
-            guard let ascii = chip.asciiDomain ?? (try? IDNA.toASCII(domain)) else { return .failure(.invalidIDN) }
-            domain = options.smtpUTF8 ? (try? IDNA.toUnicode(ascii)) ?? ascii : ascii
+            let mapped: String?
+            if chip.asciiDomain == nil, let known = domains?.forms[domain] {
+                mapped = known
+            } else {
+                mapped = (chip.asciiDomain ?? (try? IDNA.toASCII(domain))).map { ascii in
+                    options.smtpUTF8 ? (try? IDNA.toUnicode(ascii)) ?? ascii : ascii
+                }
+                if chip.asciiDomain == nil, domains != nil {
+                    if domains!.forms.count >= DomainForms.limit { domains!.forms.removeAll(keepingCapacity: true) }
+                    domains!.forms[domain] = mapped
+                }
+            }
+            guard let mapped else { return .failure(.invalidIDN) }
+            domain = mapped
         }
         let text = local + "@" + domain
         guard text.utf8.count <= maxAddressBytes else { return .failure(.tooLong) }
@@ -149,7 +180,7 @@ public enum HeaderRenderer {
         return (c >= 0x61 && c <= 0x7A) || b == 0x5E || b == 0x5F || b == 0x60 || (b >= 0x7B && b <= 0x7E)
     }
 
-    private static func surelyCarried(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func surelyCarried(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
         let dot = UInt8(ascii: "."), hyphen = UInt8(ascii: "-")
         guard p.count <= maxAddressBytes, let at = p.lastIndex(of: UInt8(ascii: "@")) else { return false }
         // The local part: atoms of ASCII atext joined by single dots.
@@ -239,60 +270,105 @@ public enum HeaderRenderer {
     }
 
     static func phraseWords(_ name: String, _ options: HeaderOptions) -> [String] {
-        if let words = plainPhraseWords(name) { return words }
+        var name = name
+        var scratch = PhraseScratch()
+        if name.withUTF8({ phraseBytes($0, smtpUTF8: options.smtpUTF8, &scratch) }) { return scratch.out.words }
         return phraseWordsOfScalars(name, options)
     }
 
-    /// ``phraseWords(_:_:)`` of a name of printable ASCII and spaces with
-    /// no word over 70 bytes (most names), read on its bytes: its words
-    /// as atoms, or as one quoted string split at its spaces; nil for any
-    /// other name. The same words as the general reading, which a table
-    /// and seeded random names check.
+    /// The buffers ``phraseBytes(_:smtpUTF8:_:)`` works in, kept by a
+    /// writer from name to name.
+    struct PhraseScratch {
+        /// The words written, one space between each two: no word holds a
+        /// space (a quoted string is split at its spaces).
+        var out = ByteBuffer(capacity: 256)
+        /// The name with its controls and runs of spaces folded to one
+        /// space, none at either end.
+        var clean = ByteBuffer(capacity: 256)
+    }
+
+    /// ``phraseWords(_:_:)`` on a name's bytes, into `scratch.out`: the
+    /// words ``phraseWordsOfScalars(_:_:)`` gives. False for the few names
+    /// left to that reading: ill-formed UTF-8, and under SMTPUTF8 a name
+    /// beyond ASCII that holds a space joined to a letter beside it
+    /// (``spaceJoinsALetter(_:)``), or that is all atoms and holds `=?`
+    /// (whether `String` finds `=?` depends on the letters around it).
     ///
     /// - Complexity: O(*n*) in the name's length.
-    static func plainPhraseWords(_ name: String) -> [String]? {
-        var name = name
-        return name.withUTF8 { p -> [String]? in
-            // Words between runs of spaces (those at either end dropped);
-            // whether every byte is atext, and whether `=?` occurs.
-            var words: [Range<Int>] = []
-            var atoms = true
-            var start = -1
-            var previous: UInt8 = 0
-            for i in 0..<p.count {
-                let b = p[i]
-                if b == ASCII.space {
-                    if start >= 0 {
-                        words.append(start..<i)
-                        start = -1
-                    }
-                } else {
-                    guard b > 0x20 && b < 0x7F else { return nil }
-                    if start < 0 { start = i }
-                    if ByteClass.atext[b] == 0 || (previous == UInt8(ascii: "=") && b == UInt8(ascii: "?")) { atoms = false }
+    static func phraseBytes(_ name: UnsafeBufferPointer<UInt8>, smtpUTF8: Bool, _ scratch: inout PhraseScratch) -> Bool {
+        // Controls (C0, DEL, C1, U+2028, U+2029) and spaces fold to one
+        // space between words, as in the scalars' reading. The clean text
+        // is never longer than the name.
+        let clean = scratch.clean.uniqueStorage
+        clean.count = 0
+        clean.reserve(name.count)
+        var ascii = true, atoms = true, equalsQuestion = false, longWord = false
+        var start = -1
+        var previous: UInt8 = ASCII.space
+        var i = 0
+        while i < name.count {
+            let b = name[i]
+            var length = 1
+            let separator: Bool
+            if b < 0x80 {
+                separator = b <= 0x20 || b == 0x7F
+                if !separator {
+                    if ByteClass.atext[b] == 0 { atoms = false }
+                    if previous == UInt8(ascii: "=") && b == UInt8(ascii: "?") { equalsQuestion = true }
                 }
+            } else {
+                length = UTF8Bytes.sequenceLength(name, at: i, end: name.count)
+                guard length > 0 else { return false }
+                let v = UTF8Bytes.decodeWellFormed(name, at: i).scalar
+                separator = v < 0xA0 || v == 0x2028 || v == 0x2029
+                // What the clean text holds decides, not what folded away
+                // (without SMTPUTF8 such a text is encoded whatever its atoms).
+                if !separator { ascii = false }
+            }
+            if separator {
+                if start >= 0 {
+                    if clean.count - start > 70 { longWord = true }
+                    start = -1
+                }
+                previous = ASCII.space
+            } else {
+                if start < 0 {
+                    if clean.count > 0 { clean.append(ASCII.space) }
+                    start = clean.count
+                }
+                if length == 1 { clean.append(b) } else { clean.append(name.baseAddress! + i, count: length) }
                 previous = b
             }
-            if start >= 0 { words.append(start..<p.count) }
-            // A word too long to fold around is written as encoded words.
-            guard !words.contains(where: { $0.count > 70 }) else { return nil }
-            if atoms { return words.map { String(decoding: UnsafeBufferPointer(rebasing: p[$0]), as: UTF8.self) } }
-            // One quoted string, `"` and `\\` escaped, split at its spaces.
-            var out: [String] = []
-            out.reserveCapacity(words.count)
-            for (k, range) in words.enumerated() {
-                var word: [UInt8] = []
-                word.reserveCapacity(range.count + 2)
-                if k == 0 { word.append(ASCII.quote) }
-                for b in UnsafeBufferPointer(rebasing: p[range]) {
-                    if b == ASCII.quote || b == ASCII.backslash { word.append(ASCII.backslash) }
-                    word.append(b)
-                }
-                if k == words.count - 1 { word.append(ASCII.quote) }
-                out.append(String(decoding: word, as: UTF8.self))
-            }
-            return out
+            i += length
         }
+        if start >= 0 && clean.count - start > 70 { longWord = true }
+        let out = scratch.out.uniqueStorage
+        out.count = 0
+        if clean.count == 0 { return true }
+        let text = UnsafeBufferPointer(start: clean.base, count: clean.count)
+        // A word too long to fold around would make too long a line: as
+        // encoded words (at most 75 bytes each) in every mode, since a
+        // quoted string has no place to fold but its spaces.
+        if (!ascii && !smtpUTF8) || longWord {
+            appendEncodedWords(text, to: out)
+            return true
+        }
+        if !ascii && (atoms && equalsQuestion || spaceJoinsALetter(text)) { return false }
+        if atoms && !equalsQuestion {
+            out.append(text)
+            return true
+        }
+        // One quoted string, `"` and `\` escaped, split at its spaces
+        // (folding white space inside a quoted string unfolds to the same
+        // space).
+        out.reserve(2 * text.count + 2)
+        out.append(ASCII.quote)
+        for b in text {
+            if b == ASCII.quote || b == ASCII.backslash { out.append(ASCII.backslash) }
+            out.append(b)
+        }
+        out.append(ASCII.quote)
+        return true
     }
 
     /// ``phraseWords(_:_:)`` by its scalars: any name.
@@ -343,39 +419,80 @@ public enum HeaderRenderer {
         return parts
     }
 
+    /// Whether a space of `text` (well-formed UTF-8) is not a character of
+    /// its own: a mark after it or a prepended letter before it makes one
+    /// character with it, which the scalars' reading, splitting at the
+    /// space characters, does not split.
+    ///
+    /// - Complexity: O(*n*) in the text's length.
+    static func spaceJoinsALetter(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        func scalar(at i: Int) -> Unicode.Scalar {
+            let b = text[i]
+            return Unicode.Scalar(b < 0x80 ? UInt32(b) : UTF8Bytes.decodeWellFormed(text, at: i).scalar) ?? " "
+        }
+        func joins(_ a: Unicode.Scalar, _ b: Unicode.Scalar) -> Bool {
+            var pair = ""
+            pair.unicodeScalars.append(a)
+            pair.unicodeScalars.append(b)
+            return pair.count == 1
+        }
+        for i in 0..<text.count where text[i] == ASCII.space {
+            // Two ASCII characters never join but CR LF, which the clean
+            // text lacks.
+            if i + 1 < text.count && text[i + 1] >= 0x80 && joins(" ", scalar(at: i + 1)) { return true }
+            if i > 0 && text[i - 1] >= 0x80 {
+                var lead = i - 1
+                while text[lead] & 0xC0 == 0x80 { lead -= 1 }
+                if joins(scalar(at: lead), " ") { return true }
+            }
+        }
+        return false
+    }
+
     /// RFC 2047 encoded words for a phrase, UTF-8, B or Q whichever is
     /// shorter, each at most 75 characters and never splitting a character.
     static func encodedWords(_ text: String) -> [String] {
-        let scalars = Array(text.unicodeScalars)
-        var qLength = 0, bytes = 0
-        for s in scalars {
-            for b in String(s).utf8 {
-                bytes += 1
-                qLength += isQSafe(b) ? 1 : 3
-            }
-        }
-        let useB = (bytes + 2) / 3 * 4 < qLength
-        let prefix = useB ? "=?UTF-8?B?" : "=?UTF-8?Q?"
-        let room = HeaderLimits.maxEncodedWordBytes - prefix.utf8.count - 2
-        var words: [String] = []
-        var chunk: [UInt8] = []
-        var chunkLength = 0
-        func flush() {
-            guard !chunk.isEmpty else { return }
-            words.append(prefix + (useB ? base64(chunk) : qEncode(chunk)) + "?=")
-            chunk = []
+        var text = text
+        let out = ByteBuffer(capacity: 256)
+        text.withUTF8 { appendEncodedWords($0, to: out.storage) }
+        return out.words
+    }
+
+    /// ``encodedWords(_:)`` of well-formed UTF-8, appended to `out` with a
+    /// space between each two.
+    ///
+    /// - Complexity: O(*n*) in the text's length.
+    static func appendEncodedWords(_ text: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
+        var qLength = 0
+        for b in text { qLength += isQSafe(b) ? 1 : 3 }
+        let useB = (text.count + 2) / 3 * 4 < qLength
+        let prefix: StaticString = useB ? "=?UTF-8?B?" : "=?UTF-8?Q?"
+        let room = HeaderLimits.maxEncodedWordBytes - prefix.utf8CodeUnitCount - 2
+        var chunkStart = 0, chunkLength = 0
+        var first = true
+        func flush(_ end: Int) {
+            guard end > chunkStart else { return }
+            if !first { out.append(ASCII.space) }
+            first = false
+            out.append(prefix)
+            let chunk = UnsafeBufferPointer(rebasing: text[chunkStart..<end])
+            if useB { appendBase64(chunk, to: out) } else { appendQEncoded(chunk, to: out) }
+            out.append("?=")
+            chunkStart = end
             chunkLength = 0
         }
-        for s in scalars {
-            let b = Array(String(s).utf8)
-            let cost = useB ? 0 : b.reduce(0) { $0 + (isQSafe($1) ? 1 : 3) }
-            let fits = useB ? (chunk.count + b.count + 2) / 3 * 4 <= room : chunkLength + cost <= room
-            if !fits { flush() }
-            chunk += b
+        var i = 0
+        while i < text.count {
+            let b = text[i]
+            let length = b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+            var cost = 0
+            if !useB { for k in i..<(i + length) { cost += isQSafe(text[k]) ? 1 : 3 } }
+            let fits = useB ? (i - chunkStart + length + 2) / 3 * 4 <= room : chunkLength + cost <= room
+            if !fits { flush(i) }
             chunkLength += cost
+            i += length
         }
-        flush()
-        return words
+        flush(text.count)
     }
 
     /// Bytes a Q-encoded word in a phrase may carry as they are (RFC 2047 §5(3)).
@@ -384,37 +501,45 @@ public enum HeaderRenderer {
             || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "/") || b == ASCII.space
     }
 
-    static func qEncode(_ bytes: [UInt8]) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
+    static func appendQEncoded(_ bytes: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
+        let hex: StaticString = "0123456789ABCDEF"
         for b in bytes {
             if b == ASCII.space {
                 out.append(UInt8(ascii: "_"))
             } else if isQSafe(b) {
                 out.append(b)
             } else {
-                out += [UInt8(ascii: "="), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+                out.append(UInt8(ascii: "="))
+                out.append(hex.utf8Start[Int(b >> 4)])
+                out.append(hex.utf8Start[Int(b & 0xF)])
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
+    static func appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
+        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+        let a = alphabet.utf8Start
         var i = 0
         while i < bytes.count {
             let b0 = UInt32(bytes[i])
             let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
             let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0
             let v = b0 << 16 | b1 << 8 | b2
-            out.append(alphabet[Int(v >> 18 & 63)])
-            out.append(alphabet[Int(v >> 12 & 63)])
-            out.append(i + 1 < bytes.count ? alphabet[Int(v >> 6 & 63)] : UInt8(ascii: "="))
-            out.append(i + 2 < bytes.count ? alphabet[Int(v & 63)] : UInt8(ascii: "="))
+            out.append(a[Int(v >> 18 & 63)])
+            out.append(a[Int(v >> 12 & 63)])
+            out.append(i + 1 < bytes.count ? a[Int(v >> 6 & 63)] : UInt8(ascii: "="))
+            out.append(i + 2 < bytes.count ? a[Int(v & 63)] : UInt8(ascii: "="))
             i += 3
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension ByteBuffer {
+    /// What the buffer holds split at its spaces, as strings.
+    var words: [String] {
+        withUnsafeBytes { raw in
+            raw.split(separator: ASCII.space).map { String(decoding: $0, as: UTF8.self) }
+        }
     }
 }
 
@@ -425,14 +550,30 @@ public struct HeaderWriter: Sendable {
     /// How the chips are rendered, fixed for the writer's life.
     public let options: HeaderOptions
     /// Rendered text not yet taken.
-    public private(set) var text = ""
-    var lastWord: String?
+    ///
+    /// - Complexity: O(*n*) in its length.
+    public var text: String { out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+    /// The bytes of ``text``.
+    var out = ByteBuffer(capacity: 1_024)
+    /// The last word, held back while `holding`: it may still get a `,`
+    /// `;` or `:`.
+    var held = ByteBuffer(capacity: 256)
+    var holding = false
     var line: Int
     var started = false
     var openGroup: String?
     var needsComma = false
     /// Checks each address is a well-formed addr-spec before it goes out.
     var checker = Recognizer(policy: HeaderWriter.addrSpecPolicy)
+    /// What starts a continuation line: `options.lineBreak` and a space.
+    let fold: [UInt8]
+    /// A word that would take a line past this many bytes starts a new one.
+    let foldLimit: Int
+    /// Where the name being written is read on its bytes.
+    var phrase = HeaderRenderer.PhraseScratch()
+    /// The domains mapped so far (never nil: optional for the lookup's
+    /// sake).
+    var domains: HeaderRenderer.DomainForms? = HeaderRenderer.DomainForms()
 
     /// RFC 5322 syntax (RFC 6532 UTF-8 allowed), nothing obsolete, no
     /// comments; no host-name rules or limits, which are the chip's policy's.
@@ -451,6 +592,8 @@ public struct HeaderWriter: Sendable {
     public init(options: HeaderOptions = HeaderOptions()) {
         self.options = options
         self.line = options.firstLineUsed
+        self.fold = Array(options.lineBreak.utf8) + [ASCII.space]
+        self.foldLimit = min(options.foldAt, HeaderLimits.maxLineBytes)
     }
 
     /// Why the last chip ``add(_:)`` refused was left out.
@@ -462,7 +605,11 @@ public struct HeaderWriter: Sendable {
     ///
     /// - Complexity: O(*n*) in the chip's length.
     @discardableResult
-    public mutating func add(_ chip: ParsedChip) -> Bool {
+    public mutating func add(_ chip: ParsedChip) -> Bool { add(chip, onBytes: true) }
+
+    /// ``add(_:)``; `onBytes`: a mailbox is first offered to
+    /// ``addOnBytes(group:name:address:asciiDomain:)``.
+    mutating func add(_ chip: ParsedChip, onBytes: Bool) -> Bool {
         guard chip.isValid else {
             lastOmission = .inError(chip.error)
             return false
@@ -477,30 +624,110 @@ public struct HeaderWriter: Sendable {
             needsComma = true
             return true
         }
+        if onBytes, var address = chip.address, !chip.warnings.contains(.undecodedEncodedWord) {
+            var name = chip.displayName ?? ""
+            let written = address.withUTF8 { address in
+                name.withUTF8 { name in
+                    addOnBytes(group: chip.group, name: name, address: address, asciiDomain: chip.asciiDomain)
+                }
+            }
+            if written { return true }
+        }
         let address: String
-        switch HeaderRenderer.addressText(chip, options, &checker) {
+        switch HeaderRenderer.addressText(chip, options, &checker, domains: &domains) {
         case .success(let text): address = text
         case .failure(let reason):
             lastOmission = reason
             return false
         }
-        if chip.group != openGroup {
-            closeGroup()
-            separate()
-            if let g = chip.group {
-                var phrase = HeaderRenderer.phraseWords(g, options)
-                if phrase.isEmpty { phrase = ["\"\""] }
-                phrase[phrase.count - 1] += ":"
-                for w in phrase { word(w) }
-                openGroup = g
-            }
-        } else {
-            separate()
-        }
+        enter(group: chip.group)
         let name = HeaderRenderer.phraseWords(
             chip.displayName ?? "", options, keepingEncodedWords: chip.warnings.contains(.undecodedEncodedWord))
         for w in name { word(w) }
         word(name.isEmpty ? address : "<" + address + ">")
+        needsComma = true
+        return true
+    }
+
+    /// Starts a mailbox of `group` (nil: none): the group open until now
+    /// is closed when it is another, and this one's name written.
+    mutating func enter(group: String?) {
+        guard group != openGroup else {
+            separate()
+            return
+        }
+        closeGroup()
+        separate()
+        if let group {
+            var phrase = HeaderRenderer.phraseWords(group, options)
+            if phrase.isEmpty { phrase = ["\"\""] }
+            phrase[phrase.count - 1] += ":"
+            for w in phrase { word(w) }
+            openGroup = group
+        }
+    }
+
+    /// ``add(_:)`` for a chip given as the bytes of its decoded name and
+    /// its address, as a record writer holds them: a valid mailbox by
+    /// ``addOnBytes(group:name:address:asciiDomain:)`` when it can be,
+    /// any other chip through ``add(_:)``.
+    /// The same text either way, which a differential test holds.
+    ///
+    /// - Complexity: O(*n*) in the chip's length.
+    package mutating func add(
+        kind: ListItem.Kind, error: ChipError?, group: String?, name: UnsafeBufferPointer<UInt8>,
+        address: UnsafeBufferPointer<UInt8>, warnings: ChipWarnings
+    ) -> Bool {
+        if error == nil, kind == .mailbox, !warnings.contains(.undecodedEncodedWord),
+           addOnBytes(group: group, name: name, address: address, asciiDomain: nil) {
+            return true
+        }
+        return add(ParsedChip(
+            kind: kind, byteRange: 0..<0, raw: [],
+            displayName: name.isEmpty ? nil : String(decoding: name, as: UTF8.self),
+            address: address.isEmpty ? nil : String(decoding: address, as: UTF8.self),
+            group: group, error: error, warnings: warnings), onBytes: false)
+    }
+
+    /// Writes a valid mailbox on its bytes when its address is
+    /// ``HeaderRenderer/surelyCarried(_:)`` (and a chip's own A-labels, if
+    /// it has them, are its domain lower-cased) and
+    /// ``HeaderRenderer/phraseBytes(_:smtpUTF8:_:)`` reads its name:
+    /// what ``add(_:)``'s general reading writes. False, with nothing
+    /// written, for any other.
+    mutating func addOnBytes(
+        group: String?, name: UnsafeBufferPointer<UInt8>, address: UnsafeBufferPointer<UInt8>, asciiDomain: String?
+    ) -> Bool {
+        guard HeaderRenderer.surelyCarried(address) else { return false }
+        let at = address.lastIndex(of: UInt8(ascii: "@"))!
+        let domain = UnsafeBufferPointer(rebasing: address[(at + 1)...])
+        if !options.smtpUTF8, let asciiDomain,
+           !asciiDomain.utf8.elementsEqual(domain.lazy.map(ByteClass.lowercased)) { return false }
+        guard HeaderRenderer.phraseBytes(name, smtpUTF8: options.smtpUTF8, &phrase) else { return false }
+        enter(group: group)
+        let words = phrase.out.storage
+        var k = 0
+        while k < words.count {
+            var end = k
+            while end < words.count && words.base[end] != ASCII.space { end += 1 }
+            beginWord()
+            held.append(words.base + k, count: end - k)
+            k = end + 1
+        }
+        // A surely carried address is an addr-spec as typed; without
+        // SMTPUTF8 its domain goes out as IDNA maps it, lower-cased.
+        beginWord()
+        let bracket = words.count > 0
+        let h = held.uniqueStorage
+        h.reserve(address.count + 2)
+        if bracket { h.append(UInt8(ascii: "<")) }
+        if options.smtpUTF8 {
+            h.append(address)
+        } else {
+            h.append(address.baseAddress!, count: at + 1)
+            for b in domain { h.append(ByteClass.lowercased(b)) }
+        }
+        if bracket { h.append(UInt8(ascii: ">")) }
         needsComma = true
         return true
     }
@@ -510,48 +737,79 @@ public struct HeaderWriter: Sendable {
     /// - Complexity: O(*w*), where *w* is the length of the word held back.
     public mutating func finish() {
         closeGroup()
-        flushLastWord()
+        flushHeld()
     }
 
     /// Takes the text rendered so far.
+    ///
+    /// - Complexity: O(*n*) in its length.
     public mutating func take() -> String {
-        defer { text = "" }
+        defer { out.removeAll() }
         return text
     }
 
+    /// Takes the bytes rendered so far into `buffer`.
+    ///
+    /// - Complexity: O(*n*) in their length.
+    package mutating func take(into buffer: inout ByteBuffer) {
+        buffer.append(out)
+        out.removeAll()
+    }
+
+    /// Starts a new value with the same options, keeping the buffers.
+    package mutating func reset() {
+        out.removeAll()
+        holding = false
+        line = options.firstLineUsed
+        started = false
+        openGroup = nil
+        needsComma = false
+        lastOmission = nil
+    }
+
     mutating func separate() {
-        if needsComma { lastWord? += "," }
+        if needsComma && holding { held.append(UInt8(ascii: ",")) }
         needsComma = false
     }
 
     mutating func closeGroup() {
         if openGroup != nil {
-            lastWord? += ";"
+            if holding { held.append(UInt8(ascii: ";")) }
             needsComma = true
         }
         openGroup = nil
     }
 
     mutating func word(_ w: String) {
-        flushLastWord()
-        lastWord = w
+        beginWord()
+        held.appendString(w)
+    }
+
+    /// Writes the word held, and holds a new one, empty, to be appended to.
+    @inline(__always)
+    mutating func beginWord() {
+        flushHeld()
+        held.removeAll()
+        holding = true
     }
 
     /// Writes the held word, folding before it when it would pass `foldAt`
     /// (lengths in bytes, so a UTF-8 line is never longer than counted).
-    mutating func flushLastWord() {
-        guard let w = lastWord else { return }
-        lastWord = nil
-        let n = w.utf8.count
+    mutating func flushHeld() {
+        guard holding else { return }
+        holding = false
+        let n = held.count
         if !started {
-            text += w
+            out.append(held)
             line += n
             started = true
-        } else if line + 1 + n > min(options.foldAt, HeaderLimits.maxLineBytes) && line > 1 {
-            text += options.lineBreak + " " + w
+        } else if line + 1 + n > foldLimit && line > 1 {
+            out.append(contentsOf: fold)
+            out.append(held)
             line = 1 + n
         } else {
-            text += " " + w
+            out.append(ASCII.space)
+            out.append(held)
             line += 1 + n
         }
     }

@@ -560,9 +560,9 @@ public struct ChipRecordWriter: Sendable {
         }
         guard format == .header && !summarize else { return }
         header.finish()
-        output.appendString(header.take())
+        header.take(into: &output)
         output.append(ASCII.lineFeed)
-        header = HeaderWriter(options: headerOptions)
+        header.reset()
     }
 
     /// The label of a chip as the streaming reader holds it, from the name
@@ -640,15 +640,16 @@ public struct ChipRecordWriter: Sendable {
         kind: ListItem.Kind, error: ChipError?, group: String?, start: Int, end: Int, warnings: ChipWarnings,
         record: Int, index: Int, raw: UnsafeBufferPointer<UInt8>, truncated: Bool
     ) {
-        let chip = ParsedChip(
-            kind: kind, byteRange: start..<end, raw: [],
-            displayName: name.isEmpty ? nil : String(decoding: name, as: UTF8.self),
-            address: address.isEmpty ? nil : String(decoding: address, as: UTF8.self),
-            group: group, error: error, warnings: warnings)
-        if !header.add(chip), let reason = header.lastOmission {
+        let name = self.name, address = self.address
+        let added = name.withUnsafeBufferPointer { name in
+            address.withUnsafeBufferPointer { address in
+                header.add(kind: kind, error: error, group: group, name: name, address: address, warnings: warnings)
+            }
+        }
+        if !added, let reason = header.lastOmission {
             omissions.append(OmittedChip(record: record, index: index, raw: Array(raw), truncated: truncated, reason: reason))
         }
-        output.appendString(header.take())
+        header.take(into: &output)
     }
 
     // MARK: JSON Lines

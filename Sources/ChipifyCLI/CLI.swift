@@ -36,7 +36,7 @@ package struct UsageError: Error, Equatable, Sendable {
 
 /// `chipify`: address lists in, chips out.
 package enum CLI {
-    package static let version = "0.2.7"
+    package static let version = "0.2.8"
 
     /// The number of online processors, the default for `-j`.
     package static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
