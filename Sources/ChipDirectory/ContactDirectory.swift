@@ -181,9 +181,10 @@ public struct ContactDirectory: Sendable {
     /// the same ids.
     ///
     /// - Complexity: O(*m* log *m*) for the *m* contacts changed since the
-    ///   last full build (a second index of only those); when they pass
-    ///   an eighth of the directory (and 256), a full build, O(*n* log *n*),
-    ///   so a run of changes costs O(log *n*) amortized per contact.
+    ///   last full build (a second index of only those); when they and
+    ///   the rows they hide pass an eighth of the directory (and 256), a
+    ///   full build, O(*n* log *n*), so a run of changes costs O(log *n*)
+    ///   amortized per contact.
     public func updating(_ changed: [Contact]) -> ContactDirectory {
         var hidden = self.hidden
         var recent: [ContactID: Contact] = [:]
@@ -198,11 +199,18 @@ public struct ContactDirectory: Sendable {
             recent[c.id] = c
         }
         let pending = order.map { recent[$0]! }
-        if pending.count > max(256, base.contacts.count / 8) {
+        if isPastFullBuild(hidden: hidden.count, pending: pending.count) {
             return ContactDirectory(contacts.filter { recent[$0.id] == nil } + pending, halfLife: halfLife)
         }
         return ContactDirectory(
             base: base, overlay: SearchIndex(pending, halfLife: halfLife), hidden: hidden, halfLife: halfLife)
+    }
+
+    /// Whether a new version with `hidden` rows of the first index hidden
+    /// and `pending` contacts in the second is past an eighth of the
+    /// directory (and 256): then it is built into one index.
+    func isPastFullBuild(hidden: Int, pending: Int) -> Bool {
+        hidden + pending > max(256, base.contacts.count / 8)
     }
 
     /// This directory without the contacts of these ids.
@@ -213,6 +221,11 @@ public struct ContactDirectory: Sendable {
         var hidden = self.hidden
         for id in ids { if let i = base.position(of: id) { hidden.insert(i) } }
         let pending = overlay.contacts.filter { !gone.contains($0.id) }
+        // Hidden rows are memory kept and rows a query steps over: past
+        // the bound, the contacts left are built afresh.
+        if isPastFullBuild(hidden: hidden.count, pending: pending.count) {
+            return ContactDirectory(contacts.filter { !gone.contains($0.id) }, halfLife: halfLife)
+        }
         return ContactDirectory(
             base: base, overlay: pending.count == overlay.contacts.count ? overlay : SearchIndex(pending, halfLife: halfLife),
             hidden: hidden, halfLife: halfLife)

@@ -549,6 +549,35 @@ struct SuggestionTests {
         }
     }
 
+    /// Removals fold into a full build as changes do: a book of 2,000
+    /// emptied one removal at a time never hides more rows than the bound
+    /// (an eighth of its first index, and 256), so its memory and the
+    /// rows a query steps over follow the contacts it holds; each version
+    /// suggests what a fresh build of the same contacts suggests.
+    @Test func removalsFoldIntoAFullBuild() {
+        var rng = SplitMix64(seed: 31)
+        var contacts = (0..<2_000).map { SuggestionTests.randomContact($0, &rng) }
+        var book = ContactDirectory(contacts)
+        var builds = 0
+        while contacts.count > 10 {
+            let i = Int(rng.next() % UInt64(contacts.count))
+            let before = book.base.contacts.count
+            book = book.removing([contacts[i].id])
+            contacts.remove(at: i)
+            if book.base.contacts.count != before { builds += 1 }
+            #expect(book.hidden.count + book.overlay.contacts.count <= max(256, book.base.contacts.count / 8))
+            #expect(book.count == contacts.count)
+            guard contacts.count % 97 == 0 else { continue }
+            let fresh = ContactDirectory(contacts)
+            for _ in 0..<10 {
+                let q = SuggestionTests.randomQuery(&rng)
+                #expect(book.suggestions(for: q) == fresh.suggestions(for: q), "\(contacts.count) left: \(q)")
+            }
+        }
+        #expect(builds >= 6)
+        #expect(book.base.contacts.count <= 10 + 256)
+    }
+
     @Test func anAddressFindsItsContact() {
         let book = ContactDirectory([
             person("a", "Ann Lee", ["ann@x.org", "a.lee@work.example"]),
