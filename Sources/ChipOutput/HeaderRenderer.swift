@@ -254,19 +254,49 @@ public enum HeaderRenderer {
         return out
     }
 
-    /// Whether a word is a well-formed RFC 2047 encoded word:
-    /// `=?charset?B|Q?text?=`, printable ASCII without spaces, at most 75
-    /// characters.
+    /// Whether a word is an RFC 2047 encoded word a phrase may hold, so
+    /// that it goes out as it came: `=?charset?B|Q?text?=`, at most 75
+    /// characters, the charset a token (RFC 2047 §2, an RFC 2231
+    /// `*language` allowed), and the text what its encoding allows in a
+    /// phrase: for Q, letters, digits, `! * + - / _` and `=` before two
+    /// hexadecimal digits (§4.2, §5(3)); for B, base64 in groups of four,
+    /// `=` only as the last group's padding (§4.1). Anything else that
+    /// starts `=?` is text, which a phrase writes as encoded words.
     static func isEncodedWord(_ word: Substring) -> Bool {
         let b = Array(word.utf8)
         guard b.count >= 8, b.count <= HeaderLimits.maxEncodedWordBytes, b.starts(with: [0x3D, 0x3F]),
-              b[b.count - 2] == 0x3F, b[b.count - 1] == 0x3D,
-              b.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+              b[b.count - 2] == 0x3F, b[b.count - 1] == 0x3D else { return false }
         let inner = b[2..<(b.count - 2)].split(separator: 0x3F, omittingEmptySubsequences: false)
-        guard inner.count == 3, !inner[0].isEmpty, inner[1].count == 1,
-              [UInt8(ascii: "B"), UInt8(ascii: "b"), UInt8(ascii: "Q"), UInt8(ascii: "q")].contains(inner[1].first!)
-        else { return false }
-        return true
+        guard inner.count == 3, !inner[0].isEmpty, inner[1].count == 1, !inner[2].isEmpty else { return false }
+        let especials = Array("()<>@,;:\"/[]?.=".utf8)
+        guard inner[0].allSatisfy({ $0 > 0x20 && $0 < 0x7F && !especials.contains($0) }) else { return false }
+        let text = Array(inner[2])
+        switch inner[1].first! | ASCII.caseBit {
+        case UInt8(ascii: "q"):
+            var i = 0
+            while i < text.count {
+                let c = text[i]
+                if c == UInt8(ascii: "=") {
+                    guard i + 2 < text.count, isHexDigit(text[i + 1]), isHexDigit(text[i + 2]) else { return false }
+                    i += 3
+                    continue
+                }
+                guard ByteClass.isLetterOrDigit(c) || Array("!*+-/_".utf8).contains(c) else { return false }
+                i += 1
+            }
+            return true
+        case UInt8(ascii: "b"):
+            guard text.count % 4 == 0 else { return false }
+            let padding = text.reversed().prefix(while: { $0 == UInt8(ascii: "=") }).count
+            guard padding <= 2 else { return false }
+            return text.dropLast(padding).allSatisfy { ByteClass.isLetterOrDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }
+        default:
+            return false
+        }
+    }
+
+    static func isHexDigit(_ b: UInt8) -> Bool {
+        ByteClass.isDigit(b) || (b | ASCII.caseBit >= UInt8(ascii: "a") && b | ASCII.caseBit <= UInt8(ascii: "f"))
     }
 
     static func phraseWords(_ name: String, _ options: HeaderOptions) -> [String] {
@@ -291,8 +321,7 @@ public enum HeaderRenderer {
     /// words ``phraseWordsOfScalars(_:_:)`` gives. False for the few names
     /// left to that reading: ill-formed UTF-8, and under SMTPUTF8 a name
     /// beyond ASCII that holds a space joined to a letter beside it
-    /// (``spaceJoinsALetter(_:)``), or that is all atoms and holds `=?`
-    /// (whether `String` finds `=?` depends on the letters around it).
+    /// (``spaceJoinsALetter(_:)``).
     ///
     /// - Complexity: O(*n*) in the name's length.
     static func phraseBytes(_ name: UnsafeBufferPointer<UInt8>, smtpUTF8: Bool, _ scratch: inout PhraseScratch) -> Bool {
@@ -349,12 +378,14 @@ public enum HeaderRenderer {
         // A word too long to fold around would make too long a line: as
         // encoded words (at most 75 bytes each) in every mode, since a
         // quoted string has no place to fold but its spaces.
-        if (!ascii && !smtpUTF8) || longWord {
+        // `=?` as encoded words too: a reader that looks for encoded words
+        // in quoted strings (against RFC 2047 §5(3)) could read one there.
+        if (!ascii && !smtpUTF8) || longWord || equalsQuestion {
             appendEncodedWords(text, to: out)
             return true
         }
-        if !ascii && (atoms && equalsQuestion || spaceJoinsALetter(text)) { return false }
-        if atoms && !equalsQuestion {
+        if !ascii && spaceJoinsALetter(text) { return false }
+        if atoms {
             out.append(text)
             return true
         }
@@ -395,13 +426,16 @@ public enum HeaderRenderer {
         // encoded words (at most 75 bytes each) in every mode, since a
         // quoted string has no place to fold but its spaces.
         if parts.contains(where: { $0.utf8.count > 70 }) { return encodedWords(text) }
+        // `=?` would start an encoded word in an atom, and a reader that
+        // looks for encoded words in quoted strings (against RFC 2047
+        // §5(3)) could read one there: as encoded words, in every mode.
+        if zip(cleaned, cleaned.dropFirst()).contains(where: { $0 == "=" && $1 == "?" }) { return encodedWords(text) }
         let atoms = parts.allSatisfy { part in
             part.unicodeScalars.allSatisfy { s in
                 s.isASCII ? ByteClass.atext[UInt8(s.value)] != 0 : options.smtpUTF8
             }
         }
-        // `=?…?=` would be read back as an encoded word: quote it.
-        if atoms && !text.contains("=?") { return parts }
+        if atoms { return parts }
         return quotedWords(text)
     }
 

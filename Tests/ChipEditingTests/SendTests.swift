@@ -102,7 +102,9 @@ struct UndecodableNameTests {
         // A label of the standard's replacement encoding: not turned into U+FFFD.
         ("=?ISO-2022-KR?B?GyQpQw4xaDlOQVgP?= <a@x.org>", "=?ISO-2022-KR?B?GyQpQw4xaDlOQVgP?= <a@x.org>"),
         ("\"Lee, A\" =?x-unknown?q?abc?= <a@x.org>", "\"Lee, A\" =?x-unknown?q?abc?= <a@x.org>"),
-        ("\"=?x?Q?not?=\" <a@x.org>", "\"=?x?Q?not?=\" <a@x.org>"),      // quoted: never an encoded word
+        // Text that looks like an encoded word goes out encoded: a reader
+        // that decodes inside quotes (against RFC 2047 §5(3)) reads it right.
+        ("\"=?x?Q?not?=\" <a@x.org>", "=?UTF-8?B?PT94P1E/bm90Pz0=?= <a@x.org>"),
         ("=?UTF-8?Q?Andr=C3=A9?= <a@x.org>", "=?UTF-8?B?QW5kcsOp?= <a@x.org>"),  // decoded, encoded again (B is shorter)
         ("=?KOI8-R?B?8NLJ18XU?= <a@x.org>", "=?UTF-8?B?0J/RgNC40LLQtdGC?= <a@x.org>"),  // decoded, sent as UTF-8
     ])
