@@ -15,7 +15,8 @@ from the files' headers.
 Files read: UnicodeData.txt (general categories, simple lower-case mappings),
 SpecialCasing.txt (its unconditional lower-case mappings: U+0130 is "i" and a
 combining dot), auxiliary/GraphemeBreakProperty.txt (which scalars join the
-one before or after them into a grapheme).
+one before or after them into a grapheme), DerivedNormalizationProps.txt
+(NFKC_Casefold: the letters and marks it changes are unstable).
 
 Each scalar gets one byte:
   bits 0-1: 0 a character IDNA does not allow, 1 a letter or digit it allows
@@ -26,7 +27,13 @@ Each scalar gets one byte:
             mappings, full mappings of SpecialCasing.txt first);
   bit 3:    it joins the scalar before it into one grapheme (Extend, ZWJ,
             SpacingMark), so a `.` or `-` before it is no separator or edge;
-  bit 4:    it joins the scalar after it (Prepend).
+  bit 4:    it joins the scalar after it (Prepend);
+  bit 5:    a letter, digit or mark that NFKC_Casefold changes (a ligature
+            such as U+FB01, the long s, compatibility and presentation
+            forms, mathematical digits): "Unstable", so DISALLOWED by
+            IDNA2008 (RFC 5892 2.3), but for its exceptions ß and ς
+            (RFC 5892 2.6, PVALID). UTS #46 would map them; this engine
+            refuses them, as it refuses the symbols UTS #46 maps (㎏, ℌ).
 These are what `IDNA`'s `String` form reads through `lowercased()`,
 `generalCategory` and grapheme breaking, so the byte form can answer the
 same without them.
@@ -47,7 +54,9 @@ BLOCK_SHIFT = 7
 BLOCK_SIZE = 1 << BLOCK_SHIFT
 
 DISALLOWED, VALID, MARK, UNASSIGNED = 0, 1, 2, 3
-MAPS_BIT, JOINS_BEFORE_BIT, JOINS_AFTER_BIT = 4, 8, 16
+MAPS_BIT, JOINS_BEFORE_BIT, JOINS_AFTER_BIT, UNSTABLE_BIT = 4, 8, 16, 32
+# PVALID by RFC 5892 2.6 (Exceptions) although NFKC_Casefold changes them.
+STABLE_EXCEPTIONS = {0x00DF, 0x03C2}
 # Scalars whose properties read here changed after Unicode 15.0, as the
 # standard library of the toolchain has them (found by IDNABytesTests).
 NEWER = {
@@ -63,6 +72,7 @@ def build(directory):
         "UnicodeData.txt": path("UnicodeData.txt"),
         "SpecialCasing.txt": path("SpecialCasing.txt"),
         "GraphemeBreakProperty.txt": path("auxiliary", "GraphemeBreakProperty.txt"),
+        "DerivedNormalizationProps.txt": path("DerivedNormalizationProps.txt"),
     }
     versions = {header_version(p) for name, p in files.items() if name != "UnicodeData.txt"}
     if len(versions) != 1:
@@ -102,6 +112,12 @@ def build(directory):
         elif fields[1] == "Prepend":
             joins_after.update(code_range(fields[0]))
 
+    unstable = set()
+    for fields in data_lines(files["DerivedNormalizationProps.txt"]):
+        if len(fields) >= 2 and fields[1] == "NFKC_CF":
+            unstable.update(code_range(fields[0]))
+    unstable -= STABLE_EXCEPTIONS
+
     info = bytearray(MAX_SCALAR + 1)
     for cp in range(MAX_SCALAR + 1):
         gc = category.get(cp)
@@ -122,6 +138,8 @@ def build(directory):
             value |= JOINS_BEFORE_BIT
         if cp in joins_after:
             value |= JOINS_AFTER_BIT
+        if cp in unstable and kind in (VALID, MARK):
+            value |= UNSTABLE_BIT
         info[cp] = value
     # What a mapping yields is itself assigned, and maps to nothing more;
     # IDNABytes keeps room for three scalars of each one a piece holds.
@@ -164,7 +182,8 @@ def render(t, data_dir):
 // What IDNA reads of every Unicode scalar (whether a label may hold it, its
 // lower-case mapping, how it joins a grapheme), from the Unicode Character
 // Database {t["version"]} (Debian package `unicode-data`): UnicodeData.txt,
-// SpecialCasing.txt and auxiliary/GraphemeBreakProperty.txt, in {data_dir}.
+// SpecialCasing.txt, auxiliary/GraphemeBreakProperty.txt and
+// DerivedNormalizationProps.txt, in {data_dir}.
 //
 // Regenerate from the package root, after `apt-get install unicode-data`:
 //     python3 Scripts/generate-idna-tables.py {data_dir}
@@ -191,7 +210,8 @@ extension IDNATables {{
     /// One byte per scalar of each distinct block: bits 0–1 the kind
     /// (0 disallowed, 1 valid, 2 mark, 3 unassigned), bit 2 lower-cases to
     /// something else, bit 3 joins the scalar before it into a grapheme,
-    /// bit 4 joins the scalar after it.
+    /// bit 4 joins the scalar after it, bit 5 a letter, digit or mark that
+    /// NFKC_Casefold changes (IDNA2008's "Unstable", but ß and ς).
     static let stage2Count = {len(t["stage2"])}
     static let stage2Base64: StaticString = \"\"\"
 {swift_literal(t["stage2"])}

@@ -185,7 +185,8 @@ package enum IDNABytes {
         }
     }
 
-    /// Letters, marks, digits and hyphens, no mark first, and no hyphen at
+    /// Letters, marks, digits and hyphens (none that NFKC_Casefold
+    /// changes), no mark first, and no hyphen at
     /// either end (as `hasPrefix("-")` and `hasSuffix("-")` read it on a
     /// `String`: a hyphen that joins a grapheme is no edge). Every scalar
     /// is assigned in the tables and lower-case.
@@ -194,7 +195,9 @@ package enum IDNABytes {
         if s[0] == 0x2D && !(n > 1 && joinsBefore(s[1], tables)) { return false }
         if s[n - 1] == 0x2D && !(n > 1 && joinsAfter(s[n - 2], tables)) { return false }
         for (k, scalar) in s.enumerated() {
-            let kind = scalar >= 0x80 ? tables.info(scalar) & IDNATables.kindMask
+            let info = scalar >= 0x80 ? tables.info(scalar) : 0
+            if info & IDNATables.unstableBit != 0 { return false }
+            let kind = scalar >= 0x80 ? info & IDNATables.kindMask
                 : (scalar >= 0x61 && scalar <= 0x7A) || (scalar >= 0x30 && scalar <= 0x39)
                     ? IDNATables.Kind.valid.rawValue : IDNATables.Kind.disallowed.rawValue
             switch kind {

@@ -5,9 +5,10 @@ import ChipSyntax
 ///
 /// Follows IDNA2008 (RFC 5891/5892) in what matters to a compose field:
 /// labels are lower-cased (the mapping of UTS #46), must be letters, marks,
-/// digits or hyphens, must not start with a combining mark or start or end
-/// with a hyphen, and an ASCII label with `--` in its third and fourth
-/// places must be a valid A-label. Not checked: NFC normalization (the
+/// digits or hyphens that NFKC_Casefold leaves as they are (no `ﬁ`, `ſ`
+/// or presentation forms: "Unstable", but ß and ς), must not start with a
+/// combining mark or start or end with a hyphen, and an ASCII label with
+/// `--` in its third and fourth places must be a valid A-label. Not checked: NFC normalization (the
 /// standard library has no normalizer), the Bidi rule and the contextual
 /// rules for joiners.
 public enum IDNA {
@@ -175,6 +176,18 @@ public enum IDNA {
         if label.hasPrefix("-") || label.hasSuffix("-") { throw .hyphenAtEdge }
     }
 
+    /// A letter, digit or mark that NFKC_Casefold changes: a ligature
+    /// (`ﬁ`), the long s, a presentation or compatibility form, a
+    /// mathematical digit. IDNA2008 disallows them (RFC 5892 §2.3,
+    /// "Unstable"), but ß and ς (§2.6); UTS #46 would map them, as it maps
+    /// `㎏` and `ℌ`, which this engine also refuses: a domain holding one
+    /// is an error the person sees, never an A-label of a domain that
+    /// cannot exist. Read from the generated tables (the standard library
+    /// has no normalizer).
+    static func isUnstable(_ s: Unicode.Scalar) -> Bool {
+        s.value >= 0x80 && idnaTables.info(s.value) & IDNATables.unstableBit != 0
+    }
+
     /// Letters, marks, digits and hyphens only; no combining mark first.
     static func checkUnicodeLabel(_ label: String) throws(Failure) {
         try checkHyphens(label)
@@ -184,8 +197,9 @@ public enum IDNA {
             switch category {
             case .nonspacingMark, .spacingMark, .enclosingMark:
                 if first { throw .startsWithCombiningMark }
+                if isUnstable(s) { throw .disallowedCharacter(s) }
             case .lowercaseLetter, .otherLetter, .modifierLetter, .decimalNumber:
-                break
+                if isUnstable(s) { throw .disallowedCharacter(s) }
             default:
                 if s != "-" { throw .disallowedCharacter(s) }
             }

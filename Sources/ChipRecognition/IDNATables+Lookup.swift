@@ -43,6 +43,10 @@ struct IDNATables: @unchecked Sendable {
     static let mapsBit: UInt8 = 4
     static let joinsBeforeBit: UInt8 = 8
     static let joinsAfterBit: UInt8 = 16
+    /// A letter, digit or mark that NFKC_Casefold changes (`ﬁ`, `ſ`,
+    /// presentation forms, mathematical digits): IDNA2008's "Unstable",
+    /// DISALLOWED (RFC 5892 §2.3), but for ß and ς (§2.6).
+    static let unstableBit: UInt8 = 32
 
     init() {
         let stage1Bytes = Base64.decodeTable(Self.stage1Base64, count: 2 * Self.stage1Count, name: "IDNA tables")

@@ -86,6 +86,44 @@ struct IDNATests {
         #expect(AddressList.parse(text, policy: .lenient).first?.isValid == true)
     }
 
+    /// A letter, digit or mark that NFKC_Casefold changes is "Unstable",
+    /// DISALLOWED by IDNA2008 (RFC 5892 §2.3): a ligature pasted from a
+    /// PDF, the long s, digraphs, presentation and compatibility forms,
+    /// mathematical digits, modifier letters, a mark with a canonical
+    /// replacement. The domain is an error, in Unicode and as an A-label,
+    /// never the A-label of a domain no registry can hold.
+    @Test(arguments: [
+        ("\u{FB01}.example", "\u{FB01}"), ("o\u{FB03}ce.com", "\u{FB03}"), ("\u{17F}.example", "\u{17F}"),
+        ("\u{133}.nl", "\u{133}"), ("\u{1C6}.hr", "\u{1C6}"), ("\u{1C4}.hr", "\u{1C6}"), ("\u{149}.example", "\u{149}"),
+        ("\u{1FB3}.gr", "\u{1FB3}"), ("a\u{2B0}.example", "\u{2B0}"), ("\u{1D7CE}1.example", "\u{1D7CE}"),
+        ("\u{FB50}.example", "\u{FB50}"), ("\u{FF71}.jp", "\u{FF71}"), ("\u{F900}.example", "\u{F900}"),
+        ("a\u{340}.example", "\u{340}"),
+    ])
+    func unstableCharactersAreRefused(_ domain: String, _ scalar: String) throws {
+        let s = try #require(scalar.unicodeScalars.first)
+        #expect(throws: IDNA.Failure.disallowedCharacter(s)) { try IDNA.toASCII(domain) }
+        let label = String(domain.split(separator: ".")[0]).lowercased()
+        let aLabel = "xn--" + String(decoding: try #require(Punycode.encode(label.unicodeScalars.map(\.value))), as: UTF8.self)
+        #expect(throws: (any Error).self) { try IDNA.toASCII(aLabel + ".example") }
+        for text in ["x@" + domain, "x@" + aLabel + ".example"] {
+            for policy in [ValidationPolicy.strict, .standard] {
+                #expect(AddressList.parse(text, policy: policy).first?.error?.code == "invalid-idn", "\(text)")
+            }
+        }
+    }
+
+    /// IDNA2008's exceptions (RFC 5892 §2.6) stay valid though
+    /// NFKC_Casefold changes them, and so do letters it leaves alone.
+    @Test(arguments: [
+        ("fa\u{DF}.de", "xn--fa-hia.de"), ("\u{3C2}\u{3B1}.gr", "xn--mxa7a.gr"), ("b\u{FC}cher.de", "xn--bcher-kva.de"),
+        ("\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.\u{440}\u{444}", "xn--e1afmkfd.xn--p1ai"),
+        ("\u{4F8B}\u{5B50}.example", "xn--fsqu00a.example"), ("\u{1C90}\u{10D0}.ge", "xn--loda.ge"),
+    ])
+    func stableLettersStay(_ domain: String, _ ascii: String) throws {
+        #expect(try IDNA.toASCII(domain) == ascii)
+        #expect(AddressList.parse("x@" + domain).first?.isValid == true)
+    }
+
     @Test func chipsCarryBothForms() throws {
         let a = try #require(AddressList.parse("Jörg <joerg@bücher.de>").first)
         #expect(a.asciiDomain == "xn--bcher-kva.de")
