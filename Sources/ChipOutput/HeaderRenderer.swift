@@ -493,7 +493,13 @@ public enum HeaderRenderer {
     }
 
     /// ``encodedWords(_:)`` of well-formed UTF-8, appended to `out` with a
-    /// space between each two.
+    /// space between each two. A text too long for one word is split
+    /// between characters (grapheme clusters, as `String` reads them), after
+    /// the word's last space when it holds one: RFC 2047 asks only that no
+    /// scalar be split, but a reader that keeps the white space between
+    /// encoded words (against its §6.2) then shows an extra space, not a
+    /// mark torn from its letter. A character too long for a word on its
+    /// own is split between its scalars.
     ///
     /// - Complexity: O(*n*) in the text's length.
     static func appendEncodedWords(_ text: UnsafeBufferPointer<UInt8>, to out: ByteBuffer.Storage) {
@@ -502,31 +508,66 @@ public enum HeaderRenderer {
         let useB = (text.count + 2) / 3 * 4 < qLength
         let prefix: StaticString = useB ? "=?UTF-8?B?" : "=?UTF-8?Q?"
         let room = HeaderLimits.maxEncodedWordBytes - prefix.utf8CodeUnitCount - 2
-        var chunkStart = 0, chunkLength = 0
         var first = true
-        func flush(_ end: Int) {
-            guard end > chunkStart else { return }
+        func write(_ range: Range<Int>) {
             if !first { out.append(ASCII.space) }
             first = false
             out.append(prefix)
-            let chunk = UnsafeBufferPointer(rebasing: text[chunkStart..<end])
+            let chunk = UnsafeBufferPointer(rebasing: text[range])
             if useB { appendBase64(chunk, to: out) } else { appendQEncoded(chunk, to: out) }
             out.append("?=")
-            chunkStart = end
-            chunkLength = 0
         }
-        var i = 0
-        while i < text.count {
-            let b = text[i]
-            let length = b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
-            var cost = 0
-            if !useB { for k in i..<(i + length) { cost += isQSafe(text[k]) ? 1 : 3 } }
-            let fits = useB ? (i - chunkStart + length + 2) / 3 * 4 <= room : chunkLength + cost <= room
-            if !fits { flush(i) }
-            chunkLength += cost
-            i += length
+        func cost(_ range: Range<Int>) -> Int {
+            if useB { return (range.count + 2) / 3 * 4 }
+            var n = 0
+            for k in range { n += isQSafe(text[k]) ? 1 : 3 }
+            return n
         }
-        flush(text.count)
+        if (useB ? (text.count + 2) / 3 * 4 : qLength) <= room {
+            write(0..<text.count)
+            return
+        }
+        // Where each character starts, as `String` reads them.
+        let string = String(decoding: text, as: UTF8.self)
+        var starts: [Int] = []
+        var index = string.startIndex
+        while index < string.endIndex {
+            starts.append(string.utf8.distance(from: string.startIndex, to: index))
+            index = string.index(after: index)
+        }
+        starts.append(text.count)
+        var chunkStart = 0
+        var lastSpaceEnd = -1
+        var k = 0
+        while k + 1 < starts.count {
+            let character = starts[k]..<starts[k + 1]
+            if cost(chunkStart..<character.upperBound) > room {
+                if lastSpaceEnd > chunkStart {
+                    write(chunkStart..<lastSpaceEnd)
+                    chunkStart = lastSpaceEnd
+                }
+                if cost(chunkStart..<character.upperBound) > room && character.lowerBound > chunkStart {
+                    write(chunkStart..<character.lowerBound)
+                    chunkStart = character.lowerBound
+                }
+                // A character longer than a word: its scalars, as many a word as fit.
+                while cost(chunkStart..<character.upperBound) > room {
+                    var end = chunkStart
+                    while end < character.upperBound {
+                        let b = text[end]
+                        let length = b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+                        if cost(chunkStart..<(end + length)) > room { break }
+                        end += length
+                    }
+                    write(chunkStart..<end)
+                    chunkStart = end
+                }
+                lastSpaceEnd = -1
+            }
+            if text[character.lowerBound] == ASCII.space && character.count == 1 { lastSpaceEnd = character.upperBound }
+            k += 1
+        }
+        if text.count > chunkStart { write(chunkStart..<text.count) }
     }
 
     /// Bytes a Q-encoded word in a phrase may carry as they are (RFC 2047 §5(3)).

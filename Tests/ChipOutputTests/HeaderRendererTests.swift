@@ -374,6 +374,86 @@ struct HeaderRendererTests {
         #expect(AddressList.parse(unfold(value.text)).map(\.address) == chips.map(\.address))
     }
 
+    /// The bytes an encoded word of ours carries (UTF-8, B or Q).
+    static func decodeWord(_ word: String) -> [UInt8] {
+        let b = Array(word.utf8)
+        let text = Array(b[10..<(b.count - 2)])
+        var out: [UInt8] = []
+        if b[8] == UInt8(ascii: "B") {
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+            var bits: UInt32 = 0, count = 0
+            for c in text where c != UInt8(ascii: "=") {
+                bits = bits << 6 | UInt32(alphabet.firstIndex(of: c)!)
+                count += 6
+                if count >= 8 {
+                    count -= 8
+                    out.append(UInt8(truncatingIfNeeded: bits >> UInt32(count)))
+                }
+            }
+        } else {
+            var i = 0
+            while i < text.count {
+                if text[i] == UInt8(ascii: "=") {
+                    out.append(UInt8(String(decoding: text[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)!)
+                    i += 3
+                } else {
+                    out.append(text[i] == UInt8(ascii: "_") ? ASCII.space : text[i])
+                    i += 1
+                }
+            }
+        }
+        return out
+    }
+
+    /// A text too long for one encoded word is split between characters
+    /// (as `String` reads them), after the word's last space when it holds
+    /// one: seeded random names of combining sequences, conjuncts, emoji
+    /// sequences, flags, Hangul and letters. The words are at most 75
+    /// bytes, carry the text whole, in order, each a run of whole
+    /// characters, and each but the last ends with a space or holds none.
+    @Test func encodedWordsSplitBetweenCharactersAndAfterSpaces() {
+        var rng = SplitMix64(seed: 2231)
+        let pieces = ["n\u{303}", "\u{915}\u{94D}\u{937}\u{93F}", "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+                      "\u{1F1E9}\u{1F1EA}", "\u{D55C}", "\u{1100}\u{1161}\u{11A8}", "a", "Z", " ", " ", "\u{E9}",
+                      "\u{434}", "e\u{301}\u{302}\u{303}", "\u{1F44D}\u{1F3FD}", "=", "?", "_"]
+        for _ in 0..<2_000 {
+            var name = "x"
+            while name.utf8.count < 40 + rng.below(400) { name += pieces[rng.below(pieces.count)] }
+            name += "y"
+            let words = HeaderRenderer.encodedWords(name)
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            for (k, word) in words.enumerated() {
+                #expect(word.utf8.count <= 75)
+                let piece = Self.decodeWord(word)
+                bytes += piece
+                ends.append(bytes.count)
+                if k < words.count - 1 {
+                    let text = String(decoding: piece, as: UTF8.self)
+                    #expect(piece.last == ASCII.space || !text.contains(" "), "\(word) of \(name)")
+                }
+            }
+            #expect(bytes == Array(name.utf8), "\(name)")
+            var boundaries = Set<Int>()
+            var index = name.startIndex
+            while index < name.endIndex {
+                boundaries.insert(name.utf8.distance(from: name.startIndex, to: index))
+                index = name.index(after: index)
+            }
+            boundaries.insert(name.utf8.count)
+            #expect(ends.allSatisfy(boundaries.contains), "\(name): \(words)")
+        }
+    }
+
+    /// A character longer than a word (a run of 40 marks on one letter)
+    /// is split between its scalars, the only place left.
+    @Test func aCharacterLongerThanAWordIsSplitBetweenScalars() {
+        let name = "a" + String(repeating: "\u{301}", count: 40)
+        let words = HeaderRenderer.encodedWords(name)
+        #expect(words.count == 2 && words.allSatisfy { $0.utf8.count <= 75 })
+        #expect(words.flatMap(Self.decodeWord) == Array(name.utf8))
+    }
+
     @Test func aLongNameIsSplitIntoEncodedWords() {
         let long = String(repeating: "x", count: 3_000)
         let value = HeaderRenderer.render([Self.chip(long, "l@x.org")])
