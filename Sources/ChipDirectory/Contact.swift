@@ -283,7 +283,8 @@ public struct Contact: Hashable, Sendable, Codable {
     public var displayName: String?
     /// The structured name (vCard `N`, CSV name columns); empty when the file gave none.
     public var name: StructuredName
-    /// Nicknames (vCard `NICKNAME`): a query that is one of them is an exact match.
+    /// Nicknames (vCard `NICKNAME`, and a card's further `FN` values, which
+    /// RFC 6350 allows): a query that is one of them is an exact match.
     public var nicknames: [String]
     /// The organization (vCard `ORG`, CSV company column), searched as a name is.
     public var organization: String?

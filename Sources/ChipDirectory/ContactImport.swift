@@ -81,6 +81,7 @@ public struct ContactImportProblem: ChipReason {
             case noEndBeforeEndOfFileRepaired = "no-end-before-end-of-file-repaired"
             case invalidPropertyName = "invalid-property-name"
             case propertiesOutsideCard = "properties-outside-card"
+            case textOutsideCard = "text-outside-card"
             case unknownVersion = "unknown-version"
             case unknownVersionRepaired = "unknown-version-repaired"
             case noVersion = "no-version"
@@ -105,6 +106,7 @@ public struct ContactImportProblem: ChipReason {
             case unknownCharsetReadAsUTF8 = "unknown-charset-read-as-utf8"
             case unknownCharsetReadAsFallback = "unknown-charset-read-as-fallback"
             case notUTF8 = "vcard-4-not-utf8"
+            case invalidUTF8Replaced = "invalid-utf8-replaced"
 
             /// The English words; those of a count take its plural.
             func englishTemplate(_ values: [String: String]) -> String {
@@ -148,6 +150,10 @@ public struct ContactImportProblem: ChipReason {
                     return one
                         ? "a property outside BEGIN:VCARD … END:VCARD is not read"
                         : "{count} properties outside BEGIN:VCARD … END:VCARD are not read"
+                case .textOutsideCard:
+                    return one
+                        ? "a line of text outside BEGIN:VCARD … END:VCARD is not read: '{text}'"
+                        : "{count} lines of text outside BEGIN:VCARD … END:VCARD are not read, the first '{text}'"
                 case .unknownVersion: return "unknown VERSION '{version}' on line {line}"
                 case .unknownVersionRepaired: return "unknown VERSION '{version}'; the card is read as vCard {readAs}"
                 case .noVersion: return "no VERSION"
@@ -174,6 +180,8 @@ public struct ContactImportProblem: ChipReason {
                 case .unknownCharsetReadAsUTF8: return "unknown charset '{charset}'; the value is read as UTF-8"
                 case .unknownCharsetReadAsFallback: return "unknown charset '{charset}'; the value is read as the fallback charset"
                 case .notUTF8: return "text that is not UTF-8 on line {line} (vCard 4.0 is UTF-8)"
+                case .invalidUTF8Replaced:
+                    return "bytes that are not UTF-8 in a value that must be UTF-8; read as U+FFFD (replacement characters)"
                 }
             }
 
@@ -261,6 +269,10 @@ public struct ContactImportProblem: ChipReason {
         public static let invalidPropertyName = Reason(.invalidPropertyName)
         /// `properties-outside-card`.
         public static let propertiesOutsideCard = Reason(.propertiesOutsideCard)
+        /// `text-outside-card`: free text between cards, before the first
+        /// or after the last (a heading, a pasted address); a warning
+        /// unless a line of it holds an `@`.
+        public static let textOutsideCard = Reason(.textOutsideCard)
         /// `unknown-version`: "unknown VERSION '{version}' on line {line}".
         public static let unknownVersion = Reason(.unknownVersion)
         /// `unknown-version-repaired`: "unknown VERSION '{version}'; the card is read as vCard {readAs}".
@@ -309,6 +321,10 @@ public struct ContactImportProblem: ChipReason {
         public static let unknownCharsetReadAsFallback = Reason(.unknownCharsetReadAsFallback)
         /// `vcard-4-not-utf8`: "text that is not UTF-8 on line {line} (vCard 4.0 is UTF-8)".
         public static let notUTF8 = Reason(.notUTF8)
+        /// `invalid-utf8-replaced`: a value whose `CHARSET` (or the file's
+        /// own encoding) says UTF-8 holds other bytes, read as U+FFFD; a
+        /// warning at the property's line.
+        public static let invalidUTF8Replaced = Reason(.invalidUTF8Replaced)
     }
 
     /// The 1-based physical line where the card or row starts (for a

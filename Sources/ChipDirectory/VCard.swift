@@ -210,15 +210,20 @@ struct VCardReader: ~Copyable {
             if !inCard {
                 if isOnly(start, first.contentEnd, "BEGIN", "VCARD") {
                     endStray()
+                    endStrayText()
                     open(at: startLine)
                     inCard = true
                 } else if looksLikeProperty(start, first.contentEnd) {
-                    // Data outside a card (not an exporter's heading or a
-                    // stray END): reported, not silently dropped.
+                    // Data outside a card (not a stray END): reported, not
+                    // silently dropped.
+                    endStrayText()
                     if strayStart == 0 { strayStart = startLine }
                     strayLines += 1
                 } else if start < first.contentEnd && !ByteClass.isSpace(text[start]) {
+                    // Free text (a heading, a pasted address): reported
+                    // too; a stray END holds nothing to lose.
                     endStray()
+                    if !isOnly(start, first.contentEnd, "END", "VCARD") { noteStrayText(start, first.contentEnd, line: startLine) }
                 }
                 continue
             }
@@ -342,6 +347,7 @@ struct VCardReader: ~Copyable {
                                             isQuotedPrintable: header.isQuotedPrintable, header: header))
         }
         endStray()
+        endStrayText()
         if inCard {
             if strict {
                 reject(VCardFault(.noEndBeforeEndOfFile))
@@ -420,6 +426,41 @@ struct VCardReader: ~Copyable {
             .propertiesOutsideCard, ["count": "\(strayLines)"]))
         strayStart = 0
         strayLines = 0
+    }
+
+    /// The first line of a run of lines of free text outside every card
+    /// (0 when none is open), how many, whether one holds an `@`, and the
+    /// first one's text (up to 60 bytes).
+    private var strayTextStart = 0
+    private var strayTextLines = 0
+    private var strayTextHoldsAt = false
+    private var strayTextFirst = ""
+
+    /// Adds a line of free text outside a card to the run, unless it holds
+    /// nothing visible (a control such as an old DOS end-of-file mark).
+    private mutating func noteStrayText(_ start: Int, _ end: Int, line: Int) {
+        let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
+        guard bytes.contains(where: { $0 > 0x20 && $0 != 0x7F }) else { return }
+        if strayTextStart == 0 {
+            strayTextStart = line
+            strayTextFirst = String(decoding: bytes.prefix(60), as: UTF8.self)
+        }
+        strayTextLines += 1
+        if bytes.contains(UInt8(ascii: "@")) { strayTextHoldsAt = true }
+    }
+
+    /// Reports the run of free text outside a card, if one is open: a
+    /// warning, unless a line holds an `@` (it may be an address that was
+    /// not imported).
+    private mutating func endStrayText() {
+        guard strayTextStart > 0 else { return }
+        problems.append(ContactImportProblem(
+            line: strayTextStart, .textOutsideCard, ["count": "\(strayTextLines)", "text": strayTextFirst],
+            skipsRecord: strayTextHoldsAt))
+        strayTextStart = 0
+        strayTextLines = 0
+        strayTextHoldsAt = false
+        strayTextFirst = ""
     }
 
     /// Whether the line has a content line's shape, `[group.]name` then
@@ -619,9 +660,16 @@ struct VCardReader: ~Copyable {
             case .version:
                 continue
             case .fn:
-                guard formatted == nil, let v = try lenientValue(property) else { continue }
-                hasFN = true
-                formatted = text(v)
+                guard let v = try lenientValue(property) else { continue }
+                guard let first = formatted else {
+                    hasFN = true
+                    formatted = text(v)
+                    continue
+                }
+                // RFC 6350 allows several FN (another language, a name
+                // also used): each further one is kept as a nickname, so
+                // it is found, not dropped.
+                if let other = text(v), !other.isEmpty, other != first, !nicknames.contains(other) { nicknames.append(other) }
             case .n:
                 guard !hasN, let v = try lenientValue(property) else { continue }
                 hasN = true
@@ -1045,10 +1093,10 @@ struct VCardReader: ~Copyable {
                 decoded.append(contentsOf: fallback.decodeToUTF8(p))
                 return decoded.bytes
             }
-            return repairedUTF8(p)
+            return repairedUTF8(p, property: property)
         }
         if isValidUTF8(p) { return p }
-        if isUnicode && !encoded { return repairedUTF8(p) }
+        if isUnicode && !encoded { return repairedUTF8(p, property: property) }
         if strict && version == .vCard40 {
             throw VCardFault(.notUTF8, ["line": "\(property.line)"])
         }
@@ -1057,8 +1105,12 @@ struct VCardReader: ~Copyable {
         return decoded.bytes
     }
 
-    private mutating func repairedUTF8(_ p: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    /// Text that must be UTF-8 (its `CHARSET` says so, or the file is
+    /// Unicode) with its invalid bytes as U+FFFD, and a warning naming the
+    /// line: the bytes replaced are not lost without a word.
+    private mutating func repairedUTF8(_ p: UnsafeBufferPointer<UInt8>, property: VCardProperty) -> UnsafeBufferPointer<UInt8> {
         if isValidUTF8(p) { return p }
+        cardProblems.append(ContactImportProblem(line: property.line, .invalidUTF8Replaced, skipsRecord: false))
         decoded.removeAll()
         decoded.append(contentsOf: utf8.decodeToUTF8(p))
         return decoded.bytes

@@ -53,6 +53,9 @@ struct ImportProblemCodeTests {
         Case(code: "no-end-before-end-of-file-repaired", bytes: text("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\r\n")),
         Case(code: "invalid-property-name", bytes: card(named + ["X_BAD:1", "EMAIL:ann@x.org"]), strict: true),
         Case(code: "properties-outside-card", bytes: text("NOTE:stray\r\n") + card(named)),
+        Case(code: "invalid-utf8-replaced", bytes: text("BEGIN:VCARD\r\nVERSION:2.1\r\nFN;CHARSET=UTF-8:Ren") + [0xE9] +
+             text(" Dubois\r\nEMAIL:r@example.fr\r\nEND:VCARD\r\n")),
+        Case(code: "text-outside-card", bytes: card(named) + text("Ann Lee <ann@example.org>\r\n") + card(named)),
         Case(code: "unknown-version", bytes: card(named, version: "9.9"), strict: true),
         Case(code: "unknown-version-repaired", bytes: card(named, version: "9.9")),
         Case(code: "no-version", bytes: text("BEGIN:VCARD\r\nFN:Ann\r\nN:;Ann;;;\r\nEND:VCARD\r\n"), strict: true),
@@ -98,6 +101,32 @@ struct ImportProblemCodeTests {
             #expect(missing.isEmpty, "\(p.code): \(missing) unfilled in \(p.message)")
             #expect(!p.message.contains("{"), "\(p.message)")
             #expect(ContactImportProblem.Reason(code: p.code) == p.reason)
+        }
+    }
+
+    /// Free text outside every card is reported where it stands, a run of
+    /// lines once at its first: a warning for a heading, a record that
+    /// was not imported when a line holds an `@` (a pasted address); a
+    /// line of controls alone (an old end-of-file mark) is no text. The
+    /// cards around it are read whole.
+    @Test(arguments: [
+        ("Exported contacts\r\n", 1, true, "a line of text outside BEGIN:VCARD … END:VCARD is not read: 'Exported contacts'"),
+        ("Ann Lee <ann@example.org>\r\nBob\r\n", 6, false,
+         "2 lines of text outside BEGIN:VCARD … END:VCARD are not read, the first 'Ann Lee <ann@example.org>'"),
+        ("\u{1A}\r\n", 0, true, ""),
+    ])
+    func freeTextOutsideCardsIsReported(_ stray: String, _ line: Int, _ isWarning: Bool, _ message: String) {
+        let bytes = line == 1 ? Self.text(stray) + Self.card(Self.named) + Self.card(["FN:Bob", "N:;Bob;;;"])
+            : Self.card(Self.named) + Self.text(stray) + Self.card(["FN:Bob", "N:;Bob;;;"])
+        let result = ContactImporter.import(bytes)
+        #expect(result.contacts.map(\.displayName) == ["Ann Lee", "Bob"])
+        let found = result.problems.filter { $0.code == "text-outside-card" }
+        if line == 0 {
+            #expect(found.isEmpty, "\(found)")
+        } else {
+            #expect(found.map(\.line) == [line])
+            #expect(found.map(\.isWarning) == [isWarning])
+            #expect(found.map(\.message) == [message])
         }
     }
 

@@ -503,7 +503,10 @@ struct VCardEncodingTests {
 
 @Suite("vCard: files of many cards")
 struct VCardFileTests {
-    @Test func textBeforeAndBetweenCardsIsIgnoredAndCardsKeepTheirOrder() {
+    /// Free text before, between and after the cards is reported, a run
+    /// at its first line, as a warning when no line holds an `@`; a
+    /// stray END is not; the cards keep their order.
+    @Test func textBeforeAndBetweenCardsIsReportedAndCardsKeepTheirOrder() {
         let result = importVCard("""
             Exported by Someone's Address Book
             begin:vcard
@@ -519,14 +522,40 @@ struct VCardFileTests {
             trailing text
 
             """)
-        #expect(result.problems.isEmpty, "\(described(result.problems))")
+        #expect(result.problems.map(\.line) == [1, 6, 12], "\(described(result.problems))")
+        #expect(result.problems.allSatisfy { $0.code == "text-outside-card" && $0.isWarning })
+        #expect(result.problems.map { $0.values["text"] } == ["Exported by Someone's Address Book", "stray line between cards",
+                                                              "trailing text"])
         #expect(result.contacts.map(\.displayName) == ["One", "Two"])
         #expect(result.contacts.map(\.line) == [2, 8])
     }
 
+    /// RFC 6350 gives FN a cardinality of one or more (another language,
+    /// a name also used): the first is the contact's name, each further
+    /// one a nickname, so a query finds it and nothing is dropped.
+    @Test func furtherFNsAreKeptAsNicknames() {
+        let result = importVCard("""
+            BEGIN:VCARD
+            VERSION:4.0
+            FN:Robert Smith
+            FN:Bob Smith
+            FN;ALTID=1;LANGUAGE=ja:山田太郎
+            FN:Robert Smith
+            EMAIL:rs@example.com
+            END:VCARD
+
+            """)
+        #expect(result.problems.isEmpty, "\(described(result.problems))")
+        #expect(result.contacts.map(\.displayName) == ["Robert Smith"])
+        #expect(result.contacts.first?.nicknames == ["Bob Smith", "山田太郎"])
+        let book = ContactDirectory(result.contacts)
+        #expect(book.suggestions(for: "Bob").map(\.address) == ["rs@example.com"])
+        #expect(book.suggestions(for: "山田").map(\.address) == ["rs@example.com"])
+    }
+
     /// Properties outside every card are data a person would lose: each
-    /// run of them is reported at its first line (free text and a stray
-    /// END are not), and the cards around them load.
+    /// run of them is reported at its first line (free text as text, a
+    /// stray END not at all), and the cards around them load.
     @Test func propertiesOutsideACardAreReported() {
         let result = importVCard("""
             Exported: 2026-12-03
@@ -547,10 +576,11 @@ struct VCardFileTests {
 
             """)
         #expect(result.contacts.map(\.displayName) == ["One", "Two"])
-        #expect(result.problems.map(\.line) == [1, 6, 15])
+        #expect(result.problems.map(\.line) == [1, 6, 10, 15])
         #expect(result.problems.map(\.message) == [
             "a property outside BEGIN:VCARD … END:VCARD is not read",
             "2 properties outside BEGIN:VCARD … END:VCARD are not read",
+            "a line of text outside BEGIN:VCARD … END:VCARD is not read: 'just words'",
             "a property outside BEGIN:VCARD … END:VCARD is not read",
         ])
     }
@@ -690,7 +720,9 @@ struct VCardFileTests {
         // (nothing left) are skipped; the cut, colon-less and phone-only
         // cards are kept.
         #expect(result.contacts.count == 200)
-        #expect(result.problems.count == 150)
+        // 100 repairs, 50 skipped cards, and the 50 lines of noise (warnings).
+        #expect(result.problems.count == 200)
+        #expect(result.problems.filter { $0.code == "text-outside-card" }.count == 50)
         #expect(result.problems.filter(\.skipsRecord).count == 50)
         let strict = importVCard(text, strict: true)
         #expect(strict.contacts.count + strict.problems.filter(\.skipsRecord).count == cards)
