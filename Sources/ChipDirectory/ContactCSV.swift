@@ -286,12 +286,16 @@ struct CSVColumns: Sendable {
                     phones.append(k)
                 }
             }
+            let used = Set(displayName + [given, additional, family, prefix, suffix, nickname].compactMap { $0 }
+                + organization + categories + phones + emails.flatMap { [$0.value] + [$0.type].compactMap { $0 } })
+            assignNamesTheLayoutLacks(header, isLayoutColumn: { used.contains($0) })
             return
         }
         let thunderbird = header.map { CSVHeaders.thunderbirdLookup[$0] }
         if thunderbird.contains(where: { $0 == .email(1) }) {
             format = .thunderbirdCSV
             assign(thunderbird)
+            assignNamesTheLayoutLacks(header, isLayoutColumn: { thunderbird[$0] != nil })
             return
         }
         let outlook = header.map { CSVHeaders.outlookLookup[$0] }
@@ -302,6 +306,7 @@ struct CSVColumns: Sendable {
             format = .outlookCSV
             categorySeparator = .semicolon
             assign(outlook)
+            assignNamesTheLayoutLacks(header, isLayoutColumn: { outlook[$0] != nil })
             // A column the table does not know whose name says it holds addresses.
             for (k, name) in header.enumerated() where outlook[k] == nil && CSVColumns.isAddressColumn(name) {
                 emails.append(EmailColumn(value: k))
@@ -322,6 +327,28 @@ struct CSVColumns: Sendable {
 
     /// Sets each column's part from its role (the first column of a role
     /// wins, except phones and e-mail columns, which all count).
+    /// A column a known layout's table does not name but whose name says
+    /// it holds a name (`Name`, `Full Name`, `Display Name`, `First Name`…,
+    /// as a layout of unknown origin reads it), when the layout's own
+    /// columns gave no name at all; a nickname or company column when they
+    /// gave none of those. A file that mixes an exporter's address column
+    /// with a plain `Name` column (made by hand, or by a tool that borrowed
+    /// the header) keeps its names.
+    private mutating func assignNamesTheLayoutLacks(_ header: [String], isLayoutColumn: (Int) -> Bool) {
+        let hadName = !displayName.isEmpty || given != nil || additional != nil || family != nil
+        for (k, name) in header.enumerated() where !isLayoutColumn(k) {
+            switch CSVHeaders.genericLookup[name] {
+            case .displayName?: if !hadName { displayName.append(k) }
+            case .given?: if !hadName && given == nil { given = k }
+            case .middle?: if !hadName && additional == nil { additional = k }
+            case .family?: if !hadName && family == nil { family = k }
+            case .nickname?: if nickname == nil { nickname = k }
+            case .organization?: if organization.isEmpty { organization.append(k) }
+            default: break
+            }
+        }
+    }
+
     private mutating func assign(_ roles: [CSVRole?]) {
         var byNumber: [Int: (value: Int?, type: Int?, displayName: Int?)] = [:]
         for (k, role) in roles.enumerated() {

@@ -31,6 +31,29 @@ extension Substring {
 
 @Suite("CSV: the exporters' layouts")
 struct ContactCSVLayoutTests {
+    /// An exporter's address column (Outlook's `E-mail Address`,
+    /// Thunderbird's `Primary Email`, Google's `E-mail 1 - Value`) beside
+    /// a plain name column: the layout's table does not name that column,
+    /// and its names were dropped without a word. A column whose name says
+    /// it holds a name is read when the layout's own columns gave none.
+    @Test(arguments: [
+        ("Name,E-mail Address", "outlook-csv"), ("Full Name,E-mail Address", "outlook-csv"),
+        ("Display Name,E-mail Address", "outlook-csv"), ("Name,Primary Email", "thunderbird-csv"),
+        ("Display Name,E-mail 1 - Value", "google-csv"), ("Name,Email", "csv"),
+    ])
+    func aNameColumnBesideAnExportersAddressColumnIsRead(_ header: String, _ format: String) {
+        let result = importCSV(header + "\r\nAnn Lee,ann@example.org\r\n")
+        #expect(result.format.rawValue == format)
+        #expect(result.contacts.map(\.displayName) == ["Ann Lee"], "\(result.problems)")
+        #expect(result.contacts.first?.emails.map(\.address) == ["ann@example.org"])
+    }
+
+    /// The layout's own name columns win over a plain one.
+    @Test func theLayoutsOwnNameColumnsWin() {
+        let result = importCSV("First Name,Last Name,Name,E-mail Address\r\nAnn,Lee,Annie,ann@example.org\r\n")
+        #expect(result.contacts.map(\.displayName) == ["Ann Lee"])
+    }
+
     @Test func googleLegacyExport() {
         let h = ExporterHeaders.googleLegacy
         let text = [
