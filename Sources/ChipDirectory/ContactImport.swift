@@ -67,6 +67,7 @@ public struct ContactImportProblem: ChipReason {
             case csvQuoteInUnquotedField = "csv-quote-in-unquoted-field"
             case csvFieldCount = "csv-field-count"
             case csvRowWithoutData = "csv-row-without-data"
+            case csvLinesNotUTF8 = "csv-lines-not-utf8"
             case exchangeAddressReplaced = "exchange-address-replaced"
             case valueNotAnAddress = "value-not-an-address"
             case valueExchangeAddress = "value-exchange-address"
@@ -131,6 +132,8 @@ public struct ContactImportProblem: ChipReason {
                 case .csvQuoteInUnquotedField: return "a quote inside an unquoted field on line {line}"
                 case .csvFieldCount: return one ? "{count} field where the header has {header}" : "{count} fields where the header has {header}"
                 case .csvRowWithoutData: return "no name, address, phone, organization or nickname"
+                case .csvLinesNotUTF8:
+                    return "this line is not UTF-8 though others are: such lines are read as {charset}, the others as UTF-8"
                 case .exchangeAddressReplaced:
                     return "'{text}' is an Exchange (X.500) address; the address {address} of its display name is used"
                 case .valueNotAnAddress: return "'{text}' is not an e-mail address; dropped" + more
@@ -243,6 +246,10 @@ public struct ContactImportProblem: ChipReason {
         public static let csvFieldCount = Reason(.csvFieldCount)
         /// `csv-row-without-data`: "no name, address, phone, organization or nickname".
         public static let csvRowWithoutData = Reason(.csvRowWithoutData)
+        /// `csv-lines-not-utf8`: a CSV whose lines are UTF-8 beyond ASCII
+        /// and also not UTF-8: each line is read as what it is; a warning
+        /// at the first line that is not UTF-8.
+        public static let csvLinesNotUTF8 = Reason(.csvLinesNotUTF8)
         /// `exchange-address-replaced`: "'{text}' is an Exchange (X.500) address; the address {address} of its display name is used".
         public static let exchangeAddressReplaced = Reason(.exchangeAddressReplaced)
         /// `value-not-an-address`: "'{text}' is not an e-mail address; dropped".

@@ -191,6 +191,16 @@ public struct ContactImportStream: ~Copyable {
                     : (fallback, fallbackName == "UTF-8" ? fallbackName : "\(fallbackName) (given)")
                 decoder = .legacy(charset)
                 textEncoding = name
+                // Lines of UTF-8 beyond ASCII beside lines that are not
+                // (rows appended by another tool, one stray byte): each
+                // line is read as what it is, and the first that is not
+                // UTF-8 is named, rather than every name garbled.
+                if options.defaultCharset == nil, let line = raw.withUnsafeBufferPointer({ firstLineNotUTF8AmongUTF8($0) }) {
+                    decoder = .lineByLine(charset)
+                    textEncoding = "UTF-8, lines that are not: \(name)"
+                    pendingLineProblem = ContactImportProblem(
+                        line: line, .csvLinesNotUTF8, ["charset": name], skipsRecord: false)
+                }
             }
             csv = CSVImportState(options: options, encoding: textEncoding)
         case .empty:
@@ -328,6 +338,10 @@ public struct ContactImportStream: ~Copyable {
     }
 
     /// Reads the complete rows of `text`.
+    /// A problem of one line found while detecting the encoding, reported
+    /// when the rows reach it (``readRows()``).
+    private var pendingLineProblem: ContactImportProblem?
+
     private mutating func readRows() {
         guard finished || text.count - textStart >= pieceBytes else { return }
         guard var state = csv.take() else { return }
@@ -338,7 +352,14 @@ public struct ContactImportStream: ~Copyable {
         }
         // Moved when nothing is waiting, not copied (see `readCards`).
         if contacts.isEmpty { contacts = state.takeContacts() } else { contacts.append(contentsOf: state.takeContacts()) }
-        problems.append(contentsOf: state.takeProblems())
+        var taken = state.takeProblems()
+        // A problem of one line found before the rows were read goes in
+        // file order, once the reader has passed its line.
+        if let pending = pendingLineProblem, finished || line > pending.line {
+            taken.insert(pending, at: taken.firstIndex { $0.line > pending.line } ?? taken.count)
+            pendingLineProblem = nil
+        }
+        problems.append(contentsOf: taken)
         if finished {
             format = state.format
             contacts.append(contentsOf: state.groups(ids: &ids))
@@ -385,6 +406,34 @@ func lineBreaks(_ p: UnsafeBufferPointer<UInt8>) -> Int {
     return count
 }
 
+/// The 1-based line of the first line that is not UTF-8, when another
+/// line of `p` is UTF-8 beyond ASCII; nil when the text is of one kind.
+func firstLineNotUTF8AmongUTF8(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
+    var sawUTF8 = false
+    var firstBad: Int?
+    var line = 1
+    var start = 0
+    while start < p.count {
+        var end = start
+        var high = false
+        while end < p.count && p[end] != ASCII.lineFeed {
+            if p[end] >= 0x80 { high = true }
+            end += 1
+        }
+        if high {
+            if isValidUTF8(UnsafeBufferPointer(rebasing: p[start..<end])) {
+                sawUTF8 = true
+            } else if firstBad == nil {
+                firstBad = line
+            }
+            if sawUTF8, let firstBad { return firstBad }
+        }
+        line += 1
+        start = end + 1
+    }
+    return nil
+}
+
 /// Turns a file's bytes into UTF-8 piece by piece, never cutting a
 /// character: UTF-8 is passed on whole lines' worth at a time, UTF-16 at
 /// a code unit boundary outside a surrogate pair, 8-bit charsets at a line
@@ -393,6 +442,8 @@ enum PieceDecoder {
     case utf8
     case utf16(Charset, littleEndian: Bool)
     case legacy(Charset)
+    /// Each line as UTF-8 when it is valid UTF-8, otherwise in the charset.
+    case lineByLine(Charset)
 
     init(head: FileText) {
         switch head.encodingName {
@@ -419,7 +470,7 @@ enum PieceDecoder {
                 if unit >= 0xD800 && unit < 0xDC00 { end -= 2 }  // a high surrogate waits for its pair
             }
             return end
-        case .legacy:
+        case .legacy, .lineByLine:
             var end = raw.count
             while end > 0 && raw[end - 1] != ASCII.lineFeed { end -= 1 }
             return end
@@ -430,6 +481,16 @@ enum PieceDecoder {
         switch self {
         case .utf8: text.append(contentsOf: p)
         case .utf16(let charset, _), .legacy(let charset): text.append(contentsOf: charset.decodeToUTF8(p))
+        case .lineByLine(let charset):
+            var start = 0
+            while start < p.count {
+                var end = start
+                while end < p.count && p[end] != ASCII.lineFeed { end += 1 }
+                if end < p.count { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: p[start..<end])
+                if isValidUTF8(line) { text.append(contentsOf: line) } else { text.append(contentsOf: charset.decodeToUTF8(line)) }
+                start = end
+            }
         }
     }
 }

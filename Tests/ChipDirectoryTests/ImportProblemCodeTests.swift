@@ -55,6 +55,7 @@ struct ImportProblemCodeTests {
         Case(code: "properties-outside-card", bytes: text("NOTE:stray\r\n") + card(named)),
         Case(code: "invalid-utf8-replaced", bytes: text("BEGIN:VCARD\r\nVERSION:2.1\r\nFN;CHARSET=UTF-8:Ren") + [0xE9] +
              text(" Dubois\r\nEMAIL:r@example.fr\r\nEND:VCARD\r\n")),
+        Case(code: "csv-lines-not-utf8", bytes: text("Name,E-mail\r\nJ\u{FC}rgen,j@x.org\r\nRen") + [0xE9] + text(",r@x.org\r\n")),
         Case(code: "text-outside-card", bytes: card(named) + text("Ann Lee <ann@example.org>\r\n") + card(named)),
         Case(code: "unknown-version", bytes: card(named, version: "9.9"), strict: true),
         Case(code: "unknown-version-repaired", bytes: card(named, version: "9.9")),
@@ -128,6 +129,30 @@ struct ImportProblemCodeTests {
             #expect(found.map(\.isWarning) == [isWarning])
             #expect(found.map(\.message) == [message])
         }
+    }
+
+    /// A CSV whose lines are UTF-8 beyond ASCII beside lines that are not
+    /// (rows appended by another tool, one stray byte) reads each line as
+    /// what it is, and names the first that is not UTF-8; a file of one
+    /// kind reads as before, and a charset given is read as given.
+    @Test func aCSVOfMixedLinesReadsEachLineAsWhatItIs() {
+        let mixed = Self.text("First Name,Last Name,E-mail Address\r\nJ\u{FC}rgen,M\u{FC}ller,j@x.de\r\n")
+            + Self.text("Ren") + [0xE9] + Self.text(",Dubois,r@x.fr\r\nZo\u{EB},Lee,z@x.org\r\n")
+        let result = ContactImporter.import(mixed)
+        #expect(result.contacts.map(\.displayName) == ["Jürgen Müller", "René Dubois", "Zoë Lee"])
+        #expect(result.problems.map(\.code) == ["csv-lines-not-utf8"])
+        #expect(result.problems.map(\.line) == [3])
+        let warnings = result.problems.filter { $0.isWarning }.count
+        #expect(warnings == 1)
+        // Of one kind: as before.
+        let legacy = Self.text("First Name,Last Name,E-mail Address\r\nRen") + [0xE9] + Self.text(",Dubois,r@x.fr\r\n")
+        let one = ContactImporter.import(legacy)
+        #expect(one.contacts.map(\.displayName) == ["René Dubois"])
+        #expect(one.problems.isEmpty && one.textEncoding == "windows-1252 (default)")
+        // A charset given is the charset of every line.
+        let given = ContactImporter.import(mixed, options: ContactImportOptions(defaultCharset: "windows-1252"))
+        #expect(given.contacts.first?.displayName == "JÃ¼rgen MÃ¼ller")
+        #expect(given.problems.isEmpty)
     }
 
     /// The table reaches every code there is, and names no other.
