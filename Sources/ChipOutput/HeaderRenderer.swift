@@ -71,8 +71,8 @@ public enum HeaderRenderer {
     static func addressText(
         _ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer
     ) -> Result<String, HeaderOmission.Reason> {
-        var domains: DomainForms?
-        return addressText(chip, options, &checker, domains: &domains)
+        var noCache: DomainForms?
+        return addressText(chip, options, &checker, domains: &noCache)
     }
 
     /// The domains a writer has mapped (UTS #46 and A-labels, or back to
@@ -86,7 +86,8 @@ public enum HeaderRenderer {
     }
 
     /// ``addressText(_:_:_:)``, the mapped domain looked up in `domains`
-    /// (when given) for a chip that does not carry its A-labels.
+    /// (nil: none kept, as for one chip alone) for a chip that does not
+    /// carry its A-labels.
     static func addressText(
         _ chip: ParsedChip, _ options: HeaderOptions, _ checker: inout Recognizer, domains: inout DomainForms?
     ) -> Result<String, HeaderOmission.Reason> {
@@ -271,6 +272,7 @@ public enum HeaderRenderer {
         let especials = Array("()<>@,;:\"/[]?.=".utf8)
         guard inner[0].allSatisfy({ $0 > 0x20 && $0 < 0x7F && !especials.contains($0) }) else { return false }
         let text = Array(inner[2])
+        let qSafe = Array("!*+-/_".utf8)
         switch inner[1].first! | ASCII.caseBit {
         case UInt8(ascii: "q"):
             var i = 0
@@ -281,7 +283,7 @@ public enum HeaderRenderer {
                     i += 3
                     continue
                 }
-                guard ByteClass.isLetterOrDigit(c) || Array("!*+-/_".utf8).contains(c) else { return false }
+                guard ByteClass.isLetterOrDigit(c) || qSafe.contains(c) else { return false }
                 i += 1
             }
             return true
@@ -646,8 +648,8 @@ public struct HeaderWriter: Sendable {
     let foldLimit: Int
     /// Where the name being written is read on its bytes.
     var phrase = HeaderRenderer.PhraseScratch()
-    /// The domains mapped so far (never nil: optional for the lookup's
-    /// sake).
+    /// The domains mapped so far (optional so that ``HeaderRenderer``'s
+    /// one-chip checks can pass none).
     var domains: HeaderRenderer.DomainForms? = HeaderRenderer.DomainForms()
 
     /// RFC 5322 syntax (RFC 6532 UTF-8 allowed), nothing obsolete, no
